@@ -1,0 +1,280 @@
+#include "MainWindow.h"
+
+#include "AtomicFile.h"
+#include "JsonPreview.h"
+#include "MemoryChart.h"
+#include "ProjectDocument.h"
+#include "StepSidebar.h"
+#include "SummaryPage.h"
+#include "WhyView.h"
+#include "WorkflowPage.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace dsw {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_document(new ProjectDocument(this))
+    , m_sidebar(new StepSidebar(this))
+    , m_pages(new QStackedWidget(this))
+    , m_summary(new SummaryPage(this))
+    , m_tabs(new QTabWidget(this))
+    , m_preview(new JsonPreview(this))
+    , m_why(new WhyView(this))
+    , m_chart(new MemoryChart(this))
+    , m_back(new QPushButton(tr("◀ Back"), this))
+    , m_next(new QPushButton(tr("Next ▶"), this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    for (const auto& step : wizardSteps()) {
+        if (step == "summary")
+            continue;
+        auto* page = new WorkflowPage(step, this);
+        m_workflowPages.push_back(page);
+        m_pages->addWidget(page);
+        connect(page, &WorkflowPage::edited, this,
+                [this](const std::string& id, const nlohmann::json& value) { m_document->setAnswer(id, value); });
+    }
+    m_pages->addWidget(m_summary);
+
+    auto* center = new QWidget(this);
+    auto* centerLayout = new QVBoxLayout(center);
+    centerLayout->addWidget(m_pages, 1);
+    auto* nav = new QHBoxLayout();
+    nav->addStretch();
+    m_back->setObjectName(QStringLiteral("backButton"));
+    m_next->setObjectName(QStringLiteral("nextButton"));
+    nav->addWidget(m_back);
+    nav->addWidget(m_next);
+    centerLayout->addLayout(nav);
+
+    auto* right = new QWidget(this);
+    auto* rightLayout = new QVBoxLayout(right);
+    m_tabs->addTab(m_preview, QStringLiteral("ds_config.json"));
+    m_tabs->addTab(m_why, tr("Why"));
+    m_tabs->addTab(m_chart, tr("Memory"));
+    auto* copy = new QPushButton(tr("⧉ Copy"), this);
+    copy->setObjectName(QStringLiteral("copyButton"));
+    m_tabs->setCornerWidget(copy);
+    rightLayout->addWidget(m_tabs);
+
+    auto* splitter = new QSplitter(this);
+    splitter->addWidget(m_sidebar);
+    splitter->addWidget(center);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 3);
+    setCentralWidget(splitter);
+
+    buildMenus();
+    connect(copy, &QPushButton::clicked, this, &MainWindow::copyConfig);
+    connect(m_summary, &SummaryPage::copyRequested, this, &MainWindow::copyConfig);
+    connect(m_summary, &SummaryPage::exportRequested, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export ds_config"), QStringLiteral("ds_config.json"),
+                                                          tr("JSON (*.json)"));
+        if (path.isEmpty())
+            return;
+        if (QString error = exportConfig(path); !error.isEmpty())
+            QMessageBox::warning(this, tr("Export failed"), error);
+    });
+    connect(m_sidebar, &StepSidebar::stepSelected, this, &MainWindow::goToStep);
+    connect(m_back, &QPushButton::clicked, this, [this] { next(-1); });
+    connect(m_next, &QPushButton::clicked, this, [this] { next(+1); });
+    connect(m_document, &ProjectDocument::changed, this, &MainWindow::refresh);
+    connect(m_document, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ProjectDocument::fileNameChanged, this, &MainWindow::updateTitle);
+    resize(1400, 860);
+    refresh();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New"), QKeySequence::New, this, [this] {
+        if (maybeSave()) {
+            m_untitledName.clear();
+            m_document->reset(Project{}, QString());
+        }
+    });
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+        if (!maybeSave())
+            return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(), tr("ds-wizard projects (*.dswiz)"));
+        if (!path.isEmpty())
+            openProject(path);
+    });
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
+        QString path = m_document->fileName();
+        if (path.isEmpty())
+            path = QFileDialog::getSaveFileName(this, tr("Save project"), QStringLiteral("project.dswiz"), tr("ds-wizard projects (*.dswiz)"));
+        if (!path.isEmpty())
+            if (QString error = saveProjectAs(path); !error.isEmpty())
+                QMessageBox::warning(this, tr("Save failed"), error);
+    });
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), QStringLiteral("project.dswiz"), tr("ds-wizard projects (*.dswiz)"));
+        if (!path.isEmpty())
+            if (QString error = saveProjectAs(path); !error.isEmpty())
+                QMessageBox::warning(this, tr("Save failed"), error);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Export JSON…"), this, [this] { emit m_summary->exportRequested(); });
+    file->addAction(tr("&Copy JSON"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::copyConfig);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About ds-wizard"), this, [this] {
+        QMessageBox::about(this, tr("About ds-wizard"),
+                           tr("ds-wizard %1 — configures DeepSpeed from what you tell it about your job.\n\n%2")
+                               .arg(QStringLiteral(DSW_VERSION), QString::fromStdString(m_document->plan().basis)));
+    });
+}
+
+void MainWindow::openAtStart(const QString& path)
+{
+    if (!path.isEmpty() && openProject(path))
+        return;
+    QFile example(QStringLiteral(":/examples/llama-7b-8xA100.dswiz"));
+    if (example.open(QIODevice::ReadOnly) && m_document->loadFromBytes(example.readAll(), QString()).isEmpty())
+        m_untitledName = tr("llama-7b-8xA100 (example)");
+    updateTitle();
+}
+
+bool MainWindow::openProject(const QString& path)
+{
+    const QString error = m_document->load(path);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot open project"), tr("%1\n\n%2").arg(path, error));
+        return false;
+    }
+    m_untitledName.clear();
+    updateTitle();
+    return true;
+}
+
+QString MainWindow::saveProjectAs(const QString& path)
+{
+    const QString error = m_document->saveAs(path);
+    if (error.isEmpty()) {
+        m_untitledName.clear();
+        statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    }
+    return error;
+}
+
+QString MainWindow::exportConfig(const QString& path)
+{
+    const QString error = writeFileAtomically(path, QByteArray::fromStdString(m_document->plan().config.dump(2) + "\n"));
+    if (error.isEmpty())
+        statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+    return error;
+}
+
+void MainWindow::copyConfig()
+{
+    QApplication::clipboard()->setText(QString::fromStdString(m_document->plan().config.dump(2) + "\n"));
+    statusBar()->showMessage(tr("ds_config.json copied to the clipboard"), 4000);
+}
+
+void MainWindow::goToStep(const std::string& step)
+{
+    m_current = step;
+    const auto steps = wizardSteps();
+    const auto index = std::find(steps.begin(), steps.end(), step) - steps.begin();
+    m_pages->setCurrentIndex(static_cast<int>(index));
+    refresh();
+}
+
+void MainWindow::next(int direction)
+{
+    const auto steps = wizardSteps();
+    auto index = std::find(steps.begin(), steps.end(), m_current) - steps.begin();
+    if (direction > 0 && m_current != "setup" && m_current != "summary")
+        m_document->markHandled(m_current); // Next on a workflow step means the user is done with it
+    index = std::clamp<long>(index + direction, 0, static_cast<long>(steps.size()) - 1);
+    goToStep(steps[index]);
+}
+
+void MainWindow::refresh()
+{
+    const auto& plan = m_document->plan();
+    const auto& project = m_document->project();
+    for (auto* page : m_workflowPages)
+        page->showProject(project, plan);
+    m_summary->showProject(project, plan);
+    m_preview->showConfig(plan.config);
+    m_why->showPlan(plan, m_current == "setup" || m_current == "summary" ? std::string() : m_current);
+    m_chart->showPlan(plan);
+    std::vector<std::pair<std::string, StepState>> states;
+    for (const auto& step : wizardSteps())
+        states.emplace_back(step, stepState(plan, project, step));
+    m_sidebar->showStates(states, m_current);
+    m_back->setEnabled(m_current != "setup");
+    m_next->setEnabled(m_current != "summary");
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = m_document->fileName().isEmpty() && !m_untitledName.isEmpty() ? m_untitledName : m_document->displayName();
+    setWindowTitle(QStringLiteral("%1[*] — ds-wizard").arg(name));
+    setWindowModified(m_document->isModified());
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified())
+        return true;
+    const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
+                                              tr("%1 has unsaved changes. Save them?").arg(m_document->displayName()),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Discard)
+        return true;
+    QString path = m_document->fileName();
+    if (path.isEmpty())
+        path = QFileDialog::getSaveFileName(this, tr("Save project"), QStringLiteral("project.dswiz"), tr("ds-wizard projects (*.dswiz)"));
+    if (path.isEmpty())
+        return false;
+    const QString error = saveProjectAs(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Save failed"), error);
+    return error.isEmpty();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (maybeSave())
+        event->accept();
+    else
+        event->ignore();
+}
+
+} // namespace dsw

@@ -1,0 +1,63 @@
+#pragma once
+#include <QMainWindow>
+#include <string>
+#include <vector>
+
+class QStackedWidget;
+class QTabWidget;
+class QPushButton;
+
+namespace dsw {
+
+class JsonPreview;
+class MemoryChart;
+class ProjectDocument;
+class StepSidebar;
+class SummaryPage;
+class WhyView;
+class WorkflowPage;
+
+// Composition only: the step sidebar, the current page and the preview (JSON, Why, Memory),
+// wired to the document; File and Edit menus.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MainWindow)
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens `path`, or the example project when it is empty. Errors are shown, never fatal.
+    void openAtStart(const QString& path);
+    bool openProject(const QString& path); // false with a message box on failure
+    QString saveProjectAs(const QString& path); // empty on success
+    QString exportConfig(const QString& path);  // empty on success
+    void copyConfig();
+    void goToStep(const std::string& step);
+    ProjectDocument* document() { return m_document; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void refresh();
+    void updateTitle();
+    bool maybeSave();
+    void next(int direction);
+
+    ProjectDocument* m_document;
+    StepSidebar* m_sidebar;
+    QStackedWidget* m_pages;
+    std::vector<WorkflowPage*> m_workflowPages;
+    SummaryPage* m_summary;
+    QTabWidget* m_tabs;
+    JsonPreview* m_preview;
+    WhyView* m_why;
+    MemoryChart* m_chart;
+    QPushButton* m_back;
+    QPushButton* m_next;
+    std::string m_current = "setup";
+    QString m_untitledName;
+};
+
+} // namespace dsw

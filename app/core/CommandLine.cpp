@@ -1,0 +1,247 @@
+#include "CommandLine.h"
+
+#include "AtomicFile.h"
+#include "Count.h"
+#include "DeepSpeedEstimator.h"
+#include "InputRegistry.h"
+#include "Plan.h"
+#include "PlanText.h"
+#include "ProjectFile.h"
+#include "ZeroPaperMemory.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <cmath>
+
+namespace dsw {
+
+namespace {
+
+using oj = nlohmann::ordered_json;
+
+struct BadInput {
+    QString message;
+};
+
+const QString kUsage = QStringLiteral(
+    "Usage: ds-wizard [FILE.dswiz]                     open the window\n"
+    "       ds-wizard recommend [--project F] [--set id=value]... [--workflow W] [--format json|config|text] [-o OUT]\n"
+    "       ds-wizard estimate --params N --gpus-per-node G --nodes K [--largest-layer N] [--buffer-factor F] [--json]\n"
+    "       ds-wizard keys [--json]                       every input id with type, range, default and help\n"
+    "       ds-wizard --version | --help\n");
+
+void parseOrThrow(QCommandLineParser& parser, const QStringList& args)
+{
+    if (!parser.parse(args))
+        throw BadInput{parser.errorText()};
+    if (!parser.positionalArguments().isEmpty())
+        throw BadInput{QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().at(0))};
+}
+
+std::int64_t countOption(const QCommandLineParser& p, const QString& name, bool required, std::int64_t min, std::int64_t max)
+{
+    if (!p.isSet(name)) {
+        if (required)
+            throw BadInput{QStringLiteral("--%1 is required").arg(name)};
+        return 0;
+    }
+    const auto n = parseCount(p.value(name).toStdString());
+    if (!n || *n < min || *n > max)
+        throw BadInput{QStringLiteral("--%1: '%2' is not allowed; a whole number from %3 to %4").arg(name, p.value(name)).arg(min).arg(max)};
+    return *n;
+}
+
+void writeOutput(const QString& path, const std::string& text, QTextStream& out)
+{
+    if (path.isEmpty()) {
+        out << QString::fromStdString(text);
+        return;
+    }
+    const QString error = writeFileAtomically(path, QByteArray::fromStdString(text));
+    if (!error.isEmpty())
+        throw BadInput{error};
+}
+
+// Largest module when the user did not say: the token embedding of a model whose depth is hidden/128
+// (as in LLaMA-7B and GPT-3 175B), so Ψ ≈ 12·L·h² = 12·h³/128, with a 32000-token vocabulary.
+std::int64_t assumedLargestLayer(std::int64_t params)
+{
+    const double hidden = std::cbrt(static_cast<double>(params) * 128.0 / 12.0);
+    return static_cast<std::int64_t>(32000.0 * std::round(hidden));
+}
+
+int runEstimate(const QStringList& args, QTextStream& out)
+{
+    QCommandLineParser p;
+    p.addOptions({{"params", "Total parameters.", "N"}, {"gpus-per-node", "GPUs per node.", "G"},
+                  {"nodes", "Nodes.", "K"}, {"largest-layer", "Largest module's parameters.", "N"},
+                  {"buffer-factor", "DeepSpeed's additional_buffer_factor (1.5).", "F"}, {"json", "JSON output."}});
+    parseOrThrow(p, args);
+    const auto params = countOption(p, "params", true, 1, 100000000000000LL);
+    const int gpus = static_cast<int>(countOption(p, "gpus-per-node", true, 1, 1024));
+    const int nodes = static_cast<int>(countOption(p, "nodes", true, 1, 100000));
+    std::int64_t largest = countOption(p, "largest-layer", false, 1, params);
+    double factor = 1.5;
+    if (p.isSet("buffer-factor")) {
+        bool ok = false;
+        factor = p.value("buffer-factor").toDouble(&ok);
+        if (!ok || factor < 1 || factor > 10)
+            throw BadInput{QStringLiteral("--buffer-factor: '%1' is not allowed; a number from 1 to 10").arg(p.value("buffer-factor"))};
+    }
+    oj result;
+    if (!largest) {
+        largest = assumedLargestLayer(params);
+        result["assumed"] = {{"largest_layer_params", largest},
+                             {"how", "not given (--largest-layer): assumed the token embedding of a 32000-token vocabulary "
+                                     "with hidden size (Ψ·128/12)^(1/3), i.e. depth = hidden/128 as in LLaMA-7B"}};
+    }
+    oj rows = oj::array();
+    for (const auto& r : deepSpeedEstimatorRows(params, largest, gpus, nodes, factor))
+        rows.push_back(oj{{"stage", r.stage}, {"offload_optimizer", r.offloadOptimizer}, {"offload_param", r.offloadParam},
+                          {"zero_init", r.zeroInit ? oj(*r.zeroInit) : oj(nullptr)}, {"gpu_bytes", r.gpuBytes},
+                          {"cpu_bytes", r.cpuBytes}});
+    oj states = oj::array();
+    for (int stage = 0; stage <= 3; ++stage) {
+        const auto s = zeroPaperModelStates(params, stage, gpus * nodes);
+        states.push_back(oj{{"stage", stage}, {"params_bytes", s.params}, {"grads_bytes", s.grads},
+                            {"optimizer_bytes", s.optimizer}, {"total_bytes", s.total}});
+    }
+    result["deepspeed_estimator"] = rows;
+    result["model_states"] = states;
+    result["conventions"] = {
+        {"deepspeed_estimator", "DeepSpeed 0.19.5 estimate_zero2/3_model_states_mem_needs, reproduced exactly: gpu per GPU, "
+                                "cpu per node, 18 bytes/parameter with fp16 params, additional_buffer_factor applied to cpu"},
+        {"model_states", "ZeRO paper (arXiv:1910.02054), mixed-precision Adam K = 12: 16 bytes/parameter at stage 0, per GPU"}};
+    if (p.isSet("json")) {
+        out << QString::fromStdString(result.dump(2)) << "\n";
+        return 0;
+    }
+    out << QStringLiteral("Model with %1 parameters on %2 node(s) × %3 GPU(s); largest layer %4%5\n")
+               .arg(QString::fromStdString(formatCount(params))).arg(nodes).arg(gpus)
+               .arg(QString::fromStdString(formatCount(largest)), result.contains("assumed") ? " (assumed)" : "");
+    out << "DeepSpeed estimator (per GPU | per node CPU):\n";
+    for (const auto& r : rows)
+        out << QStringLiteral("  stage %1  offload_optimizer=%2 offload_param=%3 zero_init=%4  %5 | %6\n")
+                   .arg(r["stage"].get<int>()).arg(QString::fromStdString(r["offload_optimizer"].get<std::string>()), -4)
+                   .arg(QString::fromStdString(r["offload_param"].get<std::string>()), -4)
+                   .arg(r["zero_init"].is_null() ? "-" : (r["zero_init"].get<bool>() ? "1" : "0"))
+                   .arg(QString::fromStdString(formatGiB(r["gpu_bytes"].get<double>())), 12)
+                   .arg(QString::fromStdString(formatGiB(r["cpu_bytes"].get<double>())), 12);
+    out << "ZeRO paper model states per GPU (K = 12):\n";
+    for (const auto& s : states)
+        out << QStringLiteral("  stage %1  %2\n").arg(s["stage"].get<int>())
+                   .arg(QString::fromStdString(formatGiB(s["total_bytes"].get<double>())));
+    if (result.contains("assumed"))
+        out << "Assumed: largest layer " << QString::fromStdString(result["assumed"]["how"].get<std::string>()) << "\n";
+    return 0;
+}
+
+int runRecommend(const QStringList& args, QTextStream& out)
+{
+    QCommandLineParser p;
+    p.addOptions({{"project", "Project file to start from.", "FILE"}, {"set", "Set an input: id=value.", "id=value"},
+                  {"workflow", "Limit the output to one workflow.", "W"}, {"format", "json, config or text.", "FORMAT", "json"},
+                  {{"o", "output"}, "Write to this file instead of standard output.", "OUT"}});
+    parseOrThrow(p, args);
+    Project project;
+    if (p.isSet("project")) {
+        QByteArray bytes;
+        const QString path = p.value("project");
+        if (QString error = readUserFile(path, kMaxProjectBytes, bytes); !error.isEmpty())
+            throw BadInput{error};
+        auto parsed = parseProject(bytes.toStdString());
+        if (!parsed)
+            throw BadInput{path + ": " + QString::fromStdString(parsed.error()).replace('\n', ' ')};
+        project = std::move(parsed).value();
+    }
+    for (const QString& assignment : p.values("set")) {
+        const int eq = assignment.indexOf('='); // the first '=': pasted values may contain more
+        if (eq <= 0)
+            throw BadInput{QStringLiteral("--set '%1': expected id=value").arg(assignment)};
+        const std::string id = assignment.left(eq).trimmed().toStdString();
+        auto value = InputRegistry::instance().parse(id, assignment.mid(eq + 1).toStdString());
+        if (!value)
+            throw BadInput{QString::fromStdString(value.error())};
+        project.answers.set(id, value.value());
+    }
+    const std::string format = p.value("format").toStdString();
+    if (format != "json" && format != "config" && format != "text")
+        throw BadInput{QStringLiteral("--format: '%1' is not allowed; one of: json, config, text").arg(p.value("format"))};
+    const std::string workflow = p.value("workflow").toStdString();
+    if (!workflow.empty() && std::find(workflowIds().begin(), workflowIds().end(), workflow) == workflowIds().end()) {
+        QString known;
+        for (const auto& id : workflowIds())
+            known += (known.isEmpty() ? "" : ", ") + QString::fromStdString(id);
+        throw BadInput{QStringLiteral("--workflow: '%1' is not allowed; one of: %2").arg(p.value("workflow"), known)};
+    }
+    const Plan plan = makePlan(project.answers);
+    std::string text = format == "config" ? plan.config.dump(2) + "\n"
+        : format == "text"                ? planText(plan, workflow)
+                                          : toJson(plan, workflow).dump(2) + "\n";
+    writeOutput(p.value("output"), text, out);
+    return 0;
+}
+
+int runKeys(const QStringList& args, QTextStream& out)
+{
+    QCommandLineParser p;
+    p.addOption({"json", "JSON output."});
+    parseOrThrow(p, args);
+    oj all = oj::array();
+    for (const auto& s : InputRegistry::instance().all()) {
+        static const char* types[] = {"count", "integer", "number", "choice", "gpu", "text"};
+        oj row{{"id", s.id}, {"type", types[static_cast<int>(s.type)]}, {"unit", s.unit},
+               {"allowed", InputRegistry::allowed(s)}, {"default", s.derivedDefault.empty() ? oj(s.defaultValue) : oj(s.derivedDefault)},
+               {"page", s.page}, {"workflows", s.workflows}, {"help", s.help}};
+        all.push_back(row);
+    }
+    if (p.isSet("json")) {
+        out << QString::fromStdString(all.dump(2)) << "\n";
+        return 0;
+    }
+    for (const auto& row : all) {
+        out << QString::fromStdString(row["id"].get<std::string>()) << "  (" << QString::fromStdString(row["type"].get<std::string>())
+            << (row["unit"].get<std::string>().empty() ? "" : ", " + QString::fromStdString(row["unit"].get<std::string>())) << ")\n"
+            << "    " << QString::fromStdString(row["help"].get<std::string>()) << "\n"
+            << "    allowed: " << QString::fromStdString(row["allowed"].get<std::string>()) << "\n"
+            << "    default: " << QString::fromStdString(row["default"].is_string() ? row["default"].get<std::string>() : row["default"].dump())
+            << "\n";
+    }
+    return 0;
+}
+
+} // namespace
+
+bool isCommandLineInvocation(const QStringList& arguments)
+{
+    static const QStringList commands = {"recommend", "estimate", "keys", "--help", "-h", "--version", "-v"};
+    return arguments.size() > 1 && commands.contains(arguments.at(1));
+}
+
+int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& err)
+{
+    const QString command = arguments.value(1);
+    QStringList rest = arguments.mid(1); // QCommandLineParser skips the first entry: the command
+    try {
+        if (command == "--version" || command == "-v") {
+            out << "ds-wizard " << DSW_VERSION << "\n";
+            return 0;
+        }
+        if (command == "--help" || command == "-h") {
+            out << kUsage;
+            return 0;
+        }
+        if (command == "estimate")
+            return runEstimate(rest, out);
+        if (command == "recommend")
+            return runRecommend(rest, out);
+        if (command == "keys")
+            return runKeys(rest, out);
+        throw BadInput{QStringLiteral("unknown command '%1'").arg(command)};
+    } catch (const BadInput& bad) {
+        err << "ds-wizard " << command << ": " << bad.message << "\n";
+        return 2;
+    }
+}
+
+} // namespace dsw

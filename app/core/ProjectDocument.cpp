@@ -1,0 +1,94 @@
+#include "ProjectDocument.h"
+
+#include "AtomicFile.h"
+#include "SetAnswerCommand.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+
+namespace dsw {
+
+ProjectDocument::ProjectDocument(QObject* parent)
+    : QObject(parent)
+{
+    connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
+    recompute();
+}
+
+QString ProjectDocument::displayName() const
+{
+    return m_fileName.isEmpty() ? tr("Untitled") : QFileInfo(m_fileName).fileName();
+}
+
+void ProjectDocument::setAnswer(const std::string& id, const nlohmann::json& value)
+{
+    const bool same = value.is_null() ? !m_project.answers.has(id)
+                                      : (m_project.answers.has(id) && m_project.answers.value(id) == value);
+    if (!same)
+        m_undoStack.push(new SetAnswerCommand(this, id, value));
+}
+
+void ProjectDocument::applyAnswer(const std::string& id, const nlohmann::json& value)
+{
+    if (value.is_null())
+        m_project.answers.unset(id);
+    else
+        m_project.answers.set(id, value);
+    recompute();
+    emit lastEditedChanged(QString::fromStdString(id));
+}
+
+void ProjectDocument::markHandled(const std::string& workflow)
+{
+    const Advice* advice = m_plan.find(workflow);
+    m_project.markHandled(workflow, QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString(),
+                          advice ? advice->headline : std::string());
+    emit changed();
+}
+
+void ProjectDocument::reset(Project project, const QString& fileName)
+{
+    m_project = std::move(project);
+    m_undoStack.clear();
+    m_undoStack.setClean();
+    m_fileName = fileName;
+    recompute();
+    emit fileNameChanged();
+    emit modifiedChanged(false);
+}
+
+QString ProjectDocument::load(const QString& path)
+{
+    QByteArray bytes;
+    if (QString error = readUserFile(path, static_cast<qint64>(kMaxProjectBytes), bytes); !error.isEmpty())
+        return error;
+    return loadFromBytes(bytes, path);
+}
+
+QString ProjectDocument::loadFromBytes(const QByteArray& bytes, const QString& fileName)
+{
+    auto parsed = parseProject(bytes.toStdString());
+    if (!parsed)
+        return QString::fromStdString(parsed.error());
+    reset(std::move(parsed).value(), fileName);
+    return {};
+}
+
+QString ProjectDocument::saveAs(const QString& path)
+{
+    const QString error = writeFileAtomically(path, QByteArray::fromStdString(serializeProject(m_project)));
+    if (!error.isEmpty())
+        return error;
+    m_fileName = path;
+    m_undoStack.setClean();
+    emit fileNameChanged();
+    return {};
+}
+
+void ProjectDocument::recompute()
+{
+    m_plan = makePlan(m_project.answers);
+    emit changed();
+}
+
+} // namespace dsw

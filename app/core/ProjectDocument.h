@@ -1,0 +1,56 @@
+#pragma once
+#include "Plan.h"
+#include "ProjectFile.h"
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+namespace dsw {
+
+// The open project: answers, undo stack, file name and the plan computed from the answers.
+// "Modified" is the undo stack's clean state; the plan is recomputed whole on every change.
+class ProjectDocument : public QObject {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ProjectDocument)
+public:
+    explicit ProjectDocument(QObject* parent = nullptr);
+
+    const Project& project() const { return m_project; }
+    const Plan& plan() const { return m_plan; }
+    QUndoStack* undoStack() { return &m_undoStack; }
+    QString fileName() const { return m_fileName; }
+    QString displayName() const;
+    bool isModified() const { return !m_undoStack.isClean(); }
+
+    // An undoable edit; `value` must already be valid for the input (InputRegistry::parse).
+    void setAnswer(const std::string& id, const nlohmann::json& value);
+    // Records a workflow as completed now (saved in the project's "handled" list).
+    void markHandled(const std::string& workflow);
+
+    // Replace the whole project (New, Open, example). Clears undo and the modified state.
+    void reset(Project project, const QString& fileName);
+    // Empty string on success, else the reason. Nothing changes on failure.
+    QString load(const QString& path);
+    QString loadFromBytes(const QByteArray& bytes, const QString& fileName);
+    QString saveAs(const QString& path);
+
+    // Used by SetAnswerCommand only.
+    void applyAnswer(const std::string& id, const nlohmann::json& value);
+
+signals:
+    void changed();                 // answers or plan changed
+    void lastEditedChanged(const QString& inputId);
+    void fileNameChanged();
+    void modifiedChanged(bool modified);
+
+private:
+    void recompute();
+
+    Project m_project;
+    Plan m_plan;
+    QUndoStack m_undoStack;
+    QString m_fileName;
+};
+
+} // namespace dsw

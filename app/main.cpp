@@ -1,0 +1,27 @@
+#include "CommandLine.h"
+#include "MainWindow.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QTextStream>
+
+int main(int argc, char* argv[])
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    if (dsw::isCommandLineInvocation(arguments)) {
+        QCoreApplication app(argc, argv); // headless: no display needed
+        QTextStream out(stdout);
+        QTextStream err(stderr);
+        return dsw::runCommandLine(arguments, out, err);
+    }
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("ds-wizard"));
+    QApplication::setApplicationName(QStringLiteral("ds-wizard"));
+    QApplication::setApplicationVersion(QStringLiteral(DSW_VERSION));
+    dsw::MainWindow window;
+    window.openAtStart(arguments.size() > 1 ? arguments.at(1) : QString());
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,19 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dsw {
+
+// Parses a count as people write it: "7B", "350M", "1.3e9", "7000000000", "7,000,000,000", "1.5k".
+// Returns nullopt for anything else, for negatives and for values that are not whole numbers.
+std::optional<std::int64_t> parseCount(std::string_view text);
+
+// "7B", "350M", "1.3B"... — short form for display.
+std::string formatCount(std::int64_t count);
+
+// Bytes as "12.34 GiB" (binary units, as DeepSpeed's estimators print them).
+std::string formatGiB(double bytes);
+
+} // namespace dsw

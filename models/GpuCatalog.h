@@ -1,0 +1,43 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dsw {
+
+// One accelerator from resources/knowledge/gpus.tsv; every field as its source states it.
+struct GpuSpec {
+    std::string id;                 // e.g. "A100-80GB"
+    std::string name;               // the vendor's name
+    std::string vendor;
+    std::string architecture;
+    std::string computeCapability;  // "8.0", or "n/a (gfx942)" for non-NVIDIA parts
+    double memoryGb = 0;            // the capacity the vendor states, in GB
+    std::string memoryStated;       // the vendor's wording
+    bool bf16 = false;
+    std::string fp8How;
+    std::string bf16DenseTflops;
+    std::string fp16DenseTflops;
+    std::string intraNodeLink;
+    std::string sourceUrl;
+    std::string verification;
+
+    // Compute capability as a number, when the part has one (NVIDIA).
+    std::optional<double> computeCapabilityNumber() const;
+};
+
+class GpuCatalog {
+public:
+    static const GpuCatalog& instance();
+    explicit GpuCatalog(const std::string& tsv);
+
+    const std::vector<GpuSpec>& all() const { return m_gpus; }
+    // Case-insensitive lookup by id.
+    const GpuSpec* find(const std::string& id) const;
+    std::vector<std::string> ids() const;
+
+private:
+    std::vector<GpuSpec> m_gpus;
+};
+
+} // namespace dsw

@@ -1,0 +1,308 @@
+#include "InputRegistry.h"
+
+#include "Count.h"
+#include "GpuCatalog.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+namespace dsw {
+
+namespace {
+
+using json = nlohmann::json;
+
+InputSpec count(std::string id, std::string label, json def, double min, double max, std::string help)
+{
+    InputSpec s;
+    s.id = std::move(id);
+    s.type = InputType::Count;
+    s.label = std::move(label);
+    s.unit = "parameters";
+    s.min = min;
+    s.max = max;
+    s.defaultValue = std::move(def);
+    s.help = std::move(help);
+    return s;
+}
+
+InputSpec integer(std::string id, std::string label, json def, double min, double max, std::string unit, std::string help)
+{
+    InputSpec s = count(std::move(id), std::move(label), std::move(def), min, max, std::move(help));
+    s.type = InputType::Integer;
+    s.unit = std::move(unit);
+    return s;
+}
+
+InputSpec number(std::string id, std::string label, json def, double min, double max, std::string unit, std::string help)
+{
+    InputSpec s = integer(std::move(id), std::move(label), std::move(def), min, max, std::move(unit), std::move(help));
+    s.type = InputType::Number;
+    return s;
+}
+
+InputSpec choice(std::string id, std::string label, std::vector<std::string> values, json def, std::string help)
+{
+    InputSpec s;
+    s.id = std::move(id);
+    s.type = InputType::Choice;
+    s.label = std::move(label);
+    s.values = std::move(values);
+    s.defaultValue = std::move(def);
+    s.help = std::move(help);
+    return s;
+}
+
+InputSpec text(std::string id, std::string label, json def, std::string help)
+{
+    InputSpec s;
+    s.id = std::move(id);
+    s.type = InputType::Text;
+    s.label = std::move(label);
+    s.defaultValue = std::move(def);
+    s.help = std::move(help);
+    return s;
+}
+
+InputSpec& on(InputSpec& s, std::string page, std::vector<std::string> workflows)
+{
+    s.page = std::move(page);
+    s.workflows = std::move(workflows);
+    return s;
+}
+
+InputSpec derived(InputSpec s, std::string how)
+{
+    s.defaultValue = nullptr;
+    s.derivedDefault = std::move(how);
+    return s;
+}
+
+std::string formatNumber(double v)
+{
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
+
+bool parseDouble(const std::string& text, double& out)
+{
+    std::string s;
+    for (char c : text)
+        if (!std::isspace(static_cast<unsigned char>(c)))
+            s.push_back(c);
+    if (s.empty())
+        return false;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && end == s.data() + s.size() && std::isfinite(out);
+}
+
+} // namespace
+
+InputRegistry::InputRegistry()
+{
+    const std::vector<std::string> all = {"zero", "precision", "pipeline", "memory", "nvme", "onebit", "sparse"};
+    auto add = [this](InputSpec s, std::string page, std::vector<std::string> workflows) {
+        m_specs.push_back(std::move(on(s, std::move(page), std::move(workflows))));
+    };
+
+    // Setup: the answers shared by several workflows, asked once.
+    add(count("model.params", "Parameters", 7000000000LL, 1e6, 1e14,
+              "Total trainable parameters; accepts 7B, 350M, 1.3e9 or 7000000000."),
+        "setup", {"zero", "memory", "onebit", "pipeline"});
+    add(integer("model.layers", "Transformer layers", 32, 1, 10000, "layers", "Number of transformer blocks."),
+        "setup", {"zero", "memory", "pipeline"});
+    add(integer("model.hidden_size", "Hidden size", 4096, 1, 1000000, "", "Width of the residual stream (d_model)."),
+        "setup", {"zero", "memory", "pipeline"});
+    add(integer("model.attention_heads", "Attention heads", 32, 1, 4096, "heads", "Attention heads per layer."),
+        "setup", {"zero", "memory"});
+    add(integer("model.vocab_size", "Vocabulary size", 32000, 1, 10000000, "tokens", "Tokenizer vocabulary size."),
+        "setup", {"zero", "memory", "pipeline"});
+    add(integer("model.seq_len", "Sequence length", 2048, 1, 10000000, "tokens", "Training sequence length."),
+        "setup", {"zero", "memory", "sparse"});
+    add(derived(count("model.largest_layer_params", "Largest layer", nullptr, 1, 1e13,
+                      "Parameters of the largest single module (DeepSpeed counts one module's own parameters, "
+                      "usually the embedding or LM head, not a whole transformer block)."),
+                "model.vocab_size × model.hidden_size"),
+        "setup", {"zero"});
+    add(InputSpec{[] {
+            InputSpec s;
+            s.id = "hardware.gpu";
+            s.type = InputType::Gpu;
+            s.label = "GPU";
+            s.defaultValue = "A100-80GB";
+            s.help = "The accelerator, by catalog id (case-insensitive); see `ds-wizard keys` for the list.";
+            return s;
+        }()},
+        "setup", all);
+    add(derived(number("hardware.gpu_memory_gib", "GPU memory", nullptr, 1, 4096, "GiB",
+                       "Memory of one GPU; defaults to the catalog's figure for hardware.gpu."),
+                "the catalog's memory for hardware.gpu"),
+        "setup", {"zero", "memory", "pipeline"});
+    add(integer("hardware.gpus_per_node", "GPUs per node", 8, 1, 64, "GPUs", "GPUs in each node."),
+        "setup", all);
+    add(integer("hardware.nodes", "Nodes", 1, 1, 100000, "nodes", "Number of nodes."), "setup", all);
+    add(integer("training.micro_batch_size", "Micro-batch per GPU", 4, 1, 65536, "samples",
+                "train_micro_batch_size_per_gpu: samples per GPU per forward pass."),
+        "setup", {"zero", "memory", "pipeline"});
+    add(integer("training.gradient_accumulation_steps", "Gradient accumulation", 1, 1, 1000000, "steps",
+                "Micro-batches accumulated per optimizer step (the pipeline's number of micro-batches)."),
+        "setup", {"zero", "pipeline"});
+    add(derived(integer("training.global_batch_size", "Global batch", nullptr, 1, 1e9, "samples",
+                        "train_batch_size: samples per optimizer step over all GPUs."),
+                "micro-batch × gradient accumulation × data-parallel size"),
+        "setup", {"zero", "pipeline"});
+    add(choice("training.optimizer", "Optimizer",
+               {"adamw", "adam", "lamb", "adagrad", "lion", "onebit-adam", "zero-one-adam", "onebit-lamb"}, "adamw",
+               "The optimizer DeepSpeed builds from the config."),
+        "setup", {"zero", "onebit"});
+    add(number("training.learning_rate", "Learning rate", 0.0001, 0, 10, "", "Peak learning rate (optimizer.params.lr)."),
+        "setup", {"zero"});
+    add(number("training.gradient_clipping", "Gradient clipping", 1.0, 0, 1e6, "",
+               "Global gradient-norm clip; 0 disables. Always written, since DeepSpeed's default changed in 0.19.3."),
+        "setup", {"zero"});
+    add(choice("training.precision", "Precision", {"auto", "fp16", "bf16", "fp8", "fp32"}, "auto",
+               "auto picks bf16 where the GPU supports it, fp16 otherwise."),
+        "setup", {"precision", "zero", "memory"});
+    add(text("software.deepspeed_version", "DeepSpeed version", "0.19.5", "Installed DeepSpeed version, e.g. 0.19.5."),
+        "setup", all);
+    add(text("software.torch_version", "PyTorch version", "2.8.0", "Installed PyTorch version, e.g. 2.8.0."),
+        "setup", {"precision", "sparse", "onebit"});
+    add(choice("software.launcher", "Launcher", {"deepspeed", "hf-trainer", "accelerate"}, "deepspeed",
+               "What reads the config: the deepspeed launcher, the Hugging Face Trainer or Accelerate."),
+        "setup", all);
+
+    // ZeRO step.
+    add(choice("zero.stage", "ZeRO stage", {"auto", "0", "1", "2", "3"}, "auto",
+               "auto recommends the fastest stage that fits; a number asks for that stage."),
+        "zero", {"zero"});
+    add(number("hardware.cpu_memory_gib", "CPU memory per node", 1024, 1, 1048576, "GiB",
+               "Host RAM of one node, used for offload and for loading the model."),
+        "zero", {"zero", "memory"});
+    add(choice("hardware.nvme", "Local NVMe", {"none", "nvme"}, "none", "Whether each node has a local NVMe SSD for offload."),
+        "zero", {"zero", "nvme"});
+    add(text("hardware.nvme_path", "NVMe mount path", "", "Mount point of the NVMe SSD, e.g. /local_nvme; needed for NVMe offload."),
+        "zero", {"zero", "nvme"});
+    add(number("hardware.nvme_capacity_gib", "NVMe capacity per node", 0, 0, 1e7, "GiB",
+               "Free space on the NVMe SSD of one node; 0 when unknown (the need is shown, not checked)."),
+        "zero", {"zero"});
+    add(choice("training.activation_checkpointing", "Activation checkpointing", {"auto", "on", "off"}, "auto",
+               "auto turns it on only when activations would not fit otherwise."),
+        "zero", {"zero", "memory"});
+}
+
+const InputRegistry& InputRegistry::instance()
+{
+    static const InputRegistry registry;
+    return registry;
+}
+
+const InputSpec* InputRegistry::find(const std::string& id) const
+{
+    auto it = std::find_if(m_specs.begin(), m_specs.end(), [&](const InputSpec& s) { return s.id == id; });
+    return it == m_specs.end() ? nullptr : &*it;
+}
+
+std::vector<const InputSpec*> InputRegistry::onPage(const std::string& page) const
+{
+    std::vector<const InputSpec*> out;
+    for (const auto& s : m_specs)
+        if (s.page == page)
+            out.push_back(&s);
+    return out;
+}
+
+std::string InputRegistry::allowed(const InputSpec& spec)
+{
+    auto join = [](const std::vector<std::string>& v) {
+        std::string out;
+        for (const auto& x : v)
+            out += (out.empty() ? "" : ", ") + x;
+        return out;
+    };
+    switch (spec.type) {
+    case InputType::Count:
+        return "a whole number from " + formatCount(static_cast<std::int64_t>(spec.min)) + " to "
+            + formatCount(static_cast<std::int64_t>(spec.max)) + " (7B, 350M, 1.3e9 and 7000000000 are accepted)";
+    case InputType::Integer:
+        return "a whole number from " + formatNumber(spec.min) + " to " + formatNumber(spec.max);
+    case InputType::Number:
+        return "a number from " + formatNumber(spec.min) + " to " + formatNumber(spec.max);
+    case InputType::Choice:
+        return "one of: " + join(spec.values);
+    case InputType::Gpu:
+        return "a GPU id: " + join(GpuCatalog::instance().ids());
+    case InputType::Text:
+        return "text";
+    }
+    return "";
+}
+
+Result<nlohmann::json> InputRegistry::parse(const std::string& id, const std::string& text) const
+{
+    const InputSpec* spec = find(id);
+    if (!spec)
+        return Result<json>::failure("unknown input '" + id + "'; `ds-wizard keys` lists the inputs");
+    auto bad = [&](const std::string& why) {
+        return Result<json>::failure(id + ": \"" + text + "\" " + why + "; allowed: " + allowed(*spec));
+    };
+    switch (spec->type) {
+    case InputType::Count:
+    case InputType::Integer: {
+        auto n = parseCount(text);
+        if (!n)
+            return bad("is not a whole number");
+        if (spec->type == InputType::Integer && text.find_first_of("kKmMbBgGtT") != std::string::npos)
+            return bad("is not a plain whole number");
+        if (*n < spec->min || *n > spec->max)
+            return bad("is out of range");
+        return json(*n);
+    }
+    case InputType::Number: {
+        double v = 0;
+        if (!parseDouble(text, v))
+            return bad("is not a number");
+        if (v < spec->min || v > spec->max)
+            return bad("is out of range");
+        return json(v);
+    }
+    case InputType::Choice:
+        if (std::find(spec->values.begin(), spec->values.end(), text) == spec->values.end())
+            return bad("is not a known value");
+        return json(text);
+    case InputType::Gpu: {
+        const GpuSpec* gpu = GpuCatalog::instance().find(text);
+        if (!gpu)
+            return bad("is not a known GPU");
+        return json(gpu->id);
+    }
+    case InputType::Text:
+        if (text.size() > 4096)
+            return Result<json>::failure(id + ": text longer than 4096 characters");
+        return json(text);
+    }
+    return bad("is not valid");
+}
+
+Result<nlohmann::json> InputRegistry::validate(const std::string& id, const nlohmann::json& value) const
+{
+    const InputSpec* spec = find(id);
+    if (!spec)
+        return Result<json>::failure("unknown input '" + id + "'");
+    if (value.is_string())
+        return parse(id, value.get<std::string>());
+    if (value.is_number() && spec->type != InputType::Choice && spec->type != InputType::Gpu
+        && spec->type != InputType::Text) {
+        const double v = value.get<double>();
+        if (spec->type != InputType::Number && v != std::floor(v))
+            return Result<json>::failure(id + ": " + value.dump() + " is not a whole number; allowed: " + allowed(*spec));
+        if (v < spec->min || v > spec->max)
+            return Result<json>::failure(id + ": " + value.dump() + " is out of range; allowed: " + allowed(*spec));
+        return spec->type == InputType::Number ? json(v) : json(static_cast<std::int64_t>(v));
+    }
+    return Result<json>::failure(id + ": " + value.dump() + " has the wrong type; allowed: " + allowed(*spec));
+}
+
+} // namespace dsw

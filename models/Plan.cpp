@@ -1,0 +1,102 @@
+#include "Plan.h"
+
+#include "BatchKeys.h"
+#include "InputRegistry.h"
+#include "PrecisionAdvisor.h"
+#include "Version.h"
+#include "ZeroAdvisor.h"
+
+#include <algorithm>
+#include <map>
+
+namespace dsw {
+
+namespace {
+
+using oj = nlohmann::ordered_json;
+
+std::string optimizerType(const std::string& id)
+{
+    static const std::map<std::string, std::string> types = {
+        {"adamw", "AdamW"}, {"adam", "Adam"}, {"lamb", "Lamb"}, {"adagrad", "Adagrad"}, {"lion", "Lion"},
+        {"onebit-adam", "OneBitAdam"}, {"zero-one-adam", "ZeroOneAdam"}, {"onebit-lamb", "OneBitLamb"}};
+    auto it = types.find(id);
+    return it == types.end() ? id : it->second;
+}
+
+// Keys every config carries: the batch identity, clipping (always explicit: its default changed in 0.19.3)
+// and the optimizer.
+oj baseFragment(const Answers& a)
+{
+    const BatchKeys batch = batchKeys(a);
+    oj base;
+    base["train_batch_size"] = batch.trainBatchSize;
+    base["train_micro_batch_size_per_gpu"] = batch.microBatch;
+    base["gradient_accumulation_steps"] = batch.gradientAccumulation;
+    base["gradient_clipping"] = a.number("training.gradient_clipping");
+    base["optimizer"] = oj{{"type", optimizerType(a.text("training.optimizer"))},
+                           {"params", {{"lr", a.number("training.learning_rate")}}}};
+    return base;
+}
+
+} // namespace
+
+const std::vector<std::string>& workflowIds()
+{
+    static const std::vector<std::string> ids = {"zero", "precision"};
+    return ids;
+}
+
+std::string workflowTitle(const std::string& id)
+{
+    static const std::map<std::string, std::string> titles = {
+        {"zero", "ZeRO stage and offload"}, {"precision", "Precision"}, {"pipeline", "Pipeline parallelism"},
+        {"memory", "Out-of-memory diagnosis"}, {"nvme", "DeepNVMe"}, {"onebit", "1-bit Adam"}, {"sparse", "Sparse attention"}};
+    auto it = titles.find(id);
+    return it == titles.end() ? id : it->second;
+}
+
+const Advice* Plan::find(const std::string& workflow) const
+{
+    auto it = std::find_if(workflows.begin(), workflows.end(), [&](const Advice& a) { return a.workflow == workflow; });
+    return it == workflows.end() ? nullptr : &*it;
+}
+
+Plan makePlan(const Answers& answers)
+{
+    Plan plan;
+    plan.basis = basisStatement();
+    for (const auto& [id, value] : answers.given())
+        if (auto r = InputRegistry::instance().validate(id, value); !r)
+            plan.inputErrors.push_back(r.error());
+
+    plan.workflows.push_back(adviseZero(answers));
+    plan.workflows.push_back(advisePrecision(answers));
+
+    std::vector<std::pair<std::string, oj>> fragments = {{"base", baseFragment(answers)}};
+    for (const auto& advice : plan.workflows)
+        fragments.emplace_back(advice.workflow, advice.fragment);
+    auto composed = composeConfig(fragments);
+    plan.config = std::move(composed.config);
+    plan.findings = std::move(composed.findings);
+    return plan;
+}
+
+nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow)
+{
+    oj j;
+    j["config"] = plan.config;
+    j["workflows"] = oj::object();
+    for (const auto& advice : plan.workflows)
+        if (onlyWorkflow.empty() || advice.workflow == onlyWorkflow)
+            j["workflows"][advice.workflow] = toJson(advice);
+    j["findings"] = oj::array();
+    for (const auto& f : plan.findings)
+        j["findings"].push_back(oj{{"level", toString(f.level)}, {"code", f.code}, {"message", f.message},
+                                   {"workflows", f.workflows}});
+    j["input_errors"] = plan.inputErrors;
+    j["basis"] = plan.basis;
+    return j;
+}
+
+} // namespace dsw

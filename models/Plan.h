@@ -1,0 +1,32 @@
+#pragma once
+#include "Advice.h"
+#include "Answers.h"
+#include "ConfigComposer.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace dsw {
+
+// Everything the wizard says about one set of answers. Recomputed whole on every edit: it is arithmetic.
+struct Plan {
+    std::vector<Advice> workflows;             // in the order of workflowIds()
+    nlohmann::ordered_json config;              // the composed ds_config
+    std::vector<Finding> findings;              // between workflows
+    std::vector<std::string> inputErrors;       // answers that do not validate
+    std::string basis;                          // "Based on DeepSpeed 0.19.5's documentation and code; ..."
+
+    const Advice* find(const std::string& workflow) const;
+};
+
+// The workflows built so far, in wizard order (ids from DESIGN.md).
+const std::vector<std::string>& workflowIds();
+std::string workflowTitle(const std::string& id);
+
+Plan makePlan(const Answers& answers);
+
+// `ds-wizard recommend --format json`; `onlyWorkflow` limits "workflows" to one id when not empty.
+nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow = {});
+
+} // namespace dsw

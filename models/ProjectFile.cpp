@@ -1,0 +1,126 @@
+#include "ProjectFile.h"
+
+#include "InputRegistry.h"
+
+#include <algorithm>
+
+namespace dsw {
+
+namespace {
+
+using oj = nlohmann::ordered_json;
+
+std::string lineAndColumn(const std::string& bytes, std::size_t offset)
+{
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i + 1 < offset && i < bytes.size(); ++i) {
+        if (bytes[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+} // namespace
+
+bool Project::isHandled(const std::string& workflow) const
+{
+    return std::any_of(handled.begin(), handled.end(), [&](const HandledWorkflow& h) { return h.workflow == workflow; });
+}
+
+void Project::markHandled(const std::string& workflow, const std::string& at, const std::string& summary)
+{
+    handled.erase(std::remove_if(handled.begin(), handled.end(), [&](const HandledWorkflow& h) { return h.workflow == workflow; }),
+                  handled.end());
+    handled.push_back({workflow, at, summary});
+}
+
+Result<Project> parseProject(const std::string& bytes)
+{
+    if (bytes.size() > kMaxProjectBytes)
+        return Result<Project>::failure("the project file is larger than 4 MiB; a ds-wizard project is a few kilobytes");
+    oj root;
+    try {
+        root = oj::parse(bytes);
+    } catch (const nlohmann::json::parse_error& e) {
+        return Result<Project>::failure("the project file is not valid JSON (" + lineAndColumn(bytes, e.byte) + ")");
+    }
+    if (!root.is_object() || root.value("format", "") != "ds-wizard-project")
+        return Result<Project>::failure("not a ds-wizard project: \"format\" must be \"ds-wizard-project\"");
+    if (!root.contains("version") || !root["version"].is_number_integer())
+        return Result<Project>::failure("the project file has no integer \"version\"");
+    const auto version = root["version"].get<long long>();
+    if (version > kProjectFormatVersion)
+        return Result<Project>::failure("this project was written by a newer ds-wizard (format version "
+                                        + std::to_string(version) + "); this ds-wizard reads version "
+                                        + std::to_string(kProjectFormatVersion) + " — update ds-wizard to open it");
+    if (version < 1)
+        return Result<Project>::failure("the project file's \"version\" must be 1");
+
+    Project project;
+    std::vector<std::string> errors;
+    const oj answers = root.value("answers", oj::object());
+    if (!answers.is_object())
+        return Result<Project>::failure("\"answers\" must be an object of input id to value");
+    const auto& registry = InputRegistry::instance();
+    for (const auto& [id, value] : answers.items()) {
+        if (!registry.find(id)) {
+            project.unknownAnswers[id] = value;
+            continue;
+        }
+        auto r = registry.validate(id, nlohmann::json(value));
+        if (r)
+            project.answers.set(id, r.value());
+        else
+            errors.push_back(r.error());
+    }
+    const oj handled = root.value("handled", oj::array());
+    if (!handled.is_array())
+        errors.push_back("\"handled\" must be a list of {workflow, at, summary}");
+    else
+        for (const auto& h : handled) {
+            if (!h.is_object() || !h.contains("workflow") || !h["workflow"].is_string())
+                errors.push_back("\"handled\": each entry needs a \"workflow\" string");
+            else
+                project.handled.push_back({h["workflow"].get<std::string>(), h.value("at", ""), h.value("summary", "")});
+        }
+    if (root.contains("notes") && !root["notes"].is_string())
+        errors.push_back("\"notes\" must be text");
+    else
+        project.notes = root.value("notes", "");
+    if (!errors.empty()) {
+        std::string message = "the project has " + std::to_string(errors.size()) + " bad value(s):";
+        for (const auto& e : errors)
+            message += "\n  " + e;
+        return Result<Project>::failure(message);
+    }
+    for (const auto& [key, value] : root.items())
+        if (key != "format" && key != "version" && key != "answers" && key != "handled" && key != "notes")
+            project.unknownKeys[key] = value;
+    return project;
+}
+
+std::string serializeProject(const Project& project)
+{
+    oj root;
+    root["format"] = "ds-wizard-project";
+    root["version"] = kProjectFormatVersion;
+    oj answers = oj::object();
+    for (const auto& [id, value] : project.answers.given())
+        answers[id] = value;
+    for (const auto& [id, value] : project.unknownAnswers.items())
+        answers[id] = value;
+    root["answers"] = answers;
+    root["handled"] = oj::array();
+    for (const auto& h : project.handled)
+        root["handled"].push_back(oj{{"workflow", h.workflow}, {"at", h.at}, {"summary", h.summary}});
+    root["notes"] = project.notes;
+    for (const auto& [key, value] : project.unknownKeys.items())
+        root[key] = value;
+    return root.dump(2) + "\n";
+}
+
+} // namespace dsw

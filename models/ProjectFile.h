@@ -1,0 +1,39 @@
+#pragma once
+#include "Answers.h"
+#include "Result.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace dsw {
+
+// A workflow the user finished: which, when (ISO 8601, supplied by the caller) and what it concluded.
+struct HandledWorkflow {
+    std::string workflow;
+    std::string at;
+    std::string summary;
+    bool operator==(const HandledWorkflow&) const = default;
+};
+
+// A *.dswiz file: {"format": "ds-wizard-project", "version": 1, "answers", "handled", "notes"}.
+struct Project {
+    Answers answers;
+    std::vector<HandledWorkflow> handled;
+    std::string notes;
+    nlohmann::ordered_json unknownKeys = nlohmann::ordered_json::object();   // kept on re-save
+    nlohmann::ordered_json unknownAnswers = nlohmann::ordered_json::object(); // ids this version does not know
+
+    bool isHandled(const std::string& workflow) const;
+    void markHandled(const std::string& workflow, const std::string& at, const std::string& summary);
+};
+
+inline constexpr int kProjectFormatVersion = 1;
+inline constexpr std::size_t kMaxProjectBytes = 4 * 1024 * 1024;
+
+// Reads a project. Fails with a message for malformed JSON (with line and column), a different format,
+// a newer version, or any bad answer (each named); never drops a value silently.
+Result<Project> parseProject(const std::string& bytes);
+std::string serializeProject(const Project& project);
+
+} // namespace dsw

@@ -1,0 +1,28 @@
+#pragma once
+#include <QPlainTextEdit>
+#include <nlohmann/json.hpp>
+
+namespace dsw {
+
+class JsonHighlighter;
+
+// The read-only, highlighted ds_config. Lines whose content changed with the last update are marked.
+class JsonPreview : public QPlainTextEdit {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(JsonPreview)
+public:
+    explicit JsonPreview(QWidget* parent = nullptr);
+    void showConfig(const nlohmann::ordered_json& config);
+    QString highlighterBackend() const;
+    int changedLineCount() const { return m_changedLines; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    JsonHighlighter* m_highlighter;
+    QStringList m_previousLines;
+    int m_changedLines = 0;
+};
+
+} // namespace dsw

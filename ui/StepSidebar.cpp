@@ -1,0 +1,57 @@
+#include "StepSidebar.h"
+
+#include <QSignalBlocker>
+
+namespace dsw {
+
+StepSidebar::StepSidebar(QWidget* parent)
+    : QListWidget(parent)
+{
+    setObjectName(QStringLiteral("stepSidebar"));
+    for (const auto& step : wizardSteps()) {
+        auto* item = new QListWidgetItem(QString::fromStdString(stepTitle(step)), this);
+        item->setData(Qt::UserRole, QString::fromStdString(step));
+    }
+    connect(this, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row >= 0)
+            emit stepSelected(stepAt(row));
+    });
+    setMaximumWidth(200);
+}
+
+std::string StepSidebar::stepAt(int row) const
+{
+    const QListWidgetItem* it = item(row);
+    return it ? it->data(Qt::UserRole).toString().toStdString() : std::string();
+}
+
+void StepSidebar::showStates(const std::vector<std::pair<std::string, StepState>>& states, const std::string& current)
+{
+    const QSignalBlocker blocker(this);
+    for (int row = 0; row < count(); ++row) {
+        QListWidgetItem* it = item(row);
+        const std::string step = stepAt(row);
+        QString mark = QStringLiteral("   ");
+        QString tip;
+        for (const auto& [id, state] : states) {
+            if (id != step)
+                continue;
+            switch (state) {
+            case StepState::Complete: mark = QStringLiteral("✓ "); break;
+            case StepState::NeedsInput:
+            case StepState::Conflict: mark = QStringLiteral("! "); break;
+            case StepState::NotVisited: mark = QStringLiteral("○ "); break;
+            }
+            tip = QString::fromStdString(toString(state));
+        }
+        if (step == current) {
+            mark = QStringLiteral("● ");
+            setCurrentRow(row);
+        }
+        it->setText(mark + QString::fromStdString(stepTitle(step)));
+        it->setToolTip(tip);
+        it->setData(Qt::UserRole + 1, tip);
+    }
+}
+
+} // namespace dsw

@@ -1,0 +1,99 @@
+#include "WhyView.h"
+
+#include "Count.h"
+#include "SourceCatalog.h"
+
+#include <QScrollBar>
+
+namespace dsw {
+
+namespace {
+
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+QString mark(CheckLevel level)
+{
+    switch (level) {
+    case CheckLevel::Pass: return QStringLiteral("✓");
+    case CheckLevel::Warn: return QStringLiteral("⚠");
+    case CheckLevel::Fail: return QStringLiteral("✗");
+    }
+    return {};
+}
+
+QString sourceLink(const std::string& id)
+{
+    if (id.empty())
+        return {};
+    const Source* s = SourceCatalog::instance().find(id);
+    if (!s || s->url.empty())
+        return QStringLiteral(" <small>[%1]</small>").arg(esc(id));
+    return QStringLiteral(" <small>[<a href=\"%1\">%2</a>]</small>").arg(esc(s->url), esc(id));
+}
+
+QString value(const Estimate& e)
+{
+    if (e.unit == "bytes")
+        return QString::fromStdString(formatGiB(e.value));
+    return QString::number(e.value) + " " + esc(e.unit);
+}
+
+} // namespace
+
+WhyView::WhyView(QWidget* parent)
+    : QTextBrowser(parent)
+{
+    setObjectName(QStringLiteral("whyView"));
+    setOpenExternalLinks(false); // the app never opens the network; links are shown, not followed
+    setOpenLinks(false);
+}
+
+void WhyView::showPlan(const Plan& plan, const std::string& workflow)
+{
+    const int scroll = verticalScrollBar()->value();
+    setHtml(html(plan, workflow));
+    verticalScrollBar()->setValue(scroll);
+}
+
+QString WhyView::html(const Plan& plan, const std::string& workflow)
+{
+    QString h;
+    for (const auto& advice : plan.workflows) {
+        if (!workflow.empty() && advice.workflow != workflow)
+            continue;
+        h += QStringLiteral("<h3>%1</h3><p><b>%2</b></p>").arg(esc(workflowTitle(advice.workflow)), esc(advice.headline));
+        h += "<h4>Checks</h4><ul>";
+        for (const auto& c : advice.checks)
+            h += QStringLiteral("<li>%1 %2 <small><code>%3</code></small>%4</li>")
+                     .arg(mark(c.level), esc(c.message), esc(c.code), sourceLink(c.source));
+        h += "</ul>";
+        if (!advice.tradeoffs.empty()) {
+            h += "<h4>Trade-offs</h4><ul>";
+            for (const auto& t : advice.tradeoffs)
+                h += QStringLiteral("<li><b>%1.</b> %2%3</li>").arg(esc(t.title), esc(t.text), sourceLink(t.source));
+            h += "</ul>";
+        }
+        if (!advice.estimates.empty()) {
+            h += "<h4>Estimates</h4><table cellspacing=4>";
+            for (const auto& e : advice.estimates)
+                h += QStringLiteral("<tr><td>%1</td><td align=right><b>%2</b></td><td><small>%3%4</small></td></tr>")
+                         .arg(esc(e.name), value(e), esc(e.formula), sourceLink(e.source));
+            h += "</table>";
+        }
+        for (const auto& s : advice.snippets)
+            h += QStringLiteral("<h4>%1 <small>(%2)</small></h4><pre>%3</pre>").arg(esc(s.title), esc(s.language), esc(s.code));
+        if (!advice.sources.empty()) {
+            h += "<h4>Sources</h4><ul>";
+            for (const auto& id : advice.sources)
+                if (const Source* s = SourceCatalog::instance().find(id))
+                    h += QStringLiteral("<li><code>%1</code> %2 <small>%3</small></li>").arg(esc(id), esc(s->title), esc(s->url));
+            h += "</ul>";
+        }
+    }
+    for (const auto& f : plan.findings)
+        h += QStringLiteral("<p>%1 %2</p>").arg(mark(f.level), esc(f.message));
+    h += QStringLiteral("<p><i>%1</i></p>").arg(esc(plan.basis));
+    return h;
+}
+
+} // namespace dsw

@@ -1,0 +1,20 @@
+#pragma once
+#include "Plan.h"
+
+#include <QTextBrowser>
+
+namespace dsw {
+
+// "Why": for the current workflow, the recommendation, checks ✓/⚠/✗, trade-offs, estimates with their
+// formulas, code snippets and sources (as links), and the statement that nothing was run.
+class WhyView : public QTextBrowser {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(WhyView)
+public:
+    explicit WhyView(QWidget* parent = nullptr);
+    void showPlan(const Plan& plan, const std::string& workflow);
+
+    static QString html(const Plan& plan, const std::string& workflow);
+};
+
+} // namespace dsw

@@ -1,0 +1,64 @@
+#include "WorkflowPage.h"
+
+#include "InputForm.h"
+#include "StageTable.h"
+#include "Steps.h"
+
+#include <QLabel>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace dsw {
+
+WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
+    : QWidget(parent)
+    , m_step(step)
+    , m_headline(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_form(new InputForm(InputRegistry::instance().onPage(step), this))
+{
+    setObjectName(QString::fromStdString(step) + "Page");
+    auto* layout = new QVBoxLayout(this);
+    auto* title = new QLabel(QStringLiteral("<h2>%1</h2>").arg(QString::fromStdString(step == "setup" ? "Setup: model, GPUs, cluster, software" : workflowTitle(step))), this);
+    layout->addWidget(title);
+    m_headline->setObjectName(QStringLiteral("headline"));
+    m_headline->setWordWrap(true);
+    m_status->setWordWrap(true);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_status);
+    if (step == "zero") {
+        m_table = new StageTable(this);
+        m_table->setMinimumHeight(150);
+        layout->addWidget(m_table);
+    }
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(m_form);
+    scroll->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(scroll, 1);
+    connect(m_form, &InputForm::edited, this, &WorkflowPage::edited);
+}
+
+void WorkflowPage::showProject(const Project& project, const Plan& plan)
+{
+    m_form->load(project.answers);
+    const Advice* advice = plan.find(m_step);
+    if (!advice) {
+        m_headline->setText(m_step == "setup" ? tr("Answers here are shared by every workflow and asked only once.") : QString());
+        QString errors;
+        for (const auto& e : plan.inputErrors)
+            errors += "⚠ " + QString::fromStdString(e) + "\n";
+        m_status->setText(errors);
+        return;
+    }
+    m_headline->setText(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(advice->headline).toHtmlEscaped()));
+    QString status = QString::fromStdString(toString(stepState(plan, project, m_step)));
+    for (const auto& h : project.handled)
+        if (h.workflow == m_step)
+            status = tr("done %1").arg(QString::fromStdString(h.at));
+    m_status->setText(tr("Status: %1. %2").arg(status, QString::fromStdString(plan.basis)));
+    if (m_table)
+        m_table->showAdvice(*advice);
+}
+
+} // namespace dsw

@@ -1,0 +1,35 @@
+#pragma once
+#include "Plan.h"
+#include "ProjectFile.h"
+
+#include <QWidget>
+
+class QLabel;
+
+namespace dsw {
+
+class InputForm;
+class StageTable;
+
+// One wizard step: its title, the recommendation, the inputs this step asks (shared ones live on
+// Setup and are never asked again), and for ZeRO the per-stage table.
+class WorkflowPage : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(WorkflowPage)
+public:
+    WorkflowPage(const std::string& step, QWidget* parent = nullptr);
+    const std::string& step() const { return m_step; }
+    void showProject(const Project& project, const Plan& plan);
+
+signals:
+    void edited(const std::string& id, const nlohmann::json& value);
+
+private:
+    std::string m_step;
+    QLabel* m_headline;
+    QLabel* m_status;
+    InputForm* m_form;
+    StageTable* m_table = nullptr;
+};
+
+} // namespace dsw
