@@ -25,6 +25,9 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+// The example project is a Qt resource of this static library: register it before first use.
+static void initResources() { Q_INIT_RESOURCE(resources); }
+
 namespace dsw {
 
 MainWindow::MainWindow(QWidget* parent)
@@ -40,6 +43,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_back(new QPushButton(tr("◀ Back"), this))
     , m_next(new QPushButton(tr("Next ▶"), this))
 {
+    initResources();
     setObjectName(QStringLiteral("mainWindow"));
     for (const auto& step : wizardSteps()) {
         if (step == "summary")
@@ -68,7 +72,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_preview, QStringLiteral("ds_config.json"));
     m_tabs->addTab(m_why, tr("Why"));
     m_tabs->addTab(m_chart, tr("Memory"));
-    auto* copy = new QPushButton(tr("⧉ Copy"), this);
+    auto* copy = new QPushButton(tr("Copy JSON"), this);
     copy->setObjectName(QStringLiteral("copyButton"));
     m_tabs->setCornerWidget(copy);
     rightLayout->addWidget(m_tabs);
@@ -95,6 +99,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_sidebar, &StepSidebar::stepSelected, this, &MainWindow::goToStep);
     connect(m_back, &QPushButton::clicked, this, [this] { next(-1); });
     connect(m_next, &QPushButton::clicked, this, [this] { next(+1); });
+    connect(m_document, &ProjectDocument::lastEditedChanged, this, [this] { m_markChanges = true; });
     connect(m_document, &ProjectDocument::changed, this, &MainWindow::refresh);
     connect(m_document, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ProjectDocument::fileNameChanged, this, &MainWindow::updateTitle);
@@ -103,7 +108,10 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    m_document->disconnect(this); // the document outlives the widgets it would otherwise notify
+}
 
 void MainWindow::buildMenus()
 {
@@ -229,7 +237,8 @@ void MainWindow::refresh()
     for (auto* page : m_workflowPages)
         page->showProject(project, plan);
     m_summary->showProject(project, plan);
-    m_preview->showConfig(plan.config);
+    m_preview->showConfig(plan.config, m_markChanges);
+    m_markChanges = false;
     m_why->showPlan(plan, m_current == "setup" || m_current == "summary" ? std::string() : m_current);
     m_chart->showPlan(plan);
     std::vector<std::pair<std::string, StepState>> states;

@@ -58,6 +58,7 @@ private:
     QPushButton* m_next;
     std::string m_current = "setup";
     QString m_untitledName;
+    bool m_markChanges = false; // mark changed JSON lines only after an edit, not after opening
 };
 
 } // namespace dsw

@@ -53,7 +53,7 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, QWidget* parent
         error->setWordWrap(true);
         error->setVisible(false);
         QString label = QString::fromStdString(spec->label);
-        if (!spec->unit.empty() && spec->unit != "parameters")
+        if (spec->unit == "GiB")
             label += QStringLiteral(" (%1)").arg(QString::fromStdString(spec->unit));
         layout->addRow(label, editor);
         layout->addRow(QString(), error);

@@ -19,7 +19,7 @@ JsonPreview::JsonPreview(QWidget* parent)
     setLineWrapMode(QPlainTextEdit::NoWrap);
 }
 
-void JsonPreview::showConfig(const nlohmann::ordered_json& config)
+void JsonPreview::showConfig(const nlohmann::ordered_json& config, bool markChanges)
 {
     const QString text = QString::fromStdString(config.dump(2));
     const QStringList lines = text.split('\n');
@@ -34,7 +34,7 @@ void JsonPreview::showConfig(const nlohmann::ordered_json& config)
     QColor mark = palette().color(QPalette::Highlight);
     mark.setAlpha(60);
     m_changedLines = 0;
-    if (!m_previousLines.isEmpty()) {
+    if (markChanges) {
         for (int i = 0; i < lines.size(); ++i) {
             if (m_previousLines.contains(lines[i]))
                 continue;

@@ -12,7 +12,8 @@ class JsonPreview : public QPlainTextEdit {
     Q_DISABLE_COPY_MOVE(JsonPreview)
 public:
     explicit JsonPreview(QWidget* parent = nullptr);
-    void showConfig(const nlohmann::ordered_json& config);
+    // With `markChanges`, lines not in the previous config are highlighted (the keys the last edit changed).
+    void showConfig(const nlohmann::ordered_json& config, bool markChanges);
     QString highlighterBackend() const;
     int changedLineCount() const { return m_changedLines; }
 

@@ -26,6 +26,8 @@ void MemoryChart::showPlan(const Plan& plan)
     auto* chart = new QChart();
     chart->setTitle(tr("Per-GPU memory (GiB)"));
     chart->legend()->setAlignment(Qt::AlignBottom);
+    // Follow the palette: a dark theme on a dark base, no colours of our own.
+    chart->setTheme(palette().color(QPalette::Base).lightness() < 128 ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     if (!zero) {
         setChart(chart);
         return;
@@ -34,12 +36,12 @@ void MemoryChart::showPlan(const Plan& plan)
     auto* activations = new QBarSet(tr("Activations"));
     QStringList categories;
     for (const auto& row : zero->details.at("stage_table")) {
-        categories << tr("ZeRO-%1").arg(row.at("stage").get<int>());
+        categories << QString::number(row.at("stage").get<int>());
         *states << row.at("model_states_bytes").get<double>() / kGiB;
         *activations << row.value("activations_bytes", 0.0) / kGiB;
     }
     const auto& rec = zero->details.at("recommended");
-    categories << tr("Chosen");
+    categories << tr("chosen");
     *states << rec.at("gpu_model_states_bytes").get<double>() / kGiB;
     *activations << rec.at("activations_bytes").get<double>() / kGiB;
 
@@ -58,6 +60,7 @@ void MemoryChart::showPlan(const Plan& plan)
 
     auto* axisX = new QBarCategoryAxis();
     axisX->append(categories);
+    axisX->setTitleText(tr("ZeRO stage (no offload)"));
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisX);
     auto* lineX = new QValueAxis();

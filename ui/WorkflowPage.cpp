@@ -28,13 +28,15 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
     layout->addWidget(m_status);
     if (step == "zero") {
         m_table = new StageTable(this);
-        m_table->setMinimumHeight(150);
+        m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+        m_table->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
         layout->addWidget(m_table);
     }
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setWidget(m_form);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(scroll, 1);
     connect(m_form, &InputForm::edited, this, &WorkflowPage::edited);
 }

@@ -15,6 +15,11 @@ ProjectDocument::ProjectDocument(QObject* parent)
     recompute();
 }
 
+ProjectDocument::~ProjectDocument()
+{
+    m_undoStack.disconnect(this); // clearing the stack on destruction must not signal a half-destroyed document
+}
+
 QString ProjectDocument::displayName() const
 {
     return m_fileName.isEmpty() ? tr("Untitled") : QFileInfo(m_fileName).fileName();
@@ -34,8 +39,8 @@ void ProjectDocument::applyAnswer(const std::string& id, const nlohmann::json& v
         m_project.answers.unset(id);
     else
         m_project.answers.set(id, value);
-    recompute();
     emit lastEditedChanged(QString::fromStdString(id));
+    recompute();
 }
 
 void ProjectDocument::markHandled(const std::string& workflow)

@@ -15,6 +15,7 @@ class ProjectDocument : public QObject {
     Q_DISABLE_COPY_MOVE(ProjectDocument)
 public:
     explicit ProjectDocument(QObject* parent = nullptr);
+    ~ProjectDocument() override;
 
     const Project& project() const { return m_project; }
     const Plan& plan() const { return m_plan; }

@@ -1,0 +1,169 @@
+// Offscreen UI tests: drive the window by objectName and assert on what it shows.
+#include "JsonPreview.h"
+#include "MainWindow.h"
+#include "ProjectDocument.h"
+#include "StepSidebar.h"
+#include "WhyView.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace dsw;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private:
+    static nlohmann::json previewJson(MainWindow& w)
+    {
+        auto* preview = w.findChild<JsonPreview*>("jsonPreview");
+        return nlohmann::json::parse(preview->toPlainText().toStdString());
+    }
+    static void typeInto(MainWindow& w, const char* id, const QString& text)
+    {
+        auto* edit = w.findChild<QLineEdit*>(id);
+        QVERIFY2(edit, id);
+        edit->selectAll();
+        QTest::keyClicks(edit, text);
+    }
+    static void saveScreenshot(QWidget& w, const QString& name)
+    {
+        const QByteArray dir = qgetenv("DSW_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            w.grab().save(QString::fromLocal8Bit(dir) + "/" + name + ".png");
+    }
+
+private slots:
+    void opensOnTheExampleProject()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        QVERIFY(w.windowTitle().contains("example"));
+        QVERIFY(!w.isWindowModified());
+        const auto config = previewJson(w);
+        QCOMPARE(config["train_micro_batch_size_per_gpu"].get<int>(), 4);
+        QCOMPARE(config["gradient_accumulation_steps"].get<int>(), 2);
+        QCOMPARE(config["train_batch_size"].get<int>(), 4 * 2 * 8);
+        QVERIFY(config["bf16"]["enabled"].get<bool>());
+        w.resize(1400, 860);
+        saveScreenshot(w, "setup");
+    }
+
+    void editingAFieldUpdatesThePreviewAndUndoRestoresIt()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        typeInto(w, "hardware.nodes", "4");
+        QCOMPARE(previewJson(w)["train_batch_size"].get<int>(), 4 * 2 * 32);
+        QVERIFY(w.isWindowModified());
+        QVERIFY(w.findChild<JsonPreview*>("jsonPreview")->changedLineCount() > 0);
+        w.document()->undoStack()->undo();
+        QCOMPARE(previewJson(w)["train_batch_size"].get<int>(), 4 * 2 * 8);
+        QVERIFY(!w.isWindowModified());
+        QCOMPARE(w.findChild<QLineEdit*>("hardware.nodes")->text(), QStringLiteral("1"));
+    }
+
+    void typingMergesIntoOneUndoStep()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        typeInto(w, "model.params", "175B");
+        QCOMPARE(w.document()->undoStack()->count(), 1);
+        QCOMPARE(w.document()->project().answers.integer("model.params"), 175000000000LL);
+    }
+
+    void badValueShowsTheErrorAndChangesNothing()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        const auto before = previewJson(w);
+        typeInto(w, "hardware.gpus_per_node", "lots");
+        QVERIFY(previewJson(w) == before);
+        auto* error = w.findChild<QLabel*>("hardware.gpus_per_node.error");
+        QVERIFY(error && error->isVisible());
+        QVERIFY(error->text().contains("hardware.gpus_per_node"));
+    }
+
+    void gpuChoiceChangesPrecision()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        auto* gpu = w.findChild<QComboBox*>("hardware.gpu");
+        QVERIFY(gpu);
+        gpu->setCurrentText("V100-32GB");
+        const auto config = previewJson(w);
+        QVERIFY(!config.contains("bf16"));
+        QVERIFY(config["fp16"]["enabled"].get<bool>());
+    }
+
+    void zeroStepShowsTableWhyAndMarksDoneOnNext()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        w.goToStep("zero");
+        auto* why = w.findChild<WhyView*>("whyView");
+        QVERIFY(why->toPlainText().contains("did not run or test"));
+        QVERIFY(why->toPlainText().contains("aligns with documented stage capabilities"));
+        auto* table = w.findChild<QTableWidget*>("stageTable");
+        QCOMPARE(table->rowCount(), 4);
+        saveScreenshot(w, "zero");
+        auto* tabs = w.findChild<QTabWidget*>();
+        tabs->setCurrentIndex(1);
+        saveScreenshot(w, "zero-why");
+        tabs->setCurrentIndex(2);
+        saveScreenshot(w, "zero-memory");
+        w.findChild<QPushButton*>("nextButton")->click();
+        QVERIFY(w.document()->project().isHandled("zero"));
+        auto* sidebar = w.findChild<StepSidebar*>("stepSidebar");
+        QVERIFY(sidebar->item(1)->text().startsWith(QStringLiteral("✓")));
+    }
+
+    void saveAndReopenKeepsAnswersAndDoneSteps()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("p.dswiz");
+        {
+            MainWindow w;
+            w.openAtStart(QString());
+            w.show();
+            typeInto(w, "hardware.nodes", "2");
+            w.goToStep("zero");
+            w.findChild<QPushButton*>("nextButton")->click();
+            QCOMPARE(w.saveProjectAs(path), QString());
+            QVERIFY(!w.isWindowModified());
+            QVERIFY(w.windowTitle().startsWith("p.dswiz"));
+        }
+        MainWindow w;
+        QVERIFY(w.openProject(path));
+        QCOMPARE(w.document()->project().answers.integer("hardware.nodes"), 2);
+        QVERIFY(w.document()->project().isHandled("zero"));
+        QCOMPARE(w.findChild<QLineEdit*>("hardware.nodes")->text(), QStringLiteral("2"));
+    }
+
+    void exportWritesTheConfig()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.openAtStart(QString());
+        const QString path = dir.filePath("ds_config.json");
+        QCOMPARE(w.exportConfig(path), QString());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(nlohmann::json::parse(f.readAll().toStdString()) == previewJson(w));
+        QVERIFY(!w.exportConfig(dir.filePath("missing-dir/x.json")).isEmpty());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "TestMainWindow.moc"
