@@ -11,6 +11,7 @@
 
 #include <QCommandLineParser>
 #include <QFile>
+#include <QFileInfo>
 #include <cmath>
 
 namespace dsw {
@@ -214,8 +215,14 @@ int runKeys(const QStringList& args, QTextStream& out)
 
 bool isCommandLineInvocation(const QStringList& arguments)
 {
-    static const QStringList commands = {"recommend", "estimate", "keys", "--help", "-h", "--version", "-v"};
-    return arguments.size() > 1 && commands.contains(arguments.at(1));
+    // The window opens with no argument or with one project file; anything else is a command
+    // (an unknown one is answered with exit status 2, not a window).
+    if (arguments.size() < 2)
+        return false;
+    const QString first = arguments.at(1);
+    const bool projectFile = arguments.size() == 2 && !first.startsWith('-')
+        && (first.endsWith(QStringLiteral(".dswiz")) || QFileInfo(first).isFile());
+    return !projectFile;
 }
 
 int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& err)

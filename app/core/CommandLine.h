@@ -4,7 +4,7 @@
 
 namespace dsw {
 
-// True when the arguments ask for a headless command (estimate, recommend, keys, --help, --version).
+// True unless the arguments are empty or one project file (then the window opens).
 bool isCommandLineInvocation(const QStringList& arguments);
 
 // Runs a headless command. Exit status: 0 success, 2 bad input (one line on `err` naming the problem).

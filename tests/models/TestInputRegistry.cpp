@@ -334,6 +334,35 @@ private slots:
         }
     }
 
+    // The allowed range is shown to users in messages and `ds-wizard keys`: it must state the real bounds,
+    // not a rounded exponent form such as "1.04858e+06" (which is less than the real maximum 1048576).
+    void allowedRangesExact_data()
+    {
+        QTest::addColumn<std::string>("id");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("nodes") << std::string("hardware.nodes") << "a whole number from 1 to 100000";
+        QTest::newRow("cpu memory") << std::string("hardware.cpu_memory_gib") << "a number from 1 to 1048576";
+        QTest::newRow("vocab") << std::string("model.vocab_size") << "a whole number from 1 to 10000000";
+        QTest::newRow("seq len") << std::string("model.seq_len") << "a whole number from 1 to 10000000";
+        QTest::newRow("global batch") << std::string("training.global_batch_size") << "a whole number from 1 to 1000000000";
+        QTest::newRow("gpu memory") << std::string("hardware.gpu_memory_gib") << "a number from 1 to 4096";
+        QTest::newRow("nvme") << std::string("hardware.nvme") << "one of: none, nvme";
+    }
+    void allowedRangesExact()
+    {
+        QFETCH(std::string, id);
+        QFETCH(QString, expected);
+        const InputSpec* spec = reg().find(id);
+        QVERIFY(spec);
+        QCOMPARE(q(InputRegistry::allowed(*spec)), expected);
+        // The maximum itself is accepted and one more is not (for whole numbers).
+        if (spec->type == InputType::Integer) {
+            const auto max = static_cast<std::int64_t>(spec->max);
+            QVERIFY(reg().parse(id, std::to_string(max)).ok());
+            QVERIFY(!reg().parse(id, std::to_string(max + 1)).ok());
+        }
+    }
+
     void onPageFindsEachSpecOnce()
     {
         std::size_t total = 0;

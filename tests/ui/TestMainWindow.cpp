@@ -5,7 +5,11 @@
 #include "StepSidebar.h"
 #include "WhyView.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
+#include <QMessageBox>
+#include <QTimer>
 #include <QLabel>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -149,6 +153,35 @@ private slots:
         QCOMPARE(w.document()->project().answers.integer("hardware.nodes"), 2);
         QVERIFY(w.document()->project().isHandled("zero"));
         QCOMPARE(w.findChild<QLineEdit*>("hardware.nodes")->text(), QStringLiteral("2"));
+    }
+
+    void copyPutsTheConfigOnTheClipboard()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        QApplication::clipboard()->clear();
+        w.findChild<QPushButton*>("copyButton")->click();
+        QVERIFY(nlohmann::json::parse(QApplication::clipboard()->text().toStdString()) == previewJson(w));
+    }
+
+    void closingWithUnsavedChangesAsks()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        typeInto(w, "hardware.nodes", "3");
+        auto answer = [](QMessageBox::StandardButton button) {
+            QTimer::singleShot(0, [button] {
+                auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                QVERIFY(box);
+                box->button(button)->click();
+            });
+        };
+        answer(QMessageBox::Cancel);
+        QVERIFY(!w.close());
+        QVERIFY(w.isVisible());
+        answer(QMessageBox::Discard);
+        QVERIFY(w.close());
     }
 
     void exportWritesTheConfig()
