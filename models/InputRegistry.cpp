@@ -191,6 +191,76 @@ InputRegistry::InputRegistry()
     add(choice("training.activation_checkpointing", "Activation checkpointing", {"auto", "on", "off"}, "auto",
                "auto turns it on only when activations would not fit otherwise."),
         "zero", {"zero", "memory"});
+
+    // Setup, shared by the later workflows.
+    add(choice("model.architecture", "Architecture", {"decoder", "encoder", "encoder-decoder"}, "decoder",
+               "decoder (unidirectional attention, GPT-like), encoder (bidirectional, BERT-like) or encoder-decoder."),
+        "setup", {"sparse", "pipeline"});
+    add(text("software.cuda_version", "CUDA version", "12.4", "CUDA toolkit version, e.g. 12.4 (GDS needs 11.4 or newer)."),
+        "setup", {"nvme", "sparse"});
+    add(choice("hardware.inter_node_network", "Inter-node network",
+               {"infiniband-ndr", "infiniband-hdr", "roce-200g", "ethernet-100g", "ethernet-25g", "ethernet-10g", "efa"},
+               "infiniband-hdr", "The network between nodes; sets the bandwidth unless hardware.inter_node_gbps is given."),
+        "setup", {"onebit"});
+    add(number("hardware.inter_node_gbps", "Inter-node bandwidth", 0, 0, 1e5, "Gbit/s",
+               "Per-node network bandwidth; 0 takes the figure for hardware.inter_node_network."),
+        "setup", {"onebit"});
+    add(integer("training.total_steps", "Total training steps", 100000, 1, 1e9, "steps", "Optimizer steps in the whole run."),
+        "setup", {"onebit"});
+
+    // Precision step.
+    add(choice("precision.checkpoint_dtype", "Checkpoint trained in", {"unknown", "bf16", "fp16", "fp32"}, "unknown",
+               "The precision the starting checkpoint was trained in; a bf16-trained model can overflow in fp16."),
+        "precision", {"precision"});
+
+    // Pipeline step.
+    add(integer("pipeline.stages", "Pipeline stages", 1, 1, 1024, "stages",
+                "Pipeline stages (PipelineModule num_stages); must divide the GPU count. 1 means no pipeline."),
+        "pipeline", {"pipeline", "zero"});
+    add(text("pipeline.partition_method", "Partition method", "parameters",
+             "uniform (layers per stage), parameters (balance trainable parameters) or type:REGEX (balance layers whose "
+             "class name matches)."),
+        "pipeline", {"pipeline"});
+    add(text("pipeline.layer_params", "Parameters per layer", "",
+             "Comma-separated parameter counts, one per layer in order; empty derives them from the model's "
+             "dimensions (embedding, transformer blocks, head)."),
+        "pipeline", {"pipeline"});
+
+    // Out-of-memory step.
+    auto oom = text("memory.oom_message", "Out-of-memory message", "",
+                    "Paste the error: PyTorch's CUDA out-of-memory message, a host kill (exit -9, Killed) or DeepSpeed's "
+                    "batch-size assertion.");
+    oom.max = 65536;
+    add(oom, "memory", {"memory"});
+    add(choice("memory.phase", "When it failed", {"unknown", "model-load", "forward", "backward", "optimizer-step", "checkpoint-save"},
+               "unknown", "The phase of training in which the error appeared."),
+        "memory", {"memory"});
+
+    // DeepNVMe step.
+    add(choice("nvme.tensor_location", "Tensors to read and write", {"cpu", "cuda"}, "cuda",
+               "Whether the tensors you move to and from NVMe live in host (cpu) or GPU (cuda) memory."),
+        "nvme", {"nvme"});
+    {
+        InputSpec gds;
+        gds.id = "nvme.gds";
+        gds.type = InputType::Boolean;
+        gds.label = "GPUDirect Storage available";
+        gds.defaultValue = false;
+        gds.help = "Whether NVIDIA GPUDirect Storage (libcufile, nvidia-fs) is installed and working on the nodes.";
+        add(gds, "nvme", {"nvme"});
+    }
+
+    // 1-bit Adam step.
+    add(choice("onebit.comm_backend", "Communication backend", {"nccl", "mpi", "hccl", "compressed"}, "nccl",
+               "comm_backend_name of the 1-bit optimizers."),
+        "onebit", {"onebit"});
+
+    // Sparse attention step.
+    add(choice("sparse.pattern", "Sparse attention pattern", {"none", "auto", "fixed", "variable", "bigbird", "bslongformer"},
+               "none", "none leaves attention dense; auto picks a pattern from the sequence length and architecture."),
+        "sparse", {"sparse"});
+    add(integer("sparse.block", "Block size", 16, 1, 4096, "tokens", "Sparse attention block size; must divide the sequence length."),
+        "sparse", {"sparse"});
 }
 
 const InputRegistry& InputRegistry::instance()
@@ -235,7 +305,9 @@ std::string InputRegistry::allowed(const InputSpec& spec)
     case InputType::Gpu:
         return "a GPU id: " + join(GpuCatalog::instance().ids());
     case InputType::Text:
-        return "text";
+        return "text of at most " + formatNumber(spec.max > 0 ? spec.max : 4096) + " characters";
+    case InputType::Boolean:
+        return "true or false";
     }
     return "";
 }
@@ -279,9 +351,16 @@ Result<nlohmann::json> InputRegistry::parse(const std::string& id, const std::st
         return json(gpu->id);
     }
     case InputType::Text:
-        if (text.size() > 4096)
-            return Result<json>::failure(id + ": text longer than 4096 characters");
+        if (text.size() > (spec->max > 0 ? spec->max : 4096))
+            return Result<json>::failure(id + ": text longer than " + formatNumber(spec->max > 0 ? spec->max : 4096)
+                                         + " characters");
         return json(text);
+    case InputType::Boolean:
+        if (text == "true" || text == "yes" || text == "1")
+            return json(true);
+        if (text == "false" || text == "no" || text == "0")
+            return json(false);
+        return bad("is not true or false");
     }
     return bad("is not valid");
 }
@@ -293,8 +372,12 @@ Result<nlohmann::json> InputRegistry::validate(const std::string& id, const nloh
         return Result<json>::failure("unknown input '" + id + "'");
     if (value.is_string())
         return parse(id, value.get<std::string>());
+    if (value.is_boolean() && spec->type == InputType::Boolean)
+        return json(value.get<bool>());
+    if (value.is_number_integer() && spec->type == InputType::Choice)
+        return parse(id, std::to_string(value.get<long long>())); // zero.stage written as a number
     if (value.is_number() && spec->type != InputType::Choice && spec->type != InputType::Gpu
-        && spec->type != InputType::Text) {
+        && spec->type != InputType::Text && spec->type != InputType::Boolean) {
         const double v = value.get<double>();
         if (spec->type != InputType::Number && v != std::floor(v))
             return Result<json>::failure(id + ": " + value.dump() + " is not a whole number; allowed: " + allowed(*spec));

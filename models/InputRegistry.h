@@ -13,7 +13,8 @@ enum class InputType {
     Number,  // real number
     Choice,  // one of `values`
     Gpu,     // an id of the GPU catalog
-    Text,
+    Text,    // free text; `max` is its longest length (0: 4096)
+    Boolean, // true | false
 };
 
 // One input, declared once: drives the pages, the project file, --set, validation and help.

@@ -6,6 +6,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSignalBlocker>
 
 namespace dsw {
@@ -29,15 +30,24 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, QWidget* parent
     for (const InputSpec* spec : specs) {
         const QString id = QString::fromStdString(spec->id);
         QWidget* editor = nullptr;
-        if (spec->type == InputType::Choice || spec->type == InputType::Gpu) {
+        if (spec->type == InputType::Choice || spec->type == InputType::Gpu || spec->type == InputType::Boolean) {
             auto* combo = new QComboBox(this);
-            const auto values = spec->type == InputType::Gpu ? GpuCatalog::instance().ids() : spec->values;
+            const auto values = spec->type == InputType::Gpu ? GpuCatalog::instance().ids()
+                : spec->type == InputType::Boolean           ? std::vector<std::string>{"false", "true"}
+                                                             : spec->values;
             for (const auto& v : values)
                 combo->addItem(QString::fromStdString(v));
             connect(combo, &QComboBox::currentTextChanged, this, [this, id](const QString& text) {
                 commit(m_fields.at(id.toStdString()), text);
             });
             editor = combo;
+        } else if (spec->type == InputType::Text && spec->max > 4096) {
+            auto* box = new QPlainTextEdit(this); // long pasted text, e.g. an error message
+            box->setMaximumHeight(160);
+            connect(box, &QPlainTextEdit::textChanged, this, [this, id, box] {
+                commit(m_fields.at(id.toStdString()), box->toPlainText());
+            });
+            editor = box;
         } else {
             auto* line = new QLineEdit(this);
             connect(line, &QLineEdit::textEdited, this, [this, id](const QString& text) {
@@ -68,6 +78,9 @@ void InputForm::load(const Answers& answers)
         const nlohmann::json value = answers.value(id);
         if (auto* combo = qobject_cast<QComboBox*>(field.editor)) {
             combo->setCurrentText(displayText(value));
+        } else if (auto* box = qobject_cast<QPlainTextEdit*>(field.editor)) {
+            if (box->toPlainText() != displayText(value))
+                box->setPlainText(displayText(value));
         } else if (auto* line = qobject_cast<QLineEdit*>(field.editor)) {
             if (answers.has(id)) {
                 if (!line->hasFocus() || field.error->isVisible())
@@ -85,12 +98,14 @@ void InputForm::load(const Answers& answers)
 
 void InputForm::commit(const Field& field, const QString& text)
 {
-    if (text.trimmed().isEmpty() && field.spec->type != InputType::Choice && field.spec->type != InputType::Gpu) {
+    if (text.trimmed().isEmpty() && field.spec->type != InputType::Choice && field.spec->type != InputType::Gpu
+        && field.spec->type != InputType::Boolean) {
         field.error->setVisible(false);
         emit edited(field.spec->id, nullptr); // back to the default
         return;
     }
-    auto parsed = InputRegistry::instance().parse(field.spec->id, text.trimmed().toStdString());
+    const QString value = field.spec->type == InputType::Text ? text : text.trimmed();
+    auto parsed = InputRegistry::instance().parse(field.spec->id, value.toStdString());
     if (!parsed) {
         field.error->setText(QStringLiteral("⚠ ") + QString::fromStdString(parsed.error()));
         field.error->setVisible(true);

@@ -190,7 +190,7 @@ int runKeys(const QStringList& args, QTextStream& out)
     parseOrThrow(p, args);
     oj all = oj::array();
     for (const auto& s : InputRegistry::instance().all()) {
-        static const char* types[] = {"count", "integer", "number", "choice", "gpu", "text"};
+        static const char* types[] = {"count", "integer", "number", "choice", "gpu", "text", "boolean"};
         oj row{{"id", s.id}, {"type", types[static_cast<int>(s.type)]}, {"unit", s.unit},
                {"allowed", InputRegistry::allowed(s)}, {"default", s.derivedDefault.empty() ? oj(s.defaultValue) : oj(s.derivedDefault)},
                {"page", s.page}, {"workflows", s.workflows}, {"help", s.help}};

@@ -15,6 +15,14 @@ using json = nlohmann::json;
 
 Q_DECLARE_METATYPE(std::string)
 
+// Compares two JSON values and prints both on failure (QCOMPARE cannot print nlohmann::json).
+#define JSON_COMPARE(actual, expected)                                                                      \
+    do {                                                                                                    \
+        const auto a_ = (actual);                                                                           \
+        const auto e_ = (expected);                                                                         \
+        QVERIFY2(a_ == e_, qPrintable(QString::fromStdString(a_.dump() + " != expected " + e_.dump())));   \
+    } while (false)
+
 namespace {
 
 const InputRegistry& reg() { return InputRegistry::instance(); }
@@ -196,7 +204,7 @@ private slots:
         QFETCH(QString, expectedJson);
         const auto r = reg().parse(id, text.toStdString());
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
-        QCOMPARE(r.value(), json::parse(expectedJson.toStdString()));
+        JSON_COMPARE(r.value(), json::parse(expectedJson.toStdString()));
     }
 
     // ---- GPUs ---------------------------------------------------------------------------------
@@ -228,7 +236,7 @@ private slots:
     {
         const InputSpec* spec = reg().find("hardware.gpu");
         QVERIFY(spec);
-        QCOMPARE(spec->type, InputType::Gpu);
+        QCOMPARE(int(spec->type), int(InputType::Gpu));
         const QString allowed = q(InputRegistry::allowed(*spec));
         QVERIFY(GpuCatalog::instance().ids().size() >= 10);
         for (const auto& id : GpuCatalog::instance().ids())
@@ -290,10 +298,10 @@ private slots:
     void foundationDefaults()
     {
         auto def = [](const char* id) { return reg().find(id)->defaultValue; };
-        QCOMPARE(def("training.activation_checkpointing"), json("auto"));
-        QCOMPARE(def("hardware.nvme"), json("none"));
-        QCOMPARE(def("software.launcher"), json("deepspeed"));
-        QCOMPARE(def("training.precision"), json("auto"));
+        JSON_COMPARE(def("training.activation_checkpointing"), json("auto"));
+        JSON_COMPARE(def("hardware.nvme"), json("none"));
+        JSON_COMPARE(def("software.launcher"), json("deepspeed"));
+        JSON_COMPARE(def("training.precision"), json("auto"));
         // Derived inputs have no fixed default but say how they are derived.
         for (const char* id : {"hardware.gpu_memory_gib", "model.largest_layer_params", "training.global_batch_size"}) {
             QVERIFY2(def(id).is_null(), id);
