@@ -3,6 +3,8 @@
 #include "GpuCatalog.h"
 #include "InputRegistry.h"
 
+#include <algorithm>
+
 namespace dsw {
 
 nlohmann::json Answers::value(const std::string& id) const
@@ -37,9 +39,17 @@ std::string Answers::text(const std::string& id) const
     return v.is_string() ? v.get<std::string>() : std::string();
 }
 
-std::int64_t Answers::dataParallelSize() const
+std::int64_t Answers::totalGpus() const
 {
     return integer("hardware.gpus_per_node") * integer("hardware.nodes");
+}
+
+std::int64_t Answers::dataParallelSize() const
+{
+    // Pipeline stages split the GPUs; DeepSpeed's world size for the batch identity is the
+    // data-parallel size (deepspeed-facts §2.1). A count that does not divide is the pipeline's failed check.
+    const std::int64_t stages = std::max<std::int64_t>(1, integer("pipeline.stages"));
+    return std::max<std::int64_t>(1, totalGpus() / stages);
 }
 
 nlohmann::json Answers::derived(const std::string& id) const

@@ -20,7 +20,8 @@ public:
     double number(const std::string& id) const;
     std::string text(const std::string& id) const;
 
-    // Data-parallel size: all GPUs (pipeline stages divide it once that workflow exists).
+    std::int64_t totalGpus() const;
+    // Data-parallel size: all GPUs divided by the pipeline stages.
     std::int64_t dataParallelSize() const;
 
     bool operator==(const Answers& other) const { return m_values == other.m_values; }

@@ -29,8 +29,9 @@ void merge(oj& into, const oj& from, const std::string& pointer, const std::stri
         }
         if (into[key] == value)
             continue;
-        auto first = std::find_if(origins.begin(), origins.end(), [&](const Origin& o) { return path.rfind(o.pointer, 0) == 0; });
-        const std::string firstWorkflow = first == origins.end() ? "base" : first->workflow;
+        // The deepest key already set at or above `path` (recorded last), matched on whole path segments.
+        auto first = std::find_if(origins.rbegin(), origins.rend(), [&](const Origin& o) { return path == o.pointer || path.rfind(o.pointer + "/", 0) == 0; });
+        const std::string firstWorkflow = first == origins.rend() ? "base" : first->workflow;
         findings.push_back({CheckLevel::Fail, "conflicting-fragments",
                             path + ": " + firstWorkflow + " sets " + into[key].dump() + " but " + workflow + " sets "
                                 + value.dump() + "; the config keeps " + into[key].dump() + ".",

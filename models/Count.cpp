@@ -35,7 +35,7 @@ std::optional<std::int64_t> parseCount(std::string_view text)
     if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(number))
         return std::nullopt;
     const double value = number * multiplier;
-    if (value > 9.0e18 || std::abs(value - std::round(value)) > 1e-6 * std::max(1.0, value))
+    if (value > 9.0e18 || std::abs(value - std::round(value)) > 1e-15 * std::max(1.0, value)) // parse + multiply err < 3e-16
         return std::nullopt;
     return static_cast<std::int64_t>(std::llround(value));
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iomanip>
 #include <cmath>
 #include <sstream>
 
@@ -83,7 +84,7 @@ InputSpec derived(InputSpec s, std::string how)
 std::string formatNumber(double v)
 {
     std::ostringstream out;
-    out << v;
+    out << std::setprecision(15) << v; // 1048576, not 1.04858e+06
     return out.str();
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 #include "Advice.h"
 #include "Answers.h"
+#include "Result.h"
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dsw {
@@ -15,7 +17,17 @@ struct PipelineLayer {
     std::int64_t params = 0;
 };
 
-// Layers from pipeline.layer_params, or derived from the model's dimensions when it is empty.
+// Parameters of one derived transformer block: 12h² + 13h (the standard GPT block, biases and layer norms
+// included; Narayanan et al. 2021, Eq. 2 per layer).
+std::int64_t transformerBlockParams(std::int64_t hidden);
+
+// pipeline.layer_params parsed: comma-separated counts, each as models/Count.h parseCount reads it ("7B",
+// "350M", "1.3e9"). An empty list gives an empty vector; the error names pipeline.layer_params and the bad item.
+Result<std::vector<std::int64_t>> parseLayerParams(std::string_view list);
+
+// Layers from pipeline.layer_params (named "layer i", type "Layer"), or derived from the model's dimensions
+// when it is empty: embedding (vocab × hidden), model.layers blocks, head (vocab × hidden, untied).
+// Empty when pipeline.layer_params is not a valid list.
 std::vector<PipelineLayer> pipelineLayers(const Answers& answers);
 
 // The layer→stage plan, bubble, batch keys, PipelineModule snippet and checks. `zero` is the ZeRO

@@ -1,6 +1,7 @@
 #include "Plan.h"
 
 #include "BatchKeys.h"
+#include "CrossChecks.h"
 #include "InputRegistry.h"
 #include "PrecisionAdvisor.h"
 #include "Version.h"
@@ -79,6 +80,8 @@ Plan makePlan(const Answers& answers)
     auto composed = composeConfig(fragments);
     plan.config = std::move(composed.config);
     plan.findings = std::move(composed.findings);
+    for (auto& f : crossWorkflowFindings(plan.config, answers))
+        plan.findings.push_back(std::move(f));
     return plan;
 }
 

@@ -48,7 +48,7 @@ Result<Project> parseProject(const std::string& bytes)
     } catch (const nlohmann::json::parse_error& e) {
         return Result<Project>::failure("the project file is not valid JSON (" + lineAndColumn(bytes, e.byte) + ")");
     }
-    if (!root.is_object() || root.value("format", "") != "ds-wizard-project")
+    if (!root.is_object() || !root.contains("format") || root["format"] != "ds-wizard-project") // value() throws on a non-string
         return Result<Project>::failure("not a ds-wizard project: \"format\" must be \"ds-wizard-project\"");
     if (!root.contains("version") || !root["version"].is_number_integer())
         return Result<Project>::failure("the project file has no integer \"version\"");
@@ -82,8 +82,8 @@ Result<Project> parseProject(const std::string& bytes)
         errors.push_back("\"handled\" must be a list of {workflow, at, summary}");
     else
         for (const auto& h : handled) {
-            if (!h.is_object() || !h.contains("workflow") || !h["workflow"].is_string())
-                errors.push_back("\"handled\": each entry needs a \"workflow\" string");
+            if (!h.is_object() || !h.contains("workflow") || !h["workflow"].is_string() || !h.value("at", oj("")).is_string() || !h.value("summary", oj("")).is_string())
+                errors.push_back("\"handled\": each entry needs a \"workflow\" string; \"at\" and \"summary\" are text");
             else
                 project.handled.push_back({h["workflow"].get<std::string>(), h.value("at", ""), h.value("summary", "")});
         }

@@ -75,7 +75,7 @@ oj optionJson(const ZeroOption& o)
 // The per-stage table (no offload): the ZeRO paper's breakdown and DeepSpeed's estimator side by side.
 oj stageTable(const Answers& a, const std::vector<ZeroOption>& options)
 {
-    const std::int64_t P = a.integer("model.params");
+    const std::int64_t P = paramsPerPipelineStage(a);
     const int dp = static_cast<int>(std::max<std::int64_t>(1, a.dataParallelSize()));
     oj rows = oj::array();
     for (int stage = 0; stage <= 3; ++stage) {
@@ -100,7 +100,7 @@ oj stageTable(const Answers& a, const std::vector<ZeroOption>& options)
 
 void addSuggestions(Advice& adv, const Answers& a)
 {
-    const std::int64_t P = a.integer("model.params");
+    const std::int64_t P = paramsPerPipelineStage(a);
     const std::int64_t L = a.integer("model.largest_layer_params");
     const double usable = a.number("hardware.gpu_memory_gib") * kGiB * (1 - kGpuReserveFraction);
     const ActivationInputs one{a.integer("model.seq_len"), 1, a.integer("model.hidden_size"),
@@ -127,7 +127,7 @@ void addSuggestions(Advice& adv, const Answers& a)
 
 void addTradeoffs(Advice& adv, const ZeroOption& chosen, const Answers& a)
 {
-    const double P = static_cast<double>(a.integer("model.params"));
+    const double P = static_cast<double>(paramsPerPipelineStage(a));
     const double dp = static_cast<double>(std::max<std::int64_t>(1, a.dataParallelSize()));
     const double base = 2 * P * 2; // 2Ψ elements, 2 bytes each (fp16/bf16 communication)
     adv.tradeoffs.push_back(
@@ -167,6 +167,17 @@ Advice adviseZero(const Answers& a)
     adv.workflow = "zero";
     adv.status = AdviceStatus::Complete;
     const auto options = zeroOptions(a);
+    const ZeroStageLimit limit = zeroStageLimit(a);
+    if (!limit.code.empty()) {
+        const std::string forced = a.text("zero.stage");
+        const bool overridden = forced != "auto" && std::stoi(forced) > limit.maxStage;
+        adv.checks.push_back({overridden ? CheckLevel::Fail : CheckLevel::Pass,
+                              overridden ? (limit.maxStage == 0 ? "onebit-requires-zero-0" : "pipeline-requires-zero-0-or-1")
+                                         : limit.code,
+                              (overridden ? "zero.stage " + forced + " was asked, but it cannot be combined: " : std::string())
+                                  + limit.reason,
+                              limit.source});
+    }
     auto chosenIt = std::find_if(options.begin(), options.end(), [](const ZeroOption& o) { return o.fits(); });
     const bool fits = chosenIt != options.end();
     if (!fits) // still a plan: the placement that needs least GPU memory among those the hardware allows
@@ -260,7 +271,7 @@ Advice adviseZero(const Answers& a)
     const int G = static_cast<int>(a.integer("hardware.gpus_per_node"));
     const int N = static_cast<int>(a.integer("hardware.nodes"));
     oj estimatorRows = oj::array();
-    for (const auto& r : deepSpeedEstimatorRows(a.integer("model.params"), a.integer("model.largest_layer_params"), G, N))
+    for (const auto& r : deepSpeedEstimatorRows(paramsPerPipelineStage(a), a.integer("model.largest_layer_params"), G, N))
         estimatorRows.push_back(oj{{"stage", r.stage}, {"offload_optimizer", r.offloadOptimizer},
                                    {"offload_param", r.offloadParam},
                                    {"zero_init", r.zeroInit ? oj(*r.zeroInit) : oj(nullptr)},

@@ -35,6 +35,19 @@ struct ZeroOption {
 // Share of GPU memory the wizard keeps free for the CUDA context, NCCL buffers and fragmentation.
 inline constexpr double kGpuReserveFraction = 0.10;
 
+// The highest ZeRO stage the other answers allow, and why: pipeline parallelism allows stages 0–1,
+// the 1-bit optimizers stage 0 only (deepspeed-facts §2.9, §2.10).
+struct ZeroStageLimit {
+    int maxStage = 3;
+    std::string code;   // stable id of the rule, empty when nothing limits the stage
+    std::string reason;
+    std::string source;
+};
+ZeroStageLimit zeroStageLimit(const Answers& answers);
+
+// Parameters one GPU's pipeline stage holds: all of them without a pipeline, else an even share.
+std::int64_t paramsPerPipelineStage(const Answers& answers);
+
 // Every candidate, in the order the advisor prefers them: fastest first.
 std::vector<ZeroOption> zeroOptions(const Answers& answers);
 

@@ -27,14 +27,15 @@ struct Placement {
 };
 
 // Fastest first: no offload by stage, then CPU offload, then NVMe (deepspeed-facts §2.6: NVMe only at stage 3).
+// ZeRO-1 with CPU offload needs as much GPU memory as ZeRO-2 with it, so it is only chosen when stage 2 is not allowed.
 constexpr Placement kPlacements[] = {
     {0, "none", "none"}, {1, "none", "none"}, {2, "none", "none"}, {3, "none", "none"},
-    {2, "cpu", "none"},  {3, "cpu", "none"},  {3, "cpu", "cpu"},   {3, "nvme", "cpu"}, {3, "nvme", "nvme"},
+    {2, "cpu", "none"},  {1, "cpu", "none"}, {3, "cpu", "none"},  {3, "cpu", "cpu"},   {3, "nvme", "cpu"}, {3, "nvme", "nvme"},
 };
 
 void sizeModelStates(ZeroOption& o, const Answers& a)
 {
-    const std::int64_t P = a.integer("model.params");
+    const std::int64_t P = paramsPerPipelineStage(a);
     const std::int64_t L = a.integer("model.largest_layer_params");
     const int G = static_cast<int>(a.integer("hardware.gpus_per_node"));
     const int N = static_cast<int>(a.integer("hardware.nodes"));
@@ -56,9 +57,9 @@ void sizeModelStates(ZeroOption& o, const Answers& a)
         }
         return;
     }
-    if (o.stage == 2) {
+    if (o.stage <= 2) { // DeepSpeed's ZeRO-2 estimator also serves ZeRO-1
         o.gpuModelStates = estimateZero2ModelStatesMemNeeds(P, G, N, true, kBufferFactor).gpuBytes;
-        o.gpuFormula = "DeepSpeed estimator, ZeRO-2 offload: 2Ψ";
+        o.gpuFormula = "DeepSpeed estimator, ZeRO-1/2 offload: 2Ψ";
         o.cpuPerNode = static_cast<std::int64_t>(static_cast<double>(P) * std::max(4 * G, 16) * kBufferFactor);
         o.cpuFormula = "DeepSpeed docs: Ψ × max(4 × GPUs per node, 16) × 1.5";
         return;
@@ -99,9 +100,34 @@ std::string ZeroOption::label() const
     return s;
 }
 
+ZeroStageLimit zeroStageLimit(const Answers& a)
+{
+    const std::string optimizer = a.text("training.optimizer");
+    if (optimizer == "onebit-adam" || optimizer == "zero-one-adam" || optimizer == "onebit-lamb")
+        return {0, "zero-limited-by-onebit",
+                "The 1-bit optimizers are not compatible with ZeRO (\"1bit-Adam is not compatible with ZeRO\"), so only "
+                "stage 0 is considered.",
+                "ds-onebit-zero"};
+    if (a.integer("pipeline.stages") > 1)
+        return {1, "zero-limited-by-pipeline",
+                "Pipeline parallelism is used (pipeline.stages > 1): \"ZeRO-2 and ZeRO-3 are incompatible with pipeline "
+                "parallelism\", so only stages 0 and 1 are considered.",
+                "ds-pipe-zero"};
+    return {};
+}
+
+std::int64_t paramsPerPipelineStage(const Answers& a)
+{
+    const std::int64_t stages = std::max<std::int64_t>(1, a.integer("pipeline.stages"));
+    return (a.integer("model.params") + stages - 1) / stages;
+}
+
 std::vector<ZeroOption> zeroOptions(const Answers& a)
 {
-    const std::string stageChoice = a.text("zero.stage");
+    const ZeroStageLimit limit = zeroStageLimit(a);
+    std::string stageChoice = a.text("zero.stage");
+    if (stageChoice != "auto" && std::stoi(stageChoice) > limit.maxStage)
+        stageChoice = "auto"; // the forced stage is not allowed: adviseZero says so as a failed check
     const std::string ckptChoice = a.text("training.activation_checkpointing");
     std::vector<bool> ckptModes = ckptChoice == "on" ? std::vector<bool>{true}
         : ckptChoice == "off"                         ? std::vector<bool>{false}
@@ -116,7 +142,7 @@ std::vector<ZeroOption> zeroOptions(const Answers& a)
 
     std::vector<ZeroOption> out;
     for (const auto& p : kPlacements) {
-        if (stageChoice != "auto" && std::to_string(p.stage) != stageChoice)
+        if (p.stage > limit.maxStage || (stageChoice != "auto" && std::to_string(p.stage) != stageChoice))
             continue;
         for (bool ckpt : ckptModes) {
             ZeroOption o;
