@@ -118,11 +118,11 @@ InputRegistry::InputRegistry()
     add(integer("model.hidden_size", "Hidden size", 4096, 1, 1000000, "", "Width of the residual stream (d_model)."),
         "setup", {"zero", "memory", "pipeline"});
     add(integer("model.attention_heads", "Attention heads", 32, 1, 4096, "heads", "Attention heads per layer."),
-        "setup", {"zero", "memory"});
+        "setup", {"zero", "memory", "sparse", "pipeline"});
     add(integer("model.vocab_size", "Vocabulary size", 32000, 1, 10000000, "tokens", "Tokenizer vocabulary size."),
         "setup", {"zero", "memory", "pipeline"});
     add(integer("model.seq_len", "Sequence length", 2048, 1, 10000000, "tokens", "Training sequence length."),
-        "setup", {"zero", "memory", "sparse"});
+        "setup", {"zero", "memory", "sparse", "pipeline"});
     add(derived(count("model.largest_layer_params", "Largest layer", nullptr, 1, 1e13,
                       "Parameters of the largest single module (DeepSpeed counts one module's own parameters, "
                       "usually the embedding or LM head, not a whole transformer block)."),
@@ -139,7 +139,7 @@ InputRegistry::InputRegistry()
         }()},
         "setup", all);
     add(derived(number("hardware.gpu_memory_gib", "GPU memory", nullptr, 1, 4096, "GiB",
-                       "Memory of one GPU; defaults to the catalog's figure for hardware.gpu."),
+                       "Memory of one GPU; defaults to the catalog's figure for hardware.gpu (the vendor's GB taken as GiB)."),
                 "the catalog's memory for hardware.gpu"),
         "setup", {"zero", "memory", "pipeline"});
     add(integer("hardware.gpus_per_node", "GPUs per node", 8, 1, 64, "GPUs", "GPUs in each node."),
@@ -191,7 +191,7 @@ InputRegistry::InputRegistry()
         "zero", {"zero"});
     add(choice("training.activation_checkpointing", "Activation checkpointing", {"auto", "on", "off"}, "auto",
                "auto turns it on only when activations would not fit otherwise."),
-        "zero", {"zero", "memory"});
+        "zero", {"zero", "memory", "pipeline"});
 
     // Setup, shared by the later workflows.
     add(choice("model.architecture", "Architecture", {"decoder", "encoder", "encoder-decoder"}, "decoder",
@@ -224,7 +224,8 @@ InputRegistry::InputRegistry()
         "pipeline", {"pipeline"});
     add(text("pipeline.layer_params", "Parameters per layer", "",
              "Comma-separated parameter counts, one per layer in order; empty derives them from the model's "
-             "dimensions (embedding, transformer blocks, head)."),
+             "dimensions (embedding, transformer blocks, head). For type:REGEX, listed layers are named Layer; derived "
+             "ones Embedding, TransformerBlock and LMHead."),
         "pipeline", {"pipeline"});
 
     // Out-of-memory step.

@@ -3,7 +3,12 @@
 #include "BatchKeys.h"
 #include "CrossChecks.h"
 #include "InputRegistry.h"
+#include "MemoryAdvisor.h"
+#include "NvmeAdvisor.h"
+#include "OnebitAdvisor.h"
+#include "PipelineAdvisor.h"
 #include "PrecisionAdvisor.h"
+#include "SparseAdvisor.h"
 #include "Version.h"
 #include "ZeroAdvisor.h"
 
@@ -44,7 +49,7 @@ oj baseFragment(const Answers& a)
 
 const std::vector<std::string>& workflowIds()
 {
-    static const std::vector<std::string> ids = {"zero", "precision"};
+    static const std::vector<std::string> ids = {"zero", "precision", "pipeline", "memory", "nvme", "onebit", "sparse"};
     return ids;
 }
 
@@ -71,8 +76,15 @@ Plan makePlan(const Answers& answers)
         if (auto r = InputRegistry::instance().validate(id, value); !r)
             plan.inputErrors.push_back(r.error());
 
-    plan.workflows.push_back(adviseZero(answers));
+    // ZeRO first: the pipeline, out-of-memory and 1-bit Adam advisors check their advice against its stage.
+    const Advice zero = adviseZero(answers);
+    plan.workflows.push_back(zero);
     plan.workflows.push_back(advisePrecision(answers));
+    plan.workflows.push_back(advisePipeline(answers, zero));
+    plan.workflows.push_back(adviseMemory(answers, zero));
+    plan.workflows.push_back(adviseNvme(answers));
+    plan.workflows.push_back(adviseOnebit(answers, zero));
+    plan.workflows.push_back(adviseSparse(answers));
 
     std::vector<std::pair<std::string, oj>> fragments = {{"base", baseFragment(answers)}};
     for (const auto& advice : plan.workflows)

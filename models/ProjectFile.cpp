@@ -35,7 +35,7 @@ void Project::markHandled(const std::string& workflow, const std::string& at, co
 {
     handled.erase(std::remove_if(handled.begin(), handled.end(), [&](const HandledWorkflow& h) { return h.workflow == workflow; }),
                   handled.end());
-    handled.push_back({workflow, at, summary});
+    handled.push_back({workflow, at, summary, nlohmann::ordered_json::object()});
 }
 
 Result<Project> parseProject(const std::string& bytes)
@@ -84,8 +84,13 @@ Result<Project> parseProject(const std::string& bytes)
         for (const auto& h : handled) {
             if (!h.is_object() || !h.contains("workflow") || !h["workflow"].is_string() || !h.value("at", oj("")).is_string() || !h.value("summary", oj("")).is_string())
                 errors.push_back("\"handled\": each entry needs a \"workflow\" string; \"at\" and \"summary\" are text");
-            else
-                project.handled.push_back({h["workflow"].get<std::string>(), h.value("at", ""), h.value("summary", "")});
+            else {
+                HandledWorkflow entry{h["workflow"].get<std::string>(), h.value("at", ""), h.value("summary", "")};
+                for (const auto& [key, value] : h.items())
+                    if (key != "workflow" && key != "at" && key != "summary")
+                        entry.extra[key] = value;
+                project.handled.push_back(std::move(entry));
+            }
         }
     if (root.contains("notes") && !root["notes"].is_string())
         errors.push_back("\"notes\" must be text");
@@ -115,8 +120,12 @@ std::string serializeProject(const Project& project)
         answers[id] = value;
     root["answers"] = answers;
     root["handled"] = oj::array();
-    for (const auto& h : project.handled)
-        root["handled"].push_back(oj{{"workflow", h.workflow}, {"at", h.at}, {"summary", h.summary}});
+    for (const auto& h : project.handled) {
+        oj entry{{"workflow", h.workflow}, {"at", h.at}, {"summary", h.summary}};
+        for (const auto& [key, value] : h.extra.items())
+            entry[key] = value;
+        root["handled"].push_back(entry);
+    }
     root["notes"] = project.notes;
     for (const auto& [key, value] : project.unknownKeys.items())
         root[key] = value;

@@ -13,6 +13,7 @@ struct HandledWorkflow {
     std::string workflow;
     std::string at;
     std::string summary;
+    nlohmann::ordered_json extra = nlohmann::ordered_json::object(); // other fields, kept on re-save
     bool operator==(const HandledWorkflow&) const = default;
 };
 

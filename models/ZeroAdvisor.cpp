@@ -56,6 +56,28 @@ oj zeroFragment(const ZeroOption& o, const Answers& a)
     return fragment;
 }
 
+// The documented rules for a zero_optimization block (deepspeed-facts §2.6), as messages for each one broken.
+std::vector<std::string> capabilityViolations(const oj& zero)
+{
+    std::vector<std::string> out;
+    const int stage = zero.value("stage", 0);
+    for (const char* key : {"offload_optimizer", "offload_param"}) {
+        if (!zero.contains(key))
+            continue;
+        const auto& block = zero.at(key);
+        const std::string device = block.value("device", std::string("none"));
+        if (device != "none" && stage == 0)
+            out.push_back(std::string(key) + " needs ZeRO stage 1 or higher.");
+        if (std::string(key) == "offload_param" && device != "none" && stage != 3)
+            out.push_back("offload_param is valid only with stage 3.");
+        if (device == "nvme" && stage != 3)
+            out.push_back(std::string(key) + ": NVMe offloading is available only with ZeRO stage 3.");
+        if (device == "nvme" && block.value("nvme_path", std::string()).empty())
+            out.push_back(std::string(key) + ": NVMe offload needs nvme_path.");
+    }
+    return out;
+}
+
 oj optionJson(const ZeroOption& o)
 {
     return oj{{"stage", o.stage},
@@ -219,10 +241,15 @@ Advice adviseZero(const Answers& a)
                               "hardware.nvme is nvme but hardware.nvme_path is empty; DeepSpeed needs nvme_path for NVMe "
                               "offload, so NVMe options were not considered.",
                               "ds-nvme-path"});
-    adv.checks.push_back({CheckLevel::Pass, "zero-documented-capabilities",
-                          "The recommendation aligns with documented stage capabilities and the hardware: "
-                          "offload_param only at stage 3, NVMe offload only at stage 3 and always with nvme_path, "
-                          "CPU offload at stages 1–3.",
+    const auto violations = capabilityViolations(adv.fragment.at("zero_optimization"));
+    std::string broken;
+    for (const auto& v : violations)
+        broken += " " + v;
+    adv.checks.push_back({violations.empty() ? CheckLevel::Pass : CheckLevel::Fail, "zero-documented-capabilities",
+                          violations.empty() ? "The recommendation aligns with documented stage capabilities and the "
+                                               "hardware: offload_param only at stage 3, NVMe offload only at stage 3 and "
+                                               "always with nvme_path, CPU offload at stages 1–3."
+                                             : "The ZeRO block breaks documented stage capabilities:" + broken,
                           "ds-offload-stages"});
     if (chosen.offloadOptimizer != "none")
         adv.checks.push_back({CheckLevel::Warn, "offload-pin-memory",

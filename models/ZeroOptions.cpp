@@ -140,11 +140,17 @@ std::vector<ZeroOption> zeroOptions(const Answers& a)
     const double nvmeCapacity = a.number("hardware.nvme_capacity_gib") * kGiB;
     const bool hasNvme = a.text("hardware.nvme") == "nvme" && !a.text("hardware.nvme_path").empty();
 
+    // Preference: no offload without checkpointing, then with it (about one extra forward pass), and only
+    // then offload (PCIe traffic and a CPU optimizer step), again without checkpointing first.
     std::vector<ZeroOption> out;
+    for (const bool offloadGroup : {false, true})
+    for (bool ckpt : ckptModes)
     for (const auto& p : kPlacements) {
-        if (p.stage > limit.maxStage || (stageChoice != "auto" && std::to_string(p.stage) != stageChoice))
+        const bool offloads = std::string(p.offloadOptimizer) != "none";
+        if (offloads != offloadGroup || p.stage > limit.maxStage
+            || (stageChoice != "auto" && std::to_string(p.stage) != stageChoice))
             continue;
-        for (bool ckpt : ckptModes) {
+        {
             ZeroOption o;
             o.stage = p.stage;
             o.offloadOptimizer = p.offloadOptimizer;

@@ -246,7 +246,7 @@ int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& 
             return runKeys(rest, out);
         throw BadInput{QStringLiteral("unknown command '%1'").arg(command)};
     } catch (const BadInput& bad) {
-        err << "ds-wizard " << command << ": " << bad.message << "\n";
+        err << "ds-wizard " << command << ": " << QString(bad.message).replace('\n', ' ') << "\n"; // one line
         return 2;
     }
 }

@@ -83,6 +83,8 @@ private slots:
         QTest::newRow("negative") << "-7B";
         QTest::newRow("fraction") << "1.5";
         QTest::newRow("fraction of a count") << "1.2345678905B"; // 1234567890.5
+        QTest::newRow("fraction above a million") << "1000000.5";
+        QTest::newRow("fraction of a large count") << "70000000000.25";
         QTest::newRow("unknown suffix") << "7X";
         QTest::newRow("suffix only") << "B";
         QTest::newRow("two numbers") << "7 8 9x";

@@ -1,0 +1,120 @@
+#include "PipelineChart.h"
+
+#include "Count.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace dsw {
+
+namespace {
+constexpr int kBarThickness = 12;
+constexpr int kGap = 8;
+constexpr int kMargin = 8;
+} // namespace
+
+PipelineChart::PipelineChart(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("pipelineChart"));
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Minimum);
+    m_placeholder = tr("No pipeline plan.");
+}
+
+void PipelineChart::showAdvice(const Advice& pipeline)
+{
+    m_bars.clear();
+    const auto& d = pipeline.details;
+    m_usableBytes = d.contains("gpu_usable_bytes") ? d["gpu_usable_bytes"].get<double>() : 0.0;
+    if (!d.contains("plan") || !d.contains("memory_per_stage_bytes")) {
+        m_placeholder = QString::fromStdString(pipeline.headline.empty() ? "No pipeline plan." : pipeline.headline);
+    } else {
+        m_placeholder.clear();
+        const auto& plan = d["plan"];
+        const auto& parts = plan.at("parts");
+        const auto& memory = d["memory_per_stage_bytes"];
+        for (std::size_t s = 0; s + 1 < parts.size(); ++s) {
+            const int first = parts[s].get<int>();
+            const int count = parts[s + 1].get<int>() - first;
+            const auto params = plan.at("params_per_stage")[s].get<std::int64_t>();
+            const double bytes = memory[s].get<double>();
+            const QString range = count == 0 ? tr("no layers")
+                : count == 1                 ? tr("layer %1 (1 layer)").arg(first)
+                                             : tr("layers %1–%2 (%3 layers)").arg(first).arg(first + count - 1).arg(count);
+            Bar bar;
+            bar.label = tr("Stage %1: %2, %3 parameters, %4")
+                            .arg(static_cast<int>(s))
+                            .arg(range, QString::fromStdString(formatCount(params)),
+                                 QString::fromStdString(formatGiB(bytes)));
+            bar.memoryBytes = bytes;
+            bar.overCapacity = m_usableBytes > 0 && bytes > m_usableBytes;
+            m_bars.push_back(bar);
+        }
+    }
+    setAccessibleDescription(m_bars.empty() ? m_placeholder : barLabels().join(QLatin1Char('\n')));
+    updateGeometry();
+    update();
+}
+
+QStringList PipelineChart::barLabels() const
+{
+    QStringList labels;
+    for (const auto& bar : m_bars)
+        labels << bar.label;
+    return labels;
+}
+
+bool PipelineChart::exceedsCapacity(int stage) const
+{
+    return stage >= 0 && stage < barCount() && m_bars[static_cast<std::size_t>(stage)].overCapacity;
+}
+
+int PipelineChart::rowHeight() const { return fontMetrics().height() + 2 + kBarThickness; }
+
+QSize PipelineChart::sizeHint() const
+{
+    const int rows = std::max(1, barCount());
+    return {480, 2 * kMargin + rows * rowHeight() + (rows - 1) * kGap};
+}
+
+QSize PipelineChart::minimumSizeHint() const { return {240, sizeHint().height()}; }
+
+void PipelineChart::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    const QPalette& pal = palette();
+    painter.fillRect(rect(), pal.color(QPalette::Base));
+    const QRect area = rect().adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    if (m_bars.empty()) {
+        painter.setPen(pal.color(QPalette::PlaceholderText));
+        painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap, m_placeholder);
+        return;
+    }
+    // Lengths are memory against the larger of the usable capacity and the largest stage.
+    double scale = m_usableBytes;
+    for (const auto& bar : m_bars)
+        scale = std::max(scale, bar.memoryBytes);
+    // Each row: the label on the base colour, then the bar under it (no text over the highlight).
+    const int textHeight = painter.fontMetrics().height();
+    int y = area.top();
+    for (const auto& bar : m_bars) {
+        painter.setPen(pal.color(QPalette::Text));
+        painter.drawText(QRect(area.left(), y, area.width(), textHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                         painter.fontMetrics().elidedText(bar.label, Qt::ElideRight, area.width()));
+        const QRect track(area.left(), y + textHeight + 2, area.width(), kBarThickness);
+        painter.fillRect(track, pal.color(QPalette::AlternateBase));
+        const int length = scale > 0 ? static_cast<int>(area.width() * bar.memoryBytes / scale) : 0;
+        // Over capacity: the same highlight colour, hatched, so no colour of our own is needed.
+        painter.fillRect(QRect(track.left(), track.top(), std::max(1, length), kBarThickness),
+                         QBrush(pal.color(QPalette::Highlight), bar.overCapacity ? Qt::BDiagPattern : Qt::SolidPattern));
+        y += rowHeight() + kGap;
+    }
+    if (m_usableBytes > 0 && scale > 0) { // the usable capacity, as a vertical rule
+        const int x = area.left() + static_cast<int>(area.width() * m_usableBytes / scale);
+        painter.setPen(QPen(pal.color(QPalette::WindowText), 1, Qt::DashLine));
+        painter.drawLine(x, area.top(), x, y - kGap);
+    }
+}
+
+} // namespace dsw
