@@ -1,6 +1,7 @@
 #include "WorkflowPage.h"
 
 #include "InputForm.h"
+#include "PipelineChart.h"
 #include "StageTable.h"
 #include "Steps.h"
 
@@ -15,6 +16,7 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
     , m_step(step)
     , m_headline(new QLabel(this))
     , m_status(new QLabel(this))
+    , m_checks(new QLabel(this))
     , m_form(new InputForm(InputRegistry::instance().onPage(step), this))
 {
     setObjectName(QString::fromStdString(step) + "Page");
@@ -26,11 +28,19 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
     m_status->setWordWrap(true);
     layout->addWidget(m_headline);
     layout->addWidget(m_status);
+    m_checks->setObjectName(QStringLiteral("checks"));
+    m_checks->setWordWrap(true);
+    m_checks->setTextFormat(Qt::PlainText);
+    layout->addWidget(m_checks);
     if (step == "zero") {
         m_table = new StageTable(this);
         m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
         m_table->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
         layout->addWidget(m_table);
+    }
+    if (step == "pipeline") {
+        m_pipelineChart = new PipelineChart(this);
+        layout->addWidget(m_pipelineChart);
     }
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
@@ -59,8 +69,20 @@ void WorkflowPage::showProject(const Project& project, const Plan& plan)
         if (h.workflow == m_step)
             status = tr("done %1").arg(QString::fromStdString(h.at));
     m_status->setText(tr("Status: %1. %2").arg(status, QString::fromStdString(plan.basis)));
+    // The checks in brief (warnings and failures first); the Why tab has them in full with sources.
+    QStringList lines;
+    for (const CheckLevel level : {CheckLevel::Fail, CheckLevel::Warn, CheckLevel::Pass})
+        for (const auto& c : advice->checks)
+            if (c.level == level)
+                lines << (level == CheckLevel::Fail ? QStringLiteral("✗ ") : level == CheckLevel::Warn ? QStringLiteral("⚠ ") : QStringLiteral("✓ "))
+                        + QString::fromStdString(c.message);
+    for (const auto& m : advice->missing)
+        lines.prepend(tr("Needs input: %1").arg(QString::fromStdString(m)));
+    m_checks->setText(lines.join('\n'));
     if (m_table)
         m_table->showAdvice(*advice);
+    if (m_pipelineChart)
+        m_pipelineChart->showAdvice(*advice);
 }
 
 } // namespace dsw

@@ -9,6 +9,7 @@ class QLabel;
 namespace dsw {
 
 class InputForm;
+class PipelineChart;
 class StageTable;
 
 // One wizard step: its title, the recommendation, the inputs this step asks (shared ones live on
@@ -28,8 +29,10 @@ private:
     std::string m_step;
     QLabel* m_headline;
     QLabel* m_status;
+    QLabel* m_checks;
     InputForm* m_form;
     StageTable* m_table = nullptr;
+    PipelineChart* m_pipelineChart = nullptr;
 };
 
 } // namespace dsw

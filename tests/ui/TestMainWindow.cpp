@@ -133,6 +133,29 @@ private slots:
         QVERIFY(sidebar->item(1)->text().startsWith(QStringLiteral("✓")));
     }
 
+    void everyWorkflowHasAStepWithItsInputsAndRecommendation()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        auto* sidebar = w.findChild<StepSidebar*>("stepSidebar");
+        QCOMPARE(sidebar->count(), 9); // setup, seven workflows, summary
+        w.goToStep("pipeline");
+        typeInto(w, "pipeline.stages", "4");
+        QCOMPARE(previewJson(w)["train_batch_size"].get<int>(), 4 * 2 * 2); // data-parallel size 8 / 4
+        for (const char* step : {"precision", "pipeline", "memory", "nvme", "onebit", "sparse"}) {
+            w.goToStep(step);
+            auto* page = w.findChild<QWidget*>(QString(step) + "Page");
+            QVERIFY2(page && page->isVisible(), step);
+            auto* headline = page->findChild<QLabel*>("headline");
+            QVERIFY2(headline && !headline->text().isEmpty(), step);
+            saveScreenshot(w, QString("step-") + step);
+        }
+        // Inputs shared with Setup are never asked again on a workflow page.
+        QVERIFY(!w.findChild<QWidget*>("pipelinePage")->findChild<QLineEdit*>("model.layers"));
+        QVERIFY(w.findChild<QWidget*>("pipelinePage")->findChild<QLineEdit*>("pipeline.stages"));
+    }
+
     void saveAndReopenKeepsAnswersAndDoneSteps()
     {
         QTemporaryDir dir;
