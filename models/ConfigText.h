@@ -1,0 +1,32 @@
+#pragma once
+#include "Result.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace dsw {
+
+// A ds_config read from untrusted text: the JSON (keys in file order, numbers exact), where each key
+// sits (for highlighting a finding's line), keys written twice, and whether the text was strict JSON.
+struct ParsedConfig {
+    nlohmann::ordered_json json;
+    std::map<std::string, int> lineOfPointer;   // JSON pointer ("/zero_optimization/stage") -> 1-based line
+    struct Duplicate {
+        std::string pointer;
+        int line = 0;
+    };
+    std::vector<Duplicate> duplicates;          // later occurrences of a key already seen in the same object
+    bool strictJson = true;                     // false when comments or other hjson-only syntax were needed
+};
+
+inline constexpr std::size_t kMaxConfigBytes = 4 * 1024 * 1024;
+inline constexpr int kMaxConfigDepth = 64;
+
+// Fails (never throws, never crashes) with a message for: more than kMaxConfigBytes, invalid UTF-8
+// (with the byte offset), nesting deeper than kMaxConfigDepth, a JSON syntax error (with line and
+// column), or a top level that is not an object.
+Result<ParsedConfig> parseConfigText(const std::string& bytes);
+
+} // namespace dsw
