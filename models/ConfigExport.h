@@ -2,6 +2,7 @@
 #include "Answers.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 

@@ -97,6 +97,28 @@ Plan makePlan(const Answers& answers)
     return plan;
 }
 
+Plan makePlan(const Project& project)
+{
+    Plan plan = makePlan(project.answers);
+    if (!project.importedConfig.is_object())
+        return plan;
+    plan.suggestions = suggestionsFor(project.importedConfig, plan.config);
+    for (auto& s : plan.suggestions) {
+        s.accepted = std::find(project.acceptedSuggestions.begin(), project.acceptedSuggestions.end(), s.pointer)
+            != project.acceptedSuggestions.end();
+        const Advice* advice = plan.find(s.workflow);
+        s.reason = advice ? workflowTitle(s.workflow) + ": " + advice->headline
+                          : "written explicitly by the wizard (batch identity, clipping, optimizer)";
+    }
+    plan.config = applySuggestions(project.importedConfig, plan.suggestions);
+    plan.findings.erase(std::remove_if(plan.findings.begin(), plan.findings.end(),
+                                       [](const Finding& f) { return f.code != "conflicting-fragments"; }),
+                        plan.findings.end());
+    for (auto& f : crossWorkflowFindings(plan.config, project.answers))
+        plan.findings.push_back(std::move(f));
+    return plan;
+}
+
 nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow)
 {
     oj j;
@@ -110,6 +132,12 @@ nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow)
         j["findings"].push_back(oj{{"level", toString(f.level)}, {"code", f.code}, {"message", f.message},
                                    {"workflows", f.workflows}});
     j["input_errors"] = plan.inputErrors;
+    if (!plan.suggestions.empty()) {
+        j["suggestions"] = oj::array();
+        for (const auto& s : plan.suggestions)
+            j["suggestions"].push_back(oj{{"pointer", s.pointer}, {"from", s.from}, {"to", s.to},
+                                          {"workflow", s.workflow}, {"reason", s.reason}, {"accepted", s.accepted}});
+    }
     j["basis"] = plan.basis;
     return j;
 }

@@ -2,6 +2,8 @@
 #include "Advice.h"
 #include "Answers.h"
 #include "ConfigComposer.h"
+#include "ImportedConfigPlan.h"
+#include "ProjectFile.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -16,6 +18,7 @@ struct Plan {
     std::vector<Finding> findings;              // between workflows
     std::vector<std::string> inputErrors;       // answers that do not validate
     std::string basis;                          // "Based on DeepSpeed 0.19.5's documentation and code; ..."
+    std::vector<Suggestion> suggestions;        // for an imported config: what the wizard would change
 
     const Advice* find(const std::string& workflow) const;
 };
@@ -25,6 +28,8 @@ const std::vector<std::string>& workflowIds();
 std::string workflowTitle(const std::string& id);
 
 Plan makePlan(const Answers& answers);
+// For a project imported from a ds_config, `config` is that config with the accepted suggestions only.
+Plan makePlan(const Project& project);
 
 // `ds-wizard recommend --format json`; `onlyWorkflow` limits "workflows" to one id when not empty.
 nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow = {});

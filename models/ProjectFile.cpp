@@ -102,8 +102,20 @@ Result<Project> parseProject(const std::string& bytes)
             message += "\n  " + e;
         return Result<Project>::failure(message);
     }
+    if (root.contains("imported_config")) {
+        project.importedConfig = root["imported_config"];
+        if (!project.importedConfig.is_object())
+            return Result<Project>::failure("\"imported_config\" must be a ds_config object");
+        const oj accepted = root.value("accepted_suggestions", oj::array());
+        if (!accepted.is_array() || !std::all_of(accepted.begin(), accepted.end(), [](const oj& p) { return p.is_string(); }))
+            return Result<Project>::failure("\"accepted_suggestions\" must be a list of JSON pointers");
+        for (const auto& p : accepted)
+            project.acceptedSuggestions.push_back(p.get<std::string>());
+    }
+    static const std::vector<std::string> known = {"format", "version", "answers", "handled", "notes",
+                                                    "imported_config", "accepted_suggestions"};
     for (const auto& [key, value] : root.items())
-        if (key != "format" && key != "version" && key != "answers" && key != "handled" && key != "notes")
+        if (std::find(known.begin(), known.end(), key) == known.end())
             project.unknownKeys[key] = value;
     return project;
 }
@@ -127,6 +139,10 @@ std::string serializeProject(const Project& project)
         root["handled"].push_back(entry);
     }
     root["notes"] = project.notes;
+    if (!project.importedConfig.is_null()) {
+        root["imported_config"] = project.importedConfig;
+        root["accepted_suggestions"] = project.acceptedSuggestions;
+    }
     for (const auto& [key, value] : project.unknownKeys.items())
         root[key] = value;
     return root.dump(2) + "\n";

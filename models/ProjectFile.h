@@ -22,6 +22,10 @@ struct Project {
     Answers answers;
     std::vector<HandledWorkflow> handled;
     std::string notes;
+    // A ds_config the project was imported from, kept whole: it is what the project exports, plus the
+    // wizard's suggestions the user accepted (JSON pointers into the composed config). Null when not imported.
+    nlohmann::ordered_json importedConfig;
+    std::vector<std::string> acceptedSuggestions;
     nlohmann::ordered_json unknownKeys = nlohmann::ordered_json::object();   // kept on re-save
     nlohmann::ordered_json unknownAnswers = nlohmann::ordered_json::object(); // ids this version does not know
 

@@ -175,7 +175,7 @@ int runRecommend(const QStringList& args, QTextStream& out)
             known += (known.isEmpty() ? "" : ", ") + QString::fromStdString(id);
         throw BadInput{QStringLiteral("--workflow: '%1' is not allowed; one of: %2").arg(p.value("workflow"), known)};
     }
-    const Plan plan = makePlan(project.answers);
+    const Plan plan = makePlan(project);
     std::string text = format == "config" ? plan.config.dump(2) + "\n"
         : format == "text"                ? planText(plan, workflow)
                                           : toJson(plan, workflow).dump(2) + "\n";

@@ -92,7 +92,7 @@ QString ProjectDocument::saveAs(const QString& path)
 
 void ProjectDocument::recompute()
 {
-    m_plan = makePlan(m_project.answers);
+    m_plan = makePlan(m_project);
     emit changed();
 }
 
