@@ -1,6 +1,8 @@
 #include "MainWindow.h"
 
 #include "AtomicFile.h"
+#include "ExportDialog.h"
+#include "FindingsView.h"
 #include "JsonPreview.h"
 #include "MemoryChart.h"
 #include "ProjectDocument.h"
@@ -13,6 +15,8 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDir>
+#include <QMimeData>
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -40,6 +44,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_preview(new JsonPreview(this))
     , m_why(new WhyView(this))
     , m_chart(new MemoryChart(this))
+    , m_findings(new FindingsView(this))
     , m_back(new QPushButton(tr("◀ Back"), this))
     , m_next(new QPushButton(tr("Next ▶"), this))
 {
@@ -72,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_preview, QStringLiteral("ds_config.json"));
     m_tabs->addTab(m_why, tr("Why"));
     m_tabs->addTab(m_chart, tr("Memory"));
+    m_tabs->addTab(m_findings, tr("Findings"));
     auto* copy = new QPushButton(tr("Copy JSON"), this);
     copy->setObjectName(QStringLiteral("copyButton"));
     m_tabs->setCornerWidget(copy);
@@ -88,15 +94,15 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     connect(copy, &QPushButton::clicked, this, &MainWindow::copyConfig);
     connect(m_summary, &SummaryPage::copyRequested, this, &MainWindow::copyConfig);
-    connect(m_summary, &SummaryPage::exportRequested, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export ds_config"), QStringLiteral("ds_config.json"),
-                                                          tr("JSON (*.json)"));
-        if (path.isEmpty())
-            return;
-        if (QString error = exportConfig(path); !error.isEmpty())
-            QMessageBox::warning(this, tr("Export failed"), error);
-    });
+    connect(m_summary, &SummaryPage::exportRequested, this, &MainWindow::showExportDialog);
     connect(m_sidebar, &StepSidebar::stepSelected, this, &MainWindow::goToStep);
+    connect(m_findings, &FindingsView::lineSelected, this, [this](int line) {
+        m_tabs->setCurrentWidget(m_preview);
+        m_preview->highlightLine(line);
+    });
+    connect(m_findings, &FindingsView::suggestionToggled, this,
+            [this](const std::string& pointer, bool accepted) { m_document->setSuggestionAccepted(pointer, accepted); });
+    setAcceptDrops(true);
     connect(m_back, &QPushButton::clicked, this, [this] { next(-1); });
     connect(m_next, &QPushButton::clicked, this, [this] { next(+1); });
     connect(m_document, &ProjectDocument::lastEditedChanged, this, [this] { m_markChanges = true; });
@@ -143,8 +149,15 @@ void MainWindow::buildMenus()
             if (QString error = saveProjectAs(path); !error.isEmpty())
                 QMessageBox::warning(this, tr("Save failed"), error);
     });
+    file->addAction(tr("&Import ds_config…"), QKeySequence(tr("Ctrl+I")), this, [this] {
+        if (!maybeSave())
+            return;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import ds_config"), QString(), tr("DeepSpeed configs (*.json *.conf);;All files (*)"));
+        if (!path.isEmpty())
+            importConfig(path);
+    });
     file->addSeparator();
-    file->addAction(tr("&Export JSON…"), this, [this] { emit m_summary->exportRequested(); });
+    file->addAction(tr("&Export…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::showExportDialog);
     file->addAction(tr("&Copy JSON"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::copyConfig);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -167,7 +180,7 @@ void MainWindow::buildMenus()
 
 void MainWindow::openAtStart(const QString& path)
 {
-    if (!path.isEmpty() && openProject(path))
+    if (!path.isEmpty() && (path.endsWith(QStringLiteral(".dswiz")) ? openProject(path) : importConfig(path)))
         return;
     QFile example(QStringLiteral(":/examples/llama-7b-8xA100.dswiz"));
     if (example.open(QIODevice::ReadOnly) && m_document->loadFromBytes(example.readAll(), QString()).isEmpty())
@@ -203,6 +216,78 @@ QString MainWindow::exportConfig(const QString& path)
     if (error.isEmpty())
         statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
     return error;
+}
+
+bool MainWindow::importConfig(const QString& path)
+{
+    QStringList notes;
+    const QString error = m_document->importConfigFile(path, &notes);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot import"), tr("%1\n\n%2").arg(path, error));
+        return false;
+    }
+    m_untitledName = tr("%1 (imported)").arg(QFileInfo(path).fileName());
+    updateTitle();
+    m_tabs->setCurrentWidget(m_findings);
+    statusBar()->showMessage(notes.isEmpty() ? tr("Imported %1").arg(path)
+                                             : tr("Imported %1; not carried into answers: %2").arg(path, notes.join("; ")),
+                             10000);
+    return true;
+}
+
+QString MainWindow::writeExport(const std::vector<ExportFile>& files, const QString& path, bool folder)
+{
+    if (folder) {
+        QFileInfo info(path);
+        if (info.exists() && !info.isDir())
+            return tr("%1 exists and is not a folder").arg(path);
+        if (!QDir().mkpath(path))
+            return tr("cannot create the folder %1").arg(path);
+    }
+    for (size_t i = 0; i < files.size(); ++i) {
+        const QString name = QString::fromStdString(files[i].name);
+        const QString target = folder ? QDir(path).filePath(name) : i == 0 ? path : QFileInfo(path).dir().filePath(name);
+        if (QString error = writeFileAtomically(target, QByteArray::fromStdString(files[i].content), files[i].executable);
+            !error.isEmpty())
+            return error;
+    }
+    statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+    return {};
+}
+
+void MainWindow::showExportDialog()
+{
+    ExportDialog dialog(m_document->plan().config, m_document->project().answers, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const auto files = dialog.files();
+    const bool folder = dialog.target() == ExportTarget::Bundle;
+    const QString path = folder ? QFileDialog::getExistingDirectory(this, tr("Export into folder"))
+                                : QFileDialog::getSaveFileName(this, tr("Export"), QString::fromStdString(files.front().name));
+    if (path.isEmpty())
+        return;
+    if (QString error = writeExport(files, path, folder); !error.isEmpty())
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile()
+        && (urls.front().toLocalFile().endsWith(".json") || urls.front().toLocalFile().endsWith(".dswiz")))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = event->mimeData()->urls().front().toLocalFile();
+    if (!maybeSave())
+        return;
+    if (path.endsWith(".dswiz"))
+        openProject(path);
+    else
+        importConfig(path);
+    event->acceptProposedAction();
 }
 
 void MainWindow::copyConfig()
@@ -241,6 +326,7 @@ void MainWindow::refresh()
     m_markChanges = false;
     m_why->showPlan(plan, m_current == "setup" || m_current == "summary" ? std::string() : m_current);
     m_chart->showPlan(plan);
+    m_findings->showFindings(plan.lint, plan.suggestions);
     std::vector<std::pair<std::string, StepState>> states;
     for (const auto& step : wizardSteps())
         states.emplace_back(step, stepState(plan, project, step));

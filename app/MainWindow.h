@@ -1,4 +1,6 @@
 #pragma once
+#include "ConfigExport.h"
+
 #include <QMainWindow>
 #include <string>
 #include <vector>
@@ -9,6 +11,7 @@ class QPushButton;
 
 namespace dsw {
 
+class FindingsView;
 class JsonPreview;
 class MemoryChart;
 class ProjectDocument;
@@ -31,18 +34,25 @@ public:
     bool openProject(const QString& path); // false with a message box on failure
     QString saveProjectAs(const QString& path); // empty on success
     QString exportConfig(const QString& path);  // empty on success
+    // Writes the export files: `path` is the file (the folder for a bundle). Empty on success.
+    QString writeExport(const std::vector<ExportFile>& files, const QString& path, bool folder);
+    // Makes a new project from a ds_config file (no question about unsaved changes). False with a message on failure.
+    bool importConfig(const QString& path);
     void copyConfig();
     void goToStep(const std::string& step);
     ProjectDocument* document() { return m_document; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildMenus();
     void refresh();
     void updateTitle();
     bool maybeSave();
+    void showExportDialog();
     void next(int direction);
 
     ProjectDocument* m_document;
@@ -54,6 +64,7 @@ private:
     JsonPreview* m_preview;
     WhyView* m_why;
     MemoryChart* m_chart;
+    FindingsView* m_findings;
     QPushButton* m_back;
     QPushButton* m_next;
     std::string m_current = "setup";

@@ -1,4 +1,5 @@
 #include "ConfigImporter.h"
+#include "JsonAccess.h"
 
 #include "InputRegistry.h"
 
@@ -60,11 +61,7 @@ private:
     ImportedProject& m_out;
 };
 
-bool enabled(const oj& config, const char* block)
-{
-    const oj* b = at(config, std::string("/") + block);
-    return b && b->is_object() && b->contains("enabled") && (*b)["enabled"] == true;
-}
+bool enabled(const oj& config, const char* block) { return isEnabled(config, block); }
 
 bool containsAuto(const oj& v)
 {
@@ -117,7 +114,7 @@ ImportedProject importConfig(const ParsedConfig& parsed)
             w.set("zero.stage", *zero ? "1" : "0", "/zero_optimization");
         for (const char* block : {"offload_optimizer", "offload_param"}) {
             const oj* off = at(c, std::string("/zero_optimization/") + block);
-            if (!off || !off->is_object() || off->value("device", std::string()) != "nvme")
+            if (!off || valueOr(*off, "device", std::string()) != "nvme")
                 continue;
             w.set("hardware.nvme", "nvme", std::string("/zero_optimization/") + block + "/device");
             if (off->contains("nvme_path"))
@@ -125,7 +122,7 @@ ImportedProject importConfig(const ParsedConfig& parsed)
         }
     }
     if (const oj* sparse = at(c, "/sparse_attention"); sparse && sparse->is_object()) {
-        w.set("sparse.pattern", sparse->value("mode", std::string("fixed")), "/sparse_attention/mode");
+        w.set("sparse.pattern", valueOr(*sparse, "mode", std::string("fixed")), "/sparse_attention/mode");
         w.take(c, "/sparse_attention/block", "sparse.block");
     }
     if (containsAuto(c)) // "auto" only makes sense where the Hugging Face integration fills it in

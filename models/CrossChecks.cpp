@@ -1,4 +1,5 @@
 #include "CrossChecks.h"
+#include "JsonAccess.h"
 
 #include <algorithm>
 #include <cctype>
@@ -14,15 +15,10 @@ int zeroStage(const oj& config)
     const auto zero = config.find("zero_optimization");
     if (zero == config.end() || !zero->is_object())
         return 0;
-    const auto stage = zero->find("stage");
-    return stage != zero->end() && stage->is_number_integer() ? stage->get<int>() : 0;
+    return valueOr(*zero, "stage", 0);
 }
 
-bool enabled(const oj& config, const char* block)
-{
-    const auto it = config.find(block);
-    return it != config.end() && it->is_object() && it->value("enabled", false) == true;
-}
+bool enabled(const oj& config, const char* block) { return isEnabled(config, block); }
 
 bool offloads(const oj& config)
 {
@@ -31,7 +27,7 @@ bool offloads(const oj& config)
         return false;
     for (const char* key : {"offload_optimizer", "offload_param"}) {
         const auto block = zero->find(key);
-        if (block != zero->end() && block->is_object() && block->value("device", std::string("none")) != "none")
+        if (block != zero->end() && valueOr(*block, "device", std::string("none")) != "none")
             return true;
     }
     return false;
@@ -56,7 +52,7 @@ std::vector<Finding> crossWorkflowFindings(const oj& config, const Answers& answ
                             {"pipeline", "zero"}});
     std::string optimizer;
     if (const auto opt = config.find("optimizer"); opt != config.end() && opt->is_object())
-        optimizer = lower(opt->value("type", std::string()));
+        optimizer = lower(valueOr(*opt, "type", std::string()));
     const bool onebit = optimizer == "onebitadam" || optimizer == "zerooneadam" || optimizer == "onebitlamb";
     if (onebit && stage != 0)
         findings.push_back({CheckLevel::Fail, "onebit-requires-zero-0",

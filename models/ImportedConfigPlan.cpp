@@ -1,4 +1,5 @@
 #include "ImportedConfigPlan.h"
+#include "JsonAccess.h"
 
 namespace dsw {
 
@@ -43,10 +44,7 @@ void diff(const oj& imported, const oj& wizard, const std::string& pointer, cons
     }
 }
 
-bool enabled(const oj& config, const char* key)
-{
-    return config.contains(key) && config[key].is_object() && config[key].value("enabled", false) == true;
-}
+bool enabled(const oj& config, const char* key) { return isEnabled(config, key); }
 
 } // namespace
 

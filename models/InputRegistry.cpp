@@ -127,7 +127,7 @@ InputRegistry::InputRegistry()
                       "Parameters of the largest single module (DeepSpeed counts one module's own parameters, "
                       "usually the embedding or LM head, not a whole transformer block)."),
                 "model.vocab_size × model.hidden_size"),
-        "setup", {"zero"});
+        "setup", {"zero", "memory"});
     add(InputSpec{[] {
             InputSpec s;
             s.id = "hardware.gpu";
@@ -150,7 +150,7 @@ InputRegistry::InputRegistry()
         "setup", {"zero", "memory", "pipeline"});
     add(integer("training.gradient_accumulation_steps", "Gradient accumulation", 1, 1, 1000000, "steps",
                 "Micro-batches accumulated per optimizer step (the pipeline's number of micro-batches)."),
-        "setup", {"zero", "pipeline"});
+        "setup", {"zero", "pipeline", "memory"});
     add(derived(integer("training.global_batch_size", "Global batch", nullptr, 1, 1e9, "samples",
                         "train_batch_size: samples per optimizer step over all GPUs."),
                 "micro-batch × gradient accumulation × data-parallel size"),
@@ -158,7 +158,7 @@ InputRegistry::InputRegistry()
     add(choice("training.optimizer", "Optimizer",
                {"adamw", "adam", "lamb", "adagrad", "lion", "onebit-adam", "zero-one-adam", "onebit-lamb"}, "adamw",
                "The optimizer DeepSpeed builds from the config."),
-        "setup", {"zero", "onebit"});
+        "setup", {"zero", "onebit", "memory"});
     add(number("training.learning_rate", "Learning rate", 0.0001, 0, 10, "", "Peak learning rate (optimizer.params.lr)."),
         "setup", {"zero"});
     add(number("training.gradient_clipping", "Gradient clipping", 1.0, 0, 1e6, "",
@@ -183,9 +183,9 @@ InputRegistry::InputRegistry()
                "Host RAM of one node, used for offload and for loading the model."),
         "zero", {"zero", "memory"});
     add(choice("hardware.nvme", "Local NVMe", {"none", "nvme"}, "none", "Whether each node has a local NVMe SSD for offload."),
-        "zero", {"zero", "nvme"});
+        "zero", {"zero", "nvme", "memory"});
     add(text("hardware.nvme_path", "NVMe mount path", "", "Mount point of the NVMe SSD, e.g. /local_nvme; needed for NVMe offload."),
-        "zero", {"zero", "nvme"});
+        "zero", {"zero", "nvme", "memory"});
     add(number("hardware.nvme_capacity_gib", "NVMe capacity per node", 0, 0, 1e7, "GiB",
                "Free space on the NVMe SSD of one node; 0 when unknown (the need is shown, not checked)."),
         "zero", {"zero"});
@@ -217,7 +217,7 @@ InputRegistry::InputRegistry()
     // Pipeline step.
     add(integer("pipeline.stages", "Pipeline stages", 1, 1, 1024, "stages",
                 "Pipeline stages (PipelineModule num_stages); must divide the GPU count. 1 means no pipeline."),
-        "pipeline", {"pipeline", "zero"});
+        "pipeline", {"pipeline", "zero", "memory"});
     add(text("pipeline.partition_method", "Partition method", "parameters",
              "uniform (layers per stage), parameters (balance trainable parameters) or type:REGEX (balance layers whose "
              "class name matches)."),

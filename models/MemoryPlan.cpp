@@ -15,14 +15,8 @@ using oj = nlohmann::ordered_json;
 constexpr double kGiB = 1073741824.0;
 constexpr double kBufferFactor = 1.5; // DeepSpeed's additional_buffer_factor default
 
-std::string gib(double bytes)
-{
-    return formatGiB(bytes);
-}
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
+std::string gib(double bytes) { return formatGiB(bytes); }
+std::string num(std::int64_t v) { return std::to_string(v); }
 
 std::int64_t smallestFactor(std::int64_t n)
 {
@@ -68,7 +62,7 @@ Setup setupFrom(const Answers& a, const Advice& zero)
         s.checkpointing = rec.value("activation_checkpointing", false);
     } else { // no ZeRO advice: what the answers force, else ZeRO off
         const std::string stage = a.text("zero.stage");
-        s.stage = stage == "auto" ? 0 : std::stoi(stage);
+        s.stage = stage.size() == 1 && stage[0] >= '0' && stage[0] <= '3' ? stage[0] - '0' : 0; // "auto" → 0
         s.checkpointing = a.text("training.activation_checkpointing") == "on";
     }
     return s;
@@ -130,13 +124,23 @@ void Planner::warn(const std::string& code, const std::string& message, const st
     adv.checks.push_back({CheckLevel::Warn, code, message, source});
 }
 
-void Planner::gpuStep(Step step, const Setup& next)
+bool Planner::add(Step step)
+{
+    if (step.saving && *step.saving <= 0)
+        return false; // e.g. answers where the largest layer is as big as the model
+    steps.push_back(std::move(step));
+    return true;
+}
+
+bool Planner::gpuStep(Step step, const Setup& next)
 {
     const std::int64_t before = gpuTotal(job, setup), after = gpuTotal(job, next);
     step.saving = before - after;
     step.gpuAfter = after;
+    if (!add(std::move(step)))
+        return false;
     setup = next;
-    steps.push_back(std::move(step));
+    return true;
 }
 
 oj Planner::offloadBlock(const std::string& device) const

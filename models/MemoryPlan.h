@@ -74,8 +74,10 @@ struct Planner {
     std::vector<Step> steps;
 
     void warn(const std::string& code, const std::string& message, const std::string& source);
-    // A GPU-side step: its saving is the estimate before minus after, and the setup moves on.
-    void gpuStep(Step step, const Setup& next);
+    // Adds a step unless its estimated saving is zero or negative (a step without an estimate is kept).
+    bool add(Step step);
+    // A GPU-side step: its saving is the estimate before minus after; when it saves, the setup moves on.
+    bool gpuStep(Step step, const Setup& next);
     nlohmann::ordered_json offloadBlock(const std::string& device) const;
 
     // Smaller micro-batch with more accumulation, then activation checkpointing.

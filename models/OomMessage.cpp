@@ -19,26 +19,11 @@ constexpr std::size_t kMessageWindow = 2048;
 // Larger batch numbers are not a real job; the cap keeps micro × accumulation × world far from overflow.
 constexpr std::int64_t kMaxBatchNumber = 1000000;
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-bool isAlpha(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool isAlnum(char c)
-{
-    return isDigit(c) || isAlpha(c);
-}
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-char lower(char c)
-{
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool isAlnum(char c) { return isDigit(c) || isAlpha(c); }
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 // The first kMaxOomMessageBytes, every run of whitespace made one space, so wrapped log lines read as one.
 std::string collapseWhitespace(const std::string& text)

@@ -97,11 +97,21 @@ Plan makePlan(const Answers& answers)
     return plan;
 }
 
+namespace {
+void lintPlan(Plan& plan, const Answers& answers)
+{
+    if (auto parsed = parseConfigText(plan.config.dump(2)))
+        plan.lint = lintConfig(parsed.value(), answers);
+}
+} // namespace
+
 Plan makePlan(const Project& project)
 {
     Plan plan = makePlan(project.answers);
-    if (!project.importedConfig.is_object())
+    if (!project.importedConfig.is_object()) {
+        lintPlan(plan, project.answers);
         return plan;
+    }
     plan.suggestions = suggestionsFor(project.importedConfig, plan.config);
     for (auto& s : plan.suggestions) {
         s.accepted = std::find(project.acceptedSuggestions.begin(), project.acceptedSuggestions.end(), s.pointer)
@@ -116,6 +126,7 @@ Plan makePlan(const Project& project)
                         plan.findings.end());
     for (auto& f : crossWorkflowFindings(plan.config, project.answers))
         plan.findings.push_back(std::move(f));
+    lintPlan(plan, project.answers);
     return plan;
 }
 
@@ -132,6 +143,9 @@ nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow)
         j["findings"].push_back(oj{{"level", toString(f.level)}, {"code", f.code}, {"message", f.message},
                                    {"workflows", f.workflows}});
     j["input_errors"] = plan.inputErrors;
+    j["lint"] = oj::array();
+    for (const auto& f : plan.lint)
+        j["lint"].push_back(toJson(f));
     if (!plan.suggestions.empty()) {
         j["suggestions"] = oj::array();
         for (const auto& s : plan.suggestions)

@@ -2,6 +2,7 @@
 #include "Advice.h"
 #include "Answers.h"
 #include "ConfigComposer.h"
+#include "ConfigLinter.h"
 #include "ImportedConfigPlan.h"
 #include "ProjectFile.h"
 
@@ -19,6 +20,7 @@ struct Plan {
     std::vector<std::string> inputErrors;       // answers that do not validate
     std::string basis;                          // "Based on DeepSpeed 0.19.5's documentation and code; ..."
     std::vector<Suggestion> suggestions;        // for an imported config: what the wizard would change
+    std::vector<LintFinding> lint;              // the linter on `config` (with lines of its 2-space dump)
 
     const Advice* find(const std::string& workflow) const;
 };

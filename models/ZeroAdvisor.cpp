@@ -1,4 +1,5 @@
 #include "ZeroAdvisor.h"
+#include "JsonAccess.h"
 
 #include "BatchKeys.h"
 #include "Count.h"
@@ -60,19 +61,19 @@ oj zeroFragment(const ZeroOption& o, const Answers& a)
 std::vector<std::string> capabilityViolations(const oj& zero)
 {
     std::vector<std::string> out;
-    const int stage = zero.value("stage", 0);
+    const int stage = valueOr(zero, "stage", 0);
     for (const char* key : {"offload_optimizer", "offload_param"}) {
         if (!zero.contains(key))
             continue;
         const auto& block = zero.at(key);
-        const std::string device = block.value("device", std::string("none"));
+        const std::string device = valueOr(block, "device", std::string("none"));
         if (device != "none" && stage == 0)
             out.push_back(std::string(key) + " needs ZeRO stage 1 or higher.");
         if (std::string(key) == "offload_param" && device != "none" && stage != 3)
             out.push_back("offload_param is valid only with stage 3.");
         if (device == "nvme" && stage != 3)
             out.push_back(std::string(key) + ": NVMe offloading is available only with ZeRO stage 3.");
-        if (device == "nvme" && block.value("nvme_path", std::string()).empty())
+        if (device == "nvme" && valueOr(block, "nvme_path", std::string()).empty())
             out.push_back(std::string(key) + ": NVMe offload needs nvme_path.");
     }
     return out;

@@ -50,6 +50,17 @@ void JsonPreview::showConfig(const nlohmann::ordered_json& config, bool markChan
     m_previousLines = lines;
 }
 
+void JsonPreview::highlightLine(int line)
+{
+    const QTextBlock block = document()->findBlockByNumber(line - 1);
+    if (!block.isValid())
+        return;
+    QTextCursor cursor(block);
+    cursor.select(QTextCursor::LineUnderCursor);
+    setTextCursor(cursor);
+    centerCursor();
+}
+
 QString JsonPreview::highlighterBackend() const { return m_highlighter->backendName(); }
 
 void JsonPreview::changeEvent(QEvent* event)

@@ -15,6 +15,8 @@ public:
     // With `markChanges`, lines not in the previous config are highlighted (the keys the last edit changed).
     void showConfig(const nlohmann::ordered_json& config, bool markChanges);
     QString highlighterBackend() const;
+    // Selects and scrolls to a 1-based line (a finding's key).
+    void highlightLine(int line);
     int changedLineCount() const { return m_changedLines; }
 
 protected:

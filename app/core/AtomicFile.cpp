@@ -6,7 +6,7 @@
 
 namespace dsw {
 
-QString writeFileAtomically(const QString& path, const QByteArray& bytes)
+QString writeFileAtomically(const QString& path, const QByteArray& bytes, bool executable)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
@@ -16,6 +16,8 @@ QString writeFileAtomically(const QString& path, const QByteArray& bytes)
         file.cancelWriting();
         return QStringLiteral("cannot write %1: %2").arg(path, why);
     }
+    if (executable) // before the commit, so the file appears under its name already executable
+        file.setPermissions(file.permissions() | QFileDevice::ExeOwner | QFileDevice::ExeGroup | QFileDevice::ExeOther);
     if (!file.commit())
         return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
     return {};

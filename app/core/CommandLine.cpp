@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 
-#include "AtomicFile.h"
+#include "CommandLineSupport.h"
+#include "ConfigCommands.h"
 #include "Count.h"
 #include "DeepSpeedEstimator.h"
 #include "InputRegistry.h"
@@ -20,48 +21,16 @@ namespace {
 
 using oj = nlohmann::ordered_json;
 
-struct BadInput {
-    QString message;
-};
-
 const QString kUsage = QStringLiteral(
     "Usage: ds-wizard [FILE.dswiz]                     open the window\n"
     "       ds-wizard recommend [--project F] [--set id=value]... [--workflow W] [--format json|config|text] [-o OUT]\n"
     "       ds-wizard estimate --params N --gpus-per-node G --nodes K [--largest-layer N] [--buffer-factor F] [--json]\n"
     "       ds-wizard keys [--json]                       every input id with type, range, default and help\n"
+    "       ds-wizard lint CONFIG [--set id=value]... [--format text|json]   exit 0 clean, 1 findings, 2 unreadable\n"
+    "       ds-wizard import CONFIG -o PROJECT.dswiz\n"
+    "       ds-wizard export [--project F] [--set id=value]... --to deepspeed-json|hf-json|accelerate-yaml|launch|bundle -o PATH\n"
+    "       ds-wizard diff A.json B.json [--format text|json]   what differs once DeepSpeed's defaults apply (exit 1)\n"
     "       ds-wizard --version | --help\n");
-
-void parseOrThrow(QCommandLineParser& parser, const QStringList& args)
-{
-    if (!parser.parse(args))
-        throw BadInput{parser.errorText()};
-    if (!parser.positionalArguments().isEmpty())
-        throw BadInput{QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().at(0))};
-}
-
-std::int64_t countOption(const QCommandLineParser& p, const QString& name, bool required, std::int64_t min, std::int64_t max)
-{
-    if (!p.isSet(name)) {
-        if (required)
-            throw BadInput{QStringLiteral("--%1 is required").arg(name)};
-        return 0;
-    }
-    const auto n = parseCount(p.value(name).toStdString());
-    if (!n || *n < min || *n > max)
-        throw BadInput{QStringLiteral("--%1: '%2' is not allowed; a whole number from %3 to %4").arg(name, p.value(name)).arg(min).arg(max)};
-    return *n;
-}
-
-void writeOutput(const QString& path, const std::string& text, QTextStream& out)
-{
-    if (path.isEmpty()) {
-        out << QString::fromStdString(text);
-        return;
-    }
-    const QString error = writeFileAtomically(path, QByteArray::fromStdString(text));
-    if (!error.isEmpty())
-        throw BadInput{error};
-}
 
 // Largest module when the user did not say: the token embedding of a model whose depth is hidden/128
 // (as in LLaMA-7B and GPT-3 175B), so Ψ ≈ 12·L·h² = 12·h³/128, with a 32000-token vocabulary.
@@ -140,31 +109,11 @@ int runEstimate(const QStringList& args, QTextStream& out)
 int runRecommend(const QStringList& args, QTextStream& out)
 {
     QCommandLineParser p;
-    p.addOptions({{"project", "Project file to start from.", "FILE"}, {"set", "Set an input: id=value.", "id=value"},
-                  {"workflow", "Limit the output to one workflow.", "W"}, {"format", "json, config or text.", "FORMAT", "json"},
+    addProjectOptions(p);
+    p.addOptions({{"workflow", "Limit the output to one workflow.", "W"}, {"format", "json, config or text.", "FORMAT", "json"},
                   {{"o", "output"}, "Write to this file instead of standard output.", "OUT"}});
     parseOrThrow(p, args);
-    Project project;
-    if (p.isSet("project")) {
-        QByteArray bytes;
-        const QString path = p.value("project");
-        if (QString error = readUserFile(path, kMaxProjectBytes, bytes); !error.isEmpty())
-            throw BadInput{error};
-        auto parsed = parseProject(bytes.toStdString());
-        if (!parsed)
-            throw BadInput{path + ": " + QString::fromStdString(parsed.error()).replace('\n', ' ')};
-        project = std::move(parsed).value();
-    }
-    for (const QString& assignment : p.values("set")) {
-        const int eq = assignment.indexOf('='); // the first '=': pasted values may contain more
-        if (eq <= 0)
-            throw BadInput{QStringLiteral("--set '%1': expected id=value").arg(assignment)};
-        const std::string id = assignment.left(eq).trimmed().toStdString();
-        auto value = InputRegistry::instance().parse(id, assignment.mid(eq + 1).toStdString());
-        if (!value)
-            throw BadInput{QString::fromStdString(value.error())};
-        project.answers.set(id, value.value());
-    }
+    const Project project = projectFromOptions(p);
     const std::string format = p.value("format").toStdString();
     if (format != "json" && format != "config" && format != "text")
         throw BadInput{QStringLiteral("--format: '%1' is not allowed; one of: json, config, text").arg(p.value("format"))};
@@ -244,6 +193,15 @@ int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& 
             return runRecommend(rest, out);
         if (command == "keys")
             return runKeys(rest, out);
+        if (command == "lint")
+            return runLint(rest, out);
+        if (command == "import")
+            return runImport(rest, out);
+        if (command == "export")
+            return runExport(rest, out);
+        if (command == "diff")
+            return runDiff(rest, out);
+
         throw BadInput{QStringLiteral("unknown command '%1'").arg(command)};
     } catch (const BadInput& bad) {
         err << "ds-wizard " << command << ": " << QString(bad.message).replace('\n', ' ') << "\n"; // one line

@@ -1,10 +1,13 @@
 #include "ProjectDocument.h"
 
+#include "AcceptSuggestionCommand.h"
 #include "AtomicFile.h"
+#include "ConfigImporter.h"
 #include "SetAnswerCommand.h"
 
 #include <QDateTime>
 #include <QFileInfo>
+#include <algorithm>
 
 namespace dsw {
 
@@ -41,6 +44,38 @@ void ProjectDocument::applyAnswer(const std::string& id, const nlohmann::json& v
         m_project.answers.set(id, value);
     emit lastEditedChanged(QString::fromStdString(id));
     recompute();
+}
+
+void ProjectDocument::setSuggestionAccepted(const std::string& pointer, bool accepted)
+{
+    const auto& list = m_project.acceptedSuggestions;
+    if ((std::find(list.begin(), list.end(), pointer) != list.end()) != accepted)
+        m_undoStack.push(new AcceptSuggestionCommand(this, pointer, accepted));
+}
+
+void ProjectDocument::applySuggestionAccepted(const std::string& pointer, bool accepted)
+{
+    auto& list = m_project.acceptedSuggestions;
+    list.erase(std::remove(list.begin(), list.end(), pointer), list.end());
+    if (accepted)
+        list.push_back(pointer);
+    recompute();
+}
+
+QString ProjectDocument::importConfigFile(const QString& path, QStringList* notes)
+{
+    QByteArray bytes;
+    if (QString error = readUserFile(path, static_cast<qint64>(kMaxConfigBytes), bytes); !error.isEmpty())
+        return error;
+    auto parsed = parseConfigText(bytes.toStdString());
+    if (!parsed)
+        return QString::fromStdString(parsed.error());
+    ImportedProject imported = importConfig(parsed.value());
+    if (notes)
+        for (const auto& n : imported.notes)
+            *notes << QString::fromStdString(n);
+    reset(std::move(imported.project), QString());
+    return {};
 }
 
 void ProjectDocument::markHandled(const std::string& workflow)

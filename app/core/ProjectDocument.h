@@ -26,6 +26,8 @@ public:
 
     // An undoable edit; `value` must already be valid for the input (InputRegistry::parse).
     void setAnswer(const std::string& id, const nlohmann::json& value);
+    // Accepts or rejects one suggestion for an imported config (undoable).
+    void setSuggestionAccepted(const std::string& pointer, bool accepted);
     // Records a workflow as completed now (saved in the project's "handled" list).
     void markHandled(const std::string& workflow);
 
@@ -35,9 +37,13 @@ public:
     QString load(const QString& path);
     QString loadFromBytes(const QByteArray& bytes, const QString& fileName);
     QString saveAs(const QString& path);
+    // Replaces the project with one made from a ds_config file (untitled until saved). `notes` says what
+    // could not be carried into answers. Empty string on success, else the reason; nothing changes on failure.
+    QString importConfigFile(const QString& path, QStringList* notes = nullptr);
 
-    // Used by SetAnswerCommand only.
+    // Used by the undo commands only.
     void applyAnswer(const std::string& id, const nlohmann::json& value);
+    void applySuggestionAccepted(const std::string& pointer, bool accepted);
 
 signals:
     void changed();                 // answers or plan changed

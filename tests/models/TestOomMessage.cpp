@@ -50,6 +50,7 @@ private slots:
     void batchAssertion();
     void unrecognised_data();
     void unrecognised();
+    void otherWordings();
     void garbageAndHugeInput();
     void capAt64KiB();
 };
@@ -261,6 +262,37 @@ void TestOomMessage::unrecognised()
     const OomReport r = parseOomMessage(text.toStdString());
     QCOMPARE(kindOf(r), QStringLiteral("unrecognised"));
     QVERIFY(!r.triedToAllocate && !r.totalCapacity && !r.free && !r.allocated && !r.reserved && !r.batchTrain);
+}
+
+void TestOomMessage::otherWordings()
+{
+    // ROCm builds print "HIP" in the same message. total 191.98 × 2^30 = 206136955371.52 → 206136955372; free 1.10 × 2^30
+    // = 1181116006.4 → 1181116006; allocated 180 × 2^30 = 193273528320; reserved = 193273528320 + 4 × 2^30 = 197568495616.
+    const OomReport hip = parseOomMessage(
+        "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 191.98 GiB of "
+        "which 1.10 GiB is free. Of the allocated memory 180.00 GiB is allocated by PyTorch, and 4.00 GiB is reserved by "
+        "PyTorch but unallocated.");
+    QCOMPARE(kindOf(hip), QStringLiteral("cuda-out-of-memory"));
+    QCOMPARE(hip.device, std::string("HIP"));
+    QCOMPARE(hip.gpuIndex.value_or(-1), 1);
+    QCOMPARE(orNone(hip.totalCapacity), 206136955372LL);
+    QCOMPARE(orNone(hip.free), 1181116006LL);
+    QCOMPARE(orNone(hip.reserved), 197568495616LL);
+    QCOMPARE(QString::fromStdString(hip.allocatorHint), QString());
+
+    // The CUDA runtime's own error (outside PyTorch's allocator) prints no sizes: recognised, nothing invented.
+    const OomReport runtime = parseOomMessage("RuntimeError: CUDA error: out of memory\nCUDA kernel errors might be "
+                                              "asynchronously reported at some other API call");
+    QCOMPARE(kindOf(runtime), QStringLiteral("cuda-out-of-memory"));
+    QCOMPARE(QString::fromStdString(toString(runtime.format)), QStringLiteral("cuda-runtime-error"));
+    QVERIFY(!runtime.triedToAllocate && !runtime.totalCapacity && !runtime.free && !runtime.allocated && !runtime.reserved);
+
+    // A CUDA message wins over the launcher's kill that follows it; a truncated one keeps only what it shows.
+    const OomReport both = parseOomMessage("CUDA out of memory. Tried to allocate 20.00 MiB\nexits with return code = -9");
+    QCOMPARE(kindOf(both), QStringLiteral("cuda-out-of-memory"));
+    QCOMPARE(orNone(both.triedToAllocate), 20 * MiB);
+    QCOMPARE(orNone(both.totalCapacity), kNone);
+    QCOMPARE(QString::fromStdString(toString(both.format)), QString());
 }
 
 void TestOomMessage::garbageAndHugeInput()

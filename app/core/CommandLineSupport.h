@@ -1,0 +1,31 @@
+#pragma once
+#include "ProjectFile.h"
+
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+#include <QTextStream>
+#include <cstdint>
+#include <string>
+
+namespace dsw {
+
+// Thrown by the commands for bad input; runCommandLine prints it as one line and exits with 2.
+struct BadInput {
+    QString message;
+};
+
+// Parses the options; `positional` is how many positional arguments the command takes.
+void parseOrThrow(QCommandLineParser& parser, const QStringList& args, int positional = 0);
+std::int64_t countOption(const QCommandLineParser& parser, const QString& name, bool required, std::int64_t min, std::int64_t max);
+
+// --project F (when given) with each --set id=value applied on top (split at the first '=').
+void addProjectOptions(QCommandLineParser& parser);
+Project projectFromOptions(const QCommandLineParser& parser);
+void applySets(const QStringList& assignments, Answers& answers);
+
+// Standard output when `path` is empty, else the file, atomically.
+void writeOutput(const QString& path, const std::string& text, QTextStream& out, bool executable = false);
+std::string readInputFile(const QString& path, std::size_t maxBytes);
+
+} // namespace dsw

@@ -1,0 +1,140 @@
+#include "ConfigDiff.h"
+
+#include "DeepSpeedSchema.h"
+
+#include <set>
+
+namespace dsw {
+
+namespace {
+
+using oj = nlohmann::ordered_json;
+
+std::string escape(const std::string& key)
+{
+    std::string out;
+    for (char c : key)
+        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    return out;
+}
+
+// Renames keys to their documented spelling, recursively, so aliases compare equal.
+oj canonical(const oj& value, const std::string& blockPath)
+{
+    if (!value.is_object())
+        return value;
+    const auto& schema = DeepSpeedSchema::instance();
+    oj out = oj::object();
+    for (const auto& [key, child] : value.items()) {
+        std::string name = schema.canonicalKey(blockPath, key);
+        // A deprecated key reads as its replacement (cpu_offload: true is offload_optimizer {"device": "cpu"}).
+        const SchemaKey* spec = schema.key(blockPath, key);
+        if (spec && spec->deprecated && !spec->deprecated->replacement.empty() && !spec->deprecated->ignored) {
+            const auto& dep = *spec->deprecated;
+            if (!dep.replacementValue.is_null()) {
+                if (child == true && !out.contains(dep.replacement))
+                    out[dep.replacement] = canonical(oj(dep.replacementValue), blockPath.empty() ? dep.replacement : blockPath + "." + dep.replacement);
+                continue;
+            }
+            name = dep.replacement;
+        }
+        const std::string childBlock = blockPath.empty() ? name : blockPath + "." + name;
+        if (!out.contains(name)) // a config with both spellings keeps the first, as the diff cannot pick
+            out[name] = canonical(child, childBlock);
+    }
+    return out;
+}
+
+bool sameValue(const oj& x, const oj& y)
+{
+    if (x.is_number() && y.is_number())
+        return x.get<double>() == y.get<double>();
+    return x == y;
+}
+
+int zeroStage(const oj& config)
+{
+    const auto it = config.find("zero_optimization");
+    if (it == config.end() || !it->is_object())
+        return 0;
+    const auto stage = it->find("stage");
+    return stage != it->end() && stage->is_number() ? stage->get<int>() : 0;
+}
+
+// What DeepSpeed uses for an absent key; null-with-meaning defaults resolved where the code does.
+std::optional<oj> effectiveDefault(const std::string& pointer, const oj& root)
+{
+    if (pointer == "/zero_optimization/overlap_comm") // None becomes True at stage 3, else False
+        return oj(zeroStage(root) == 3);
+    auto d = DeepSpeedSchema::instance().defaultValue(pointer);
+    if (!d)
+        return std::nullopt;
+    return oj(*d);
+}
+
+std::string meaningOf(const std::string& pointer)
+{
+    const auto& schema = DeepSpeedSchema::instance();
+    const auto where = schema.locate(pointer);
+    if (!where)
+        return "not a key ds-wizard knows; compared as written";
+    const SchemaKey* key = schema.key(where->first, where->second);
+    if (!key)
+        return "not in DeepSpeed's schema for " + (where->first.empty() ? std::string("the top level") : where->first);
+    std::string text = key->note.empty() ? (where->first.empty() ? "" : where->first + ".") + key->name : key->note;
+    if (key->defaultValue)
+        text += " (default " + key->defaultValue->dump() + ")";
+    if (!key->stages.empty()) {
+        text += "; takes effect at ZeRO stage";
+        for (int s : key->stages)
+            text += " " + std::to_string(s);
+    }
+    return text;
+}
+
+void compare(const oj& a, const oj& b, const oj& rootA, const oj& rootB, const std::string& pointer,
+             std::vector<ConfigDifference>& out)
+{
+    std::vector<std::string> keys;
+    std::set<std::string> seen;
+    for (const oj* side : {&a, &b})
+        for (const auto& [key, value] : side->items())
+            if (seen.insert(key).second)
+                keys.push_back(key);
+    for (const auto& key : keys) {
+        const std::string path = pointer + "/" + escape(key);
+        const bool inA = a.contains(key), inB = b.contains(key);
+        const oj* va = inA ? &a.at(key) : nullptr;
+        const oj* vb = inB ? &b.at(key) : nullptr;
+        if ((va && va->is_object()) || (vb && vb->is_object())) {
+            const oj empty = oj::object();
+            const bool bothObjects = (!va || va->is_object()) && (!vb || vb->is_object());
+            if (bothObjects) { // an absent block is DeepSpeed's defaults for each of its keys
+                compare(va ? *va : empty, vb ? *vb : empty, rootA, rootB, path, out);
+                continue;
+            }
+        }
+        auto valueOf = [&](const oj* v, const oj& root) -> std::optional<oj> {
+            if (v)
+                return *v;
+            return effectiveDefault(path, root);
+        };
+        const auto x = valueOf(va, rootA);
+        const auto y = valueOf(vb, rootB);
+        if (x && y && sameValue(*x, *y))
+            continue;
+        out.push_back({path, x ? *x : oj(nullptr), y ? *y : oj(nullptr), !inA, !inB, meaningOf(path)});
+    }
+}
+
+} // namespace
+
+std::vector<ConfigDifference> diffConfigs(const oj& a, const oj& b)
+{
+    std::vector<ConfigDifference> out;
+    const oj ca = canonical(a, ""), cb = canonical(b, "");
+    compare(ca, cb, ca, cb, "", out);
+    return out;
+}
+
+} // namespace dsw

@@ -1,0 +1,33 @@
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace dsw {
+
+// Who replaces "auto" in a ds_config at run time. Plain DeepSpeed never does: it reads "auto" as a value.
+enum class AutoFiller {
+    TransformersTrainer, // transformers.Trainer, from its TrainingArguments (also when started by `accelerate launch`)
+    Accelerate,          // Accelerator.prepare() in a script that uses Accelerate without the Trainer
+};
+
+// software.launcher -> filler: "accelerate" -> Accelerate; "hf-trainer" (and "deepspeed", for an HF export) -> Trainer.
+AutoFiller autoFillerForLauncher(const std::string& launcher);
+
+// One value that the filler supplies at run time when the config says "auto" there.
+struct AutoValue {
+    std::string pointer;                       // JSON pointer, e.g. "/optimizer/params/lr"
+    nlohmann::ordered_json value;              // what the config held: what the filler must be given to keep it
+    std::string suppliedBy;                    // where the filler takes it from, e.g. "--learning_rate", "DummyOptim(lr=...)"
+    std::vector<std::string> trainerArguments; // TrainingArguments flags carrying `value` (Trainer only; often empty)
+};
+
+// The keys of `config` that `filler` fills from its own arguments, and only those: present, not null, and where
+// "auto" cannot change what the config meant (e.g. warmup_min_lr only when 0, since both fill in 0). In the
+// order of the table in HfAutoValues.cpp, which names the source of each.
+std::vector<AutoValue> autoValues(const nlohmann::ordered_json& config, AutoFiller filler);
+
+// `config` with "auto" at exactly the pointers of autoValues(); every other key and the key order unchanged.
+nlohmann::ordered_json withAutoValues(const nlohmann::ordered_json& config, AutoFiller filler);
+
+} // namespace dsw

@@ -1,0 +1,32 @@
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace dsw {
+
+// obj[key] as T, or `fallback` when obj is not an object, lacks the key, or holds another type.
+// For untrusted configs, where nlohmann's value() would throw on a type mismatch ("enabled": "auto").
+template <typename T>
+T valueOr(const nlohmann::ordered_json& obj, const char* key, T fallback)
+{
+    if (!obj.is_object())
+        return fallback;
+    const auto it = obj.find(key);
+    if (it == obj.end())
+        return fallback;
+    if constexpr (std::is_same_v<T, bool>) {
+        return it->is_boolean() ? it->template get<bool>() : fallback;
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        return it->is_string() ? it->template get<std::string>() : fallback;
+    } else {
+        return it->is_number() ? it->template get<T>() : fallback;
+    }
+}
+
+inline bool isEnabled(const nlohmann::ordered_json& config, const char* block)
+{
+    const auto it = config.is_object() ? config.find(block) : config.end();
+    return it != config.end() && valueOr(*it, "enabled", false);
+}
+
+} // namespace dsw

@@ -1,0 +1,31 @@
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace dsw {
+
+// What launch.sh starts, decided by software.launcher and the cluster size.
+struct LaunchSetup {
+    std::string launcher = "deepspeed"; // deepspeed | hf-trainer | accelerate
+    std::int64_t nodes = 1;
+    std::int64_t gpusPerNode = 1;
+    std::string trainingScript = "train.py";
+};
+
+// One POSIX shell word: as is when it holds only characters no shell treats specially, otherwise in single
+// quotes (a ' inside becomes '\''), so spaces, $, quotes and globs reach the program unchanged.
+std::string shellQuote(const std::string& word);
+
+// True when launch.sh names a hostfile: the deepspeed launcher (also under the HF Trainer) on several nodes.
+bool launchUsesHostfile(const LaunchSetup& setup);
+
+// launch.sh: bash, run from its own folder, naming ds_config.json / accelerate_config.yaml / hostfile.
+// `config` is the strict ds_config: for the Trainer, the values that the exported JSON leaves to "auto" are passed
+// as TrainingArguments flags; for Accelerate they are listed as what the script must supply.
+std::string launchScript(const nlohmann::ordered_json& config, const LaunchSetup& setup);
+
+// A DeepSpeed hostfile template: "node-1 slots=G" ... one line per node, host names to be replaced.
+std::string hostfileTemplate(std::int64_t nodes, std::int64_t gpusPerNode);
+
+} // namespace dsw

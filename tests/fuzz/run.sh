@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets with clang and runs each for a bounded time on its seed corpus.
+# Usage: tests/fuzz/run.sh BUILD_DIR [SECONDS_PER_TARGET]
+set -euo pipefail
+build=${1:?usage: run.sh BUILD_DIR [SECONDS]}
+seconds=${2:-60}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cmake -S "$here" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" --parallel "${DSW_JOBS:-2}"
+
+# Seeds: real configs (tests' corpus and shared/'s when present), the project example, OOM messages.
+mkdir -p "$build/seeds/config" "$build/seeds/project" "$build/seeds/oom"
+cp "$root"/tests/data/configs/*.json "$build/seeds/config/" 2>/dev/null || true
+cp "$root"/../shared/corpus/ds_configs/*.json "$build/seeds/config/" 2>/dev/null || true
+cp "$root"/resources/examples/*.dswiz "$build/seeds/project/"
+cp "$root"/tests/data/oom/* "$build/seeds/oom/" 2>/dev/null || true
+
+run() {
+    local target=$1 seeds=$2
+    mkdir -p "$build/work/$target"
+    echo "fuzzing $target for ${seconds}s"
+    "$build/$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 "$build/work/$target" "$build/seeds/$seeds" 2>&1 | tail -n 12
+}
+run FuzzConfigText config
+run FuzzProjectFile project
+run FuzzOomMessage oom

@@ -1,0 +1,31 @@
+#pragma once
+#include "Answers.h"
+#include "ConfigExport.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QTabWidget;
+
+namespace dsw {
+
+// Export…: choose what the launcher reads, preview every file, then write. Writing is the caller's.
+class ExportDialog : public QDialog {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ExportDialog)
+public:
+    ExportDialog(nlohmann::ordered_json config, Answers answers, QWidget* parent = nullptr);
+    ExportTarget target() const;
+    std::vector<ExportFile> files() const;
+    void setTarget(ExportTarget target);
+
+private:
+    void refresh();
+
+    nlohmann::ordered_json m_config;
+    Answers m_answers;
+    QComboBox* m_target;
+    QTabWidget* m_previews;
+};
+
+} // namespace dsw

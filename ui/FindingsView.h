@@ -1,0 +1,30 @@
+#pragma once
+#include "ConfigLinter.h"
+#include "ImportedConfigPlan.h"
+
+#include <QTreeWidget>
+#include <vector>
+
+namespace dsw {
+
+// Beside the JSON: what the linter finds in the config shown, and for an imported config the wizard's
+// suggestions, each with a box to accept it. Selecting a finding asks for its line to be highlighted.
+class FindingsView : public QTreeWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(FindingsView)
+public:
+    explicit FindingsView(QWidget* parent = nullptr);
+    void showFindings(const std::vector<LintFinding>& findings, const std::vector<Suggestion>& suggestions);
+    int findingCount() const;
+    int suggestionCount() const;
+
+signals:
+    void lineSelected(int line);
+    void suggestionToggled(const std::string& pointer, bool accepted);
+
+private:
+    QTreeWidgetItem* m_findings;
+    QTreeWidgetItem* m_suggestions;
+};
+
+} // namespace dsw
