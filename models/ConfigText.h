@@ -19,6 +19,11 @@ struct ParsedConfig {
     };
     std::vector<Duplicate> duplicates;          // later occurrences of a key already seen in the same object
     bool strictJson = true;                     // false when comments or other hjson-only syntax were needed
+    std::vector<std::string> hjsonSyntax;       // what was not strict JSON: "comments", "trailing commas", "quoteless values"
+    std::vector<std::string> quotelessValues;   // pointers of hjson quoteless values, read as strings to the end of the line
+
+    // The line of `pointer`, or of its nearest ancestor that has one; 0 when unknown.
+    int lineOf(const std::string& pointer) const;
 };
 
 inline constexpr std::size_t kMaxConfigBytes = 4 * 1024 * 1024;

@@ -1,6 +1,5 @@
 #include "FindingsView.h"
 
-#include <QHeaderView>
 #include <QSignalBlocker>
 
 namespace dsw {
@@ -23,56 +22,66 @@ QString compact(const nlohmann::ordered_json& value)
 {
     return value.is_null() ? QStringLiteral("(absent)") : QString::fromStdString(value.dump());
 }
+
+QListWidgetItem* heading(QListWidget* list, const QString& text)
+{
+    auto* item = new QListWidgetItem(text, list);
+    QFont font = item->font();
+    font.setBold(true);
+    item->setFont(font);
+    item->setFlags(Qt::ItemIsEnabled);
+    return item;
+}
 } // namespace
 
 FindingsView::FindingsView(QWidget* parent)
-    : QTreeWidget(parent)
-    , m_findings(new QTreeWidgetItem(this, {tr("Lint findings")}))
-    , m_suggestions(new QTreeWidgetItem(this, {tr("Suggestions (applied only when accepted)")}))
+    : QListWidget(parent)
 {
     setObjectName(QStringLiteral("findingsView"));
-    setColumnCount(2);
-    setHeaderLabels({tr("Finding"), tr("Where")});
-    header()->setSectionResizeMode(0, QHeaderView::Stretch);
     setWordWrap(true);
-    connect(this, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-        if (item && item->data(0, kLineRole).toInt() > 0)
-            emit lineSelected(item->data(0, kLineRole).toInt());
+    setResizeMode(QListView::Adjust);
+    setUniformItemSizes(false);
+    setSpacing(2);
+    connect(this, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
+        if (item && item->data(kLineRole).toInt() > 0)
+            emit lineSelected(item->data(kLineRole).toInt());
     });
-    connect(this, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
-        if (column == 0 && item->parent() == m_suggestions)
-            emit suggestionToggled(item->data(0, kPointerRole).toString().toStdString(), item->checkState(0) == Qt::Checked);
+    connect(this, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+        if (!item->data(kPointerRole).toString().isEmpty())
+            emit suggestionToggled(item->data(kPointerRole).toString().toStdString(), item->checkState() == Qt::Checked);
     });
 }
 
 void FindingsView::showFindings(const std::vector<LintFinding>& findings, const std::vector<Suggestion>& suggestions)
 {
     const QSignalBlocker blocker(this);
-    qDeleteAll(m_findings->takeChildren());
-    qDeleteAll(m_suggestions->takeChildren());
+    clear();
+    heading(this, tr("Lint findings (%1)").arg(findings.size()));
     for (const auto& f : findings) {
-        QString text = levelMark(f.level) + " " + QString::fromStdString(f.message);
+        QString text = levelMark(f.level) + " " + QString::fromStdString(f.path.empty() ? "/" : f.path) + ": "
+            + QString::fromStdString(f.message);
         if (f.suggestion)
             text += "\n→ " + QString::fromStdString(*f.suggestion);
-        auto* item = new QTreeWidgetItem(m_findings, {text, QString::fromStdString(f.path.empty() ? "/" : f.path)});
-        item->setToolTip(0, QString::fromStdString(f.code) + (f.source ? " [" + QString::fromStdString(*f.source) + "]" : QString()));
-        item->setData(0, kLineRole, f.line);
+        auto* item = new QListWidgetItem(text, this);
+        item->setToolTip(QString::fromStdString(f.code) + (f.source ? " [" + QString::fromStdString(*f.source) + "]" : QString()));
+        item->setData(kLineRole, f.line);
     }
+    if (!suggestions.empty())
+        heading(this, tr("Suggestions for the imported config (applied only when ticked)"));
     for (const auto& s : suggestions) {
-        const QString text = tr("%1: %2 → %3\n%4")
-                                 .arg(QString::fromStdString(s.pointer), compact(s.from), compact(s.to),
-                                      QString::fromStdString(s.reason));
-        auto* item = new QTreeWidgetItem(m_suggestions, {text, QString::fromStdString(s.workflow)});
-        item->setData(0, kPointerRole, QString::fromStdString(s.pointer));
+        auto* item = new QListWidgetItem(tr("%1: %2 → %3\n%4")
+                                             .arg(QString::fromStdString(s.pointer), compact(s.from), compact(s.to),
+                                                  QString::fromStdString(s.reason)),
+                                         this);
+        item->setData(kPointerRole, QString::fromStdString(s.pointer));
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(0, s.accepted ? Qt::Checked : Qt::Unchecked);
+        item->setCheckState(s.accepted ? Qt::Checked : Qt::Unchecked);
     }
-    m_findings->setText(0, tr("Lint findings (%1)").arg(findings.size()));
-    m_suggestions->setHidden(suggestions.empty());
-    expandAll();
+    m_findingCount = static_cast<int>(findings.size());
+    m_suggestionCount = static_cast<int>(suggestions.size());
 }
 
-int FindingsView::findingCount() const { return m_findings->childCount(); }
-int FindingsView::suggestionCount() const { return m_suggestions->childCount(); }
+int FindingsView::findingCount() const { return m_findingCount; }
+int FindingsView::suggestionCount() const { return m_suggestionCount; }
 
 } // namespace dsw

@@ -2,14 +2,14 @@
 #include "ConfigLinter.h"
 #include "ImportedConfigPlan.h"
 
-#include <QTreeWidget>
+#include <QListWidget>
 #include <vector>
 
 namespace dsw {
 
 // Beside the JSON: what the linter finds in the config shown, and for an imported config the wizard's
 // suggestions, each with a box to accept it. Selecting a finding asks for its line to be highlighted.
-class FindingsView : public QTreeWidget {
+class FindingsView : public QListWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(FindingsView)
 public:
@@ -23,8 +23,8 @@ signals:
     void suggestionToggled(const std::string& pointer, bool accepted);
 
 private:
-    QTreeWidgetItem* m_findings;
-    QTreeWidgetItem* m_suggestions;
+    int m_findingCount = 0;
+    int m_suggestionCount = 0;
 };
 
 } // namespace dsw

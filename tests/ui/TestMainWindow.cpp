@@ -1,4 +1,6 @@
 // Offscreen UI tests: drive the window by objectName and assert on what it shows.
+#include "ExportDialog.h"
+#include "FindingsView.h"
 #include "JsonPreview.h"
 #include "MainWindow.h"
 #include "ProjectDocument.h"
@@ -9,6 +11,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QTimer>
 #include <QLabel>
 #include <QTabWidget>
@@ -205,6 +208,60 @@ private slots:
         QVERIFY(w.isVisible());
         answer(QMessageBox::Discard);
         QVERIFY(w.close());
+    }
+
+    void importShowsFindingsAndAcceptsSuggestions()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("imported.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"train_batch_size": 64, "train_micro_batch_size_per_gpu": 4,
+  "gradient_clipp1ng": 1.0,
+  "zero_optimization": {"stage": 2, "cpu_offload": true}})");
+        f.close();
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        QVERIFY(w.importConfig(path));
+        QVERIFY(w.windowTitle().contains("imported.json"));
+        QVERIFY(!w.isWindowModified());
+        const auto before = previewJson(w);
+        QVERIFY(before.contains("gradient_clipp1ng")); // the config as imported, unknown keys kept
+        auto* findings = w.findChild<FindingsView*>("findingsView");
+        QVERIFY(findings->findingCount() >= 2); // the typo and the deprecated cpu_offload
+        QVERIFY(findings->suggestionCount() >= 1);
+        w.resize(1400, 860);
+        saveScreenshot(w, "import-findings");
+
+        // Selecting a finding highlights its line in the preview.
+        findings->setCurrentRow(1); // the first finding, under its heading
+        auto* preview = w.findChild<JsonPreview*>("jsonPreview");
+        QVERIFY(preview->textCursor().hasSelection());
+
+        // Accepting a suggestion changes the config; undo takes it back.
+        const Suggestion suggestion = w.document()->plan().suggestions.front();
+        w.document()->setSuggestionAccepted(suggestion.pointer, true);
+        QVERIFY(previewJson(w) != before);
+        QVERIFY(w.isWindowModified());
+        w.document()->undoStack()->undo();
+        QVERIFY(previewJson(w) == before);
+    }
+
+    void exportDialogPreviewsEveryFile()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        Answers answers = w.document()->project().answers;
+        answers.set("software.launcher", "accelerate");
+        answers.set("hardware.nodes", 2);
+        ExportDialog dialog(w.document()->plan().config, answers);
+        dialog.setTarget(ExportTarget::Bundle);
+        auto* tabs = dialog.findChild<QTabWidget*>();
+        QCOMPARE(tabs->count(), int(dialog.files().size()));
+        QVERIFY(dialog.findChild<QPlainTextEdit*>("accelerate_config.yaml"));
+        dialog.setTarget(ExportTarget::DeepSpeedJson);
+        QCOMPARE(tabs->count(), 1);
     }
 
     void exportWritesTheConfig()

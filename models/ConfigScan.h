@@ -1,0 +1,50 @@
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dsw {
+
+// A flat, non-recursive pass over config text before the JSON parser sees it. It finds what the
+// parser's SAX events lack (the line of every key and value), enforces the nesting limit before any
+// parser descends, and turns the hjson that DeepSpeed's file loader accepts into strict JSON:
+// comments (// /* */ #) become spaces, trailing commas are dropped, and a quoteless value becomes a
+// string that runs to the end of its line, as hjson reads it ("GBSIZE," for `"a": GBSIZE,`).
+struct ScannedConfig {
+    struct Key {
+        std::string raw;  // the key's text between its quotes, escapes not decoded
+        int line = 0;
+    };
+    struct Value {        // every value, containers included, in document order (SAX event order)
+        int line = 0;
+        bool quoteless = false;
+    };
+    std::string json;                 // the text for the JSON parser; same lines as the input
+    std::vector<Key> keys;            // object keys in document order
+    std::vector<Value> values;
+    bool comments = false;
+    bool trailingCommas = false;
+    bool quotelessValues = false;
+    std::optional<std::string> error; // nesting too deep (with line and column)
+
+    // Byte offset in the input of byte `offset` of `json` (quoting a quoteless value inserts bytes).
+    std::size_t inputOffset(std::size_t offset) const;
+
+    struct Insertion {
+        std::size_t at = 0;   // offset in `json` where the inserted bytes start
+        std::size_t count = 0;
+    };
+    std::vector<Insertion> insertions;
+};
+
+ScannedConfig scanConfig(const std::string& text, int maxDepth);
+
+// 1-based line and column (in code points) of a byte offset.
+struct TextPosition {
+    int line = 1;
+    int column = 1;
+};
+TextPosition positionOf(const std::string& text, std::size_t offset);
+
+} // namespace dsw

@@ -1,0 +1,138 @@
+// lint, import, export and diff through the real binary: exit codes, output shapes, nothing written on failure.
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+using oj = nlohmann::ordered_json;
+
+class TestConfigCommands : public QObject {
+    Q_OBJECT
+
+    struct Run {
+        int exitCode = -1;
+        QByteArray out, err;
+    };
+    QTemporaryDir m_dir;
+
+    Run run(const QStringList& args)
+    {
+        QProcess p;
+        p.start(QStringLiteral(DSW_EXECUTABLE), args);
+        if (!p.waitForFinished(30000))
+            p.kill();
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+    QString write(const QString& name, const QByteArray& bytes)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(path));
+        f.write(bytes);
+        return path;
+    }
+    static void oneLineNaming(const Run& r, const QString& what)
+    {
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(what), r.err.constData());
+    }
+
+private slots:
+    void lintExitCodes()
+    {
+        const QString clean = write("clean.json", R"({"train_batch_size": 16, "train_micro_batch_size_per_gpu": 2,
+            "gradient_accumulation_steps": 1, "gradient_clipping": 1.0, "zero_optimization": {"stage": 2}})");
+        Run r = run({"lint", clean, "--set", "hardware.gpus_per_node=8", "--set", "software.deepspeed_version=0.19.5"});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        const QString typo = write("typo.json", R"({"train_batch_size": 16, "gradient_clipp1ng": 1.0, "zero_optimization": {"stage": 2, "stage3_prefetch_bucket": 5}})");
+        r = run({"lint", typo, "--format", "json"});
+        QCOMPARE(r.exitCode, 1);
+        const oj findings = oj::parse(r.out.toStdString()).at("findings");
+        bool ignored = false, rejected = false;
+        for (const auto& f : findings) {
+            QVERIFY(f.contains("level") && f.contains("code") && f.contains("path") && f.contains("message")
+                    && f.contains("suggestion") && f.contains("source"));
+            if (f["path"] == "/gradient_clipp1ng") {
+                ignored = f["level"] == "warning" && f["suggestion"].dump().find("gradient_clipping") != std::string::npos;
+            }
+            if (f["path"] == "/zero_optimization/stage3_prefetch_bucket")
+                rejected = f["level"] == "error";
+        }
+        QVERIFY2(ignored, "top-level typo: a warning naming gradient_clipping");
+        QVERIFY2(rejected, "typo in zero_optimization: an error (extra=forbid)");
+    }
+
+    void lintUnreadable()
+    {
+        oneLineNaming(run({"lint", m_dir.filePath("missing.json")}), "no such file");
+        const QString broken = write("broken.json", "{\n  \"a\": 1,\n  \"b\": \n}");
+        const Run r = run({"lint", broken});
+        oneLineNaming(r, "line 4");
+        oneLineNaming(run({"lint", write("latin1.json", "{\"a\": \"\xe9\"}")}), "UTF-8");
+        oneLineNaming(run({"lint", write("deep.json", QByteArray(100000, '['))}), "nest");
+    }
+
+    void importThenRecommendGivesTheConfigBack()
+    {
+        const QByteArray text = R"({"steps_per_print": 7, "zero_optimization": {"stage": 3, "reduce_bucket_size": 5e8},
+            "train_micro_batch_size_per_gpu": 1, "custom": {"kept": [1, 2, 3]}, "big": 9007199254740993})";
+        const QString config = write("imported.json", text);
+        const QString project = m_dir.filePath("imported.dswiz");
+        Run r = run({"import", config, "-o", project});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = run({"recommend", "--project", project, "--format", "config"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(oj::parse(r.out.toStdString()).dump(), oj::parse(text.toStdString()).dump());
+        r = run({"recommend", "--project", project});
+        QVERIFY(oj::parse(r.out.toStdString()).contains("suggestions"));
+        // A failed import writes nothing.
+        const QString never = m_dir.filePath("never.dswiz");
+        oneLineNaming(run({"import", write("bad.json", "[1, 2]"), "-o", never}), "object");
+        QVERIFY(!QFile::exists(never));
+    }
+
+    void exportTargets()
+    {
+        const QString json = m_dir.filePath("ds.json");
+        Run r = run({"export", "--to", "hf-json", "--set", "software.launcher=hf-trainer", "-o", json});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(oj::parse(f.readAll().toStdString())["train_micro_batch_size_per_gpu"] == "auto");
+        const QString bundle = m_dir.filePath("bundle");
+        r = run({"export", "--to", "bundle", "--set", "software.launcher=accelerate", "--set", "hardware.nodes=2", "-o", bundle});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        for (const char* name : {"ds_config.json", "accelerate_config.yaml", "launch.sh"})
+            QVERIFY2(QFile::exists(QDir(bundle).filePath(name)), name);
+        QVERIFY(QFileInfo(QDir(bundle).filePath("launch.sh")).isExecutable());
+        oneLineNaming(run({"export", "--to", "yaml", "-o", json}), "--to");
+        const QString never = m_dir.filePath("never.json");
+        oneLineNaming(run({"export", "--to", "deepspeed-json", "--set", "hardware.gpu=Z80", "-o", never}), "hardware.gpu");
+        QVERIFY(!QFile::exists(never));
+    }
+
+    void diffAppliesDefaults()
+    {
+        const QString a = write("a.json", R"({"zero_optimization": {"stage": 3, "overlap_comm": true, "stage3_prefetch_bucket_size": 5e7}})");
+        const QString b = write("b.json", R"({"zero_optimization": {"stage": 3}})");
+        Run r = run({"diff", a, b});
+        QCOMPARE(r.exitCode, 0);
+        const QString c = write("c.json", R"({"zero_optimization": {"stage": 2}})");
+        r = run({"diff", a, c, "--format", "json"});
+        QVERIFY(r.out.contains("overlap_comm")); // at stage 2 its default is false, so true differs
+        QCOMPARE(r.exitCode, 1);
+        bool stage = false;
+        const oj result = oj::parse(r.out.toStdString());
+        for (const auto& d : result.at("differences"))
+            stage = stage || d["pointer"] == "/zero_optimization/stage";
+        QVERIFY(stage);
+        oneLineNaming(run({"diff", a}), "missing argument");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConfigCommands)
+#include "TestConfigCommands.moc"
