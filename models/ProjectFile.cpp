@@ -47,6 +47,8 @@ Result<Project> parseProject(const std::string& bytes)
         root = oj::parse(bytes);
     } catch (const nlohmann::json::parse_error& e) {
         return Result<Project>::failure("the project file is not valid JSON (" + lineAndColumn(bytes, e.byte) + ")");
+    } catch (const nlohmann::json::exception& e) { // e.g. a number too large for a double
+        return Result<Project>::failure(std::string("the project file cannot be read: ") + e.what());
     }
     if (!root.is_object() || !root.contains("format") || root["format"] != "ds-wizard-project") // value() throws on a non-string
         return Result<Project>::failure("not a ds-wizard project: \"format\" must be \"ds-wizard-project\"");

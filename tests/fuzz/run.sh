@@ -14,6 +14,7 @@ mkdir -p "$build/seeds/config" "$build/seeds/project" "$build/seeds/oom"
 cp "$root"/tests/data/configs/*.json "$build/seeds/config/" 2>/dev/null || true
 cp "$root"/../shared/corpus/ds_configs/*.json "$build/seeds/config/" 2>/dev/null || true
 cp "$root"/resources/examples/*.dswiz "$build/seeds/project/"
+cp "$root"/tests/data/fuzz-regressions/* "$build/seeds/project/"   # inputs that once crashed
 cp "$root"/tests/data/oom/* "$build/seeds/oom/" 2>/dev/null || true
 
 run() {
@@ -21,6 +22,7 @@ run() {
     mkdir -p "$build/work/$target"
     echo "fuzzing $target for ${seconds}s"
     "$build/$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$build/work/$target-" \
         -print_final_stats=1 "$build/work/$target" "$build/seeds/$seeds" 2>&1 | tail -n 12
 }
 run FuzzConfigText config

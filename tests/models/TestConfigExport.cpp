@@ -17,6 +17,7 @@
 //    --deepspeed_config ds_config.json`, hostfile lines `worker-1 slots=4` (DeepSpeed docs, getting-started);
 //    the Trainer takes `--deepspeed ds_config.json` (Transformers docs, deepspeed.md).
 #include "Answers.h"
+#include "TestAnswers.h"
 #include "ConfigExport.h"
 #include "HfAutoValues.h"
 #include "InputRegistry.h"
@@ -35,27 +36,14 @@
 #include <set>
 
 using namespace dsw;
+using namespace dsw::test;
 using oj = nlohmann::ordered_json;
 
 Q_DECLARE_METATYPE(std::string)
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
-Answers answersFrom(const QStringList& settings)
-{
-    Answers a;
-    for (const QString& s : settings) {
-        const int eq = s.indexOf('=');
-        const std::string id = s.left(eq).toStdString();
-        auto r = InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString());
-        if (!r)
-            qFatal("bad test setting %s: %s", qPrintable(s), r.error().c_str());
-        a.set(id, r.value());
-    }
-    return a;
-}
 
 Answers cluster(const QString& launcher, int nodes, int gpusPerNode)
 {

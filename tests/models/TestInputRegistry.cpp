@@ -2,6 +2,7 @@
 // counts as people write them, validation messages that name the input and what is allowed,
 // case-insensitive GPU ids, the foundation's ids with help and a page, and derived defaults.
 #include "Answers.h"
+#include "TestAnswers.h"
 #include "Count.h"
 #include "GpuCatalog.h"
 #include "InputRegistry.h"
@@ -11,6 +12,7 @@
 #include <set>
 
 using namespace dsw;
+using namespace dsw::test;
 using json = nlohmann::json;
 
 Q_DECLARE_METATYPE(std::string)
@@ -27,7 +29,6 @@ namespace {
 
 const InputRegistry& reg() { return InputRegistry::instance(); }
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 const std::set<std::string>& workflowIdsFromDesign()
 {

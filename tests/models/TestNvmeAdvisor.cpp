@@ -8,6 +8,7 @@
 //   defaults     handle: 1048576, 128, False, False, 1 (§4.1); ds_config aio: 1048576, 8, 1, false, true, use_gds false (§2.7)
 //   blog         CPU buffers 10 / 5 GB/sec; GPU with GDS 9.6 / 5; without GDS 7 / 4 (§4.6)
 #include "Answers.h"
+#include "TestAnswers.h"
 #include "InputRegistry.h"
 #include "NvmeAdvisor.h"
 #include "SourceCatalog.h"
@@ -18,26 +19,12 @@
 #include <algorithm>
 
 using namespace dsw;
+using namespace dsw::test;
 using oj = nlohmann::ordered_json;
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
-// Answers typed as a user would (through the registry's parser), so a typo in a table fails loudly.
-Answers answersFrom(const QStringList& settings)
-{
-    Answers a;
-    for (const QString& s : settings) {
-        const int eq = s.indexOf('=');
-        const std::string id = s.left(eq).toStdString();
-        auto r = InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString());
-        if (!r)
-            qFatal("bad test setting %s: %s", qPrintable(s), r.error().c_str());
-        a.set(id, r.value());
-    }
-    return a;
-}
 
 // NVMe present at /local_nvme; everything else at the registry's defaults (cuda tensors, no GDS, CUDA 12.4,
 // DeepSpeed 0.19.5, A100-80GB) unless a row overrides it.

@@ -23,6 +23,7 @@
 //   41.6 × (w + (1 − w)/16) = 10.401263
 //   onebit-network-assumed compares the verdict at G = 8 times the bandwidth: all-reduce / 8 against compute.
 #include "Answers.h"
+#include "TestAnswers.h"
 #include "InputRegistry.h"
 #include "NetworkCatalog.h"
 #include "OnebitAdvisor.h"
@@ -35,26 +36,12 @@
 #include <cmath>
 
 using namespace dsw;
+using namespace dsw::test;
 using oj = nlohmann::ordered_json;
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
-// Answers typed as a user would (through the registry's parser), so a typo in a table fails loudly.
-Answers answersFrom(const QStringList& settings)
-{
-    Answers a;
-    for (const QString& s : settings) {
-        const int eq = s.indexOf('=');
-        const std::string id = s.left(eq).toStdString();
-        auto r = InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString());
-        if (!r)
-            qFatal("bad test setting %s: %s", qPrintable(s), r.error().c_str());
-        a.set(id, r.value());
-    }
-    return a;
-}
 
 // The parts of the ZeRO workflow's advice the 1-bit advisor reads. stage < 0: no recommendation;
 // fits0 < 0: stage 0's fit unknown.

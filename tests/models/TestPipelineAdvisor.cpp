@@ -11,6 +11,7 @@
 // Usable memory: 10 GiB × 0.9 = 9,663,676,416 B; 1 GiB × 0.9 = 966,367,641.6 B.
 // Bubble (p − 1)/(m + p − 1), m = gradient_accumulation_steps.
 #include "Answers.h"
+#include "TestAnswers.h"
 #include "InputRegistry.h"
 #include "PipelineAdvisor.h"
 #include "ZeroAdvisor.h"
@@ -20,23 +21,11 @@
 #include <algorithm>
 
 using namespace dsw;
+using namespace dsw::test;
 using oj = nlohmann::ordered_json;
 
 namespace {
 
-Answers answersFrom(const QStringList& settings)
-{
-    Answers a;
-    for (const QString& s : settings) {
-        const int eq = s.indexOf('=');
-        const std::string id = s.left(eq).toStdString();
-        auto r = InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString());
-        if (!r)
-            qFatal("bad test setting %s: %s", qPrintable(s), r.error().c_str());
-        a.set(id, r.value());
-    }
-    return a;
-}
 
 QStringList small(int gpusPerNode, int nodes, int stages, const QString& method, int gas)
 {

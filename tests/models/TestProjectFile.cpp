@@ -2,11 +2,14 @@
 // malformed JSON with line and column, newer versions and other formats refused, bad values named,
 // nothing silently dropped.
 #include "InputRegistry.h"
+#include "TestAnswers.h"
 #include "ProjectFile.h"
 
+#include <QFile>
 #include <QTest>
 
 using namespace dsw;
+using namespace dsw::test;
 using json = nlohmann::json;
 using oj = nlohmann::ordered_json;
 
@@ -19,7 +22,6 @@ using oj = nlohmann::ordered_json;
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // A project that uses every kind of input and a handled list.
 Project sampleProject()
@@ -170,6 +172,16 @@ private slots:
         QVERIFY(parsed.ok());
         const oj resaved = oj::parse(serializeProject(parsed.value()));
         QVERIFY(resaved.at("handled").at(0).contains("by"));
+    }
+
+    void inputsThatOnceCrashedAreRefused()
+    {
+        // Found by the fuzzer: a number too large for a double made nlohmann throw out_of_range.
+        QFile f(QStringLiteral(DSW_TEST_DATA_DIR "/fuzz-regressions/project-number-overflow.dswiz"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto r = parseProject(f.readAll().toStdString());
+        QVERIFY(!r.ok());
+        QVERIFY(QString::fromStdString(r.error()).contains("cannot be read"));
     }
 
     void malformedJsonNamesLineAndColumn_data()

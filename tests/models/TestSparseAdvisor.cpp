@@ -16,6 +16,7 @@
 //   bslongformer; encoder-decoder -> fixed bidirectional.
 // Defaults from the registry: DeepSpeed 0.19.5, torch 2.8.0, CUDA 12.4, A100-80GB, 32 heads, block 16.
 #include "Answers.h"
+#include "TestAnswers.h"
 #include "InputRegistry.h"
 #include "SourceCatalog.h"
 #include "SparseAdvisor.h"
@@ -25,26 +26,12 @@
 #include <algorithm>
 
 using namespace dsw;
+using namespace dsw::test;
 using oj = nlohmann::ordered_json;
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
-// Answers typed as a user would (through the registry's parser), so a typo in a table fails loudly.
-Answers answersFrom(const QStringList& settings)
-{
-    Answers a;
-    for (const QString& s : settings) {
-        const int eq = s.indexOf('=');
-        const std::string id = s.left(eq).toStdString();
-        auto r = InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString());
-        if (!r)
-            qFatal("bad test setting %s: %s", qPrintable(s), r.error().c_str());
-        a.set(id, r.value());
-    }
-    return a;
-}
 
 const Check* findCheck(const Advice& adv, const std::string& code)
 {

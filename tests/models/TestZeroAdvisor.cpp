@@ -22,6 +22,7 @@
 //   13B:  L 40, h 5120, a 40, v 32000 (largest = 32000·5120 = 163840000)
 //   70B:  L 80, h 8192, a 64, v 32000 (largest = 32000·8192 = 262144000)
 #include "Answers.h"
+#include "TestAnswers.h"
 #include "ConfigComposer.h"
 #include "InputRegistry.h"
 #include "Plan.h"
@@ -32,6 +33,7 @@
 #include <algorithm>
 
 using namespace dsw;
+using namespace dsw::test;
 using oj = nlohmann::ordered_json;
 
 // Compares two JSON values and prints both on failure (QCOMPARE cannot print nlohmann::json).
@@ -44,22 +46,7 @@ using oj = nlohmann::ordered_json;
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
-// Answers typed as a user would (through the registry's parser), so a typo in a table fails loudly.
-Answers answersFrom(const QStringList& settings)
-{
-    Answers a;
-    for (const QString& s : settings) {
-        const int eq = s.indexOf('=');
-        const std::string id = s.left(eq).toStdString();
-        auto r = InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString());
-        if (!r)
-            qFatal("bad test setting %s: %s", qPrintable(s), r.error().c_str());
-        a.set(id, r.value());
-    }
-    return a;
-}
 
 QStringList model125M() { return {"model.params=125M", "model.layers=12", "model.hidden_size=768", "model.attention_heads=12", "model.vocab_size=50257", "model.seq_len=2048"}; }
 QStringList model1p3B() { return {"model.params=1.3B", "model.layers=24", "model.hidden_size=2048", "model.attention_heads=16", "model.vocab_size=50257", "model.seq_len=2048"}; }

@@ -1,0 +1,29 @@
+#pragma once
+// Shared by the models tests: answers typed as a user would, through the registry's parser, so a
+// typo in a test table fails loudly instead of testing the defaults.
+#include "Answers.h"
+#include "InputRegistry.h"
+
+#include <QString>
+#include <QStringList>
+#include <QtGlobal>
+
+namespace dsw::test {
+
+inline QString q(const std::string& s) { return QString::fromStdString(s); }
+
+inline Answers answersFrom(const QStringList& settings)
+{
+    Answers a;
+    for (const QString& s : settings) {
+        const int eq = s.indexOf('=');
+        const std::string id = s.left(eq).toStdString();
+        auto r = InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString());
+        if (!r)
+            qFatal("bad test setting %s: %s", qPrintable(s), r.error().c_str());
+        a.set(id, r.value());
+    }
+    return a;
+}
+
+} // namespace dsw::test
