@@ -8,6 +8,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalBlocker>
+#include <QVBoxLayout>
 
 namespace dsw {
 
@@ -25,8 +26,11 @@ QString displayText(const nlohmann::json& value)
 InputForm::InputForm(const std::vector<const InputSpec*>& specs, QWidget* parent)
     : QWidget(parent)
 {
-    auto* layout = new QFormLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    auto* layout = new QFormLayout();
     layout->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+    outer->addLayout(layout);
+    outer->addStretch(1); // fields stay at the top, whatever the page's height
     for (const InputSpec* spec : specs) {
         const QString id = QString::fromStdString(spec->id);
         QWidget* editor = nullptr;

@@ -159,6 +159,26 @@ private slots:
         QVERIFY(w.findChild<QWidget*>("pipelinePage")->findChild<QLineEdit*>("pipeline.stages"));
     }
 
+    void pastingAnOutOfMemoryMessageDiagnosesIt()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        w.goToStep("memory");
+        QVERIFY(w.document()->plan().find("memory")->status == AdviceStatus::NeedsInput);
+        auto* box = w.findChild<QPlainTextEdit*>("memory.oom_message");
+        QVERIFY(box);
+        box->setPlainText("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+                          "capacity of 79.15 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process "
+                          "has 78.11 GiB memory in use. Of the allocated memory 75.50 GiB is allocated by PyTorch, and "
+                          "1.90 GiB is reserved by PyTorch but unallocated.");
+        const Advice* memory = w.document()->plan().find("memory");
+        QVERIFY(memory->status == AdviceStatus::Complete);
+        QVERIFY(memory->details["parsed"]["tried_to_allocate_bytes"] == 2LL * 1024 * 1024 * 1024);
+        QVERIFY(!w.findChild<QWidget*>("memoryPage")->findChild<QLabel*>("headline")->text().isEmpty());
+        saveScreenshot(w, "step-memory-diagnosed");
+    }
+
     void saveAndReopenKeepsAnswersAndDoneSteps()
     {
         QTemporaryDir dir;
