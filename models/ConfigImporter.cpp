@@ -110,11 +110,16 @@ ImportedProject importConfig(const ParsedConfig& parsed)
     if (const oj* zero = at(c, "/zero_optimization")) {
         if (zero->is_object() && zero->contains("stage") && (*zero)["stage"].is_number_integer())
             w.set("zero.stage", std::to_string((*zero)["stage"].get<int>()), "/zero_optimization/stage");
-        else if (zero->is_boolean()) // legacy form: true means stage 1
+        if (valueOr(*zero, "cpu_offload", false) && !zero->contains("offload_optimizer")) // deprecated spelling
+            w.set("zero.offload_optimizer", "cpu", "/zero_optimization/cpu_offload");
+        if (zero->is_boolean()) // legacy form: true means stage 1
             w.set("zero.stage", *zero ? "1" : "0", "/zero_optimization");
         for (const char* block : {"offload_optimizer", "offload_param"}) {
             const oj* off = at(c, std::string("/zero_optimization/") + block);
-            if (!off || valueOr(*off, "device", std::string()) != "nvme")
+            const std::string device = off ? valueOr(*off, "device", std::string()) : std::string();
+            if (!device.empty())
+                w.set(std::string("zero.") + block, device, std::string("/zero_optimization/") + block + "/device");
+            if (device != "nvme")
                 continue;
             w.set("hardware.nvme", "nvme", std::string("/zero_optimization/") + block + "/device");
             if (off->contains("nvme_path"))

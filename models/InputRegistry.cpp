@@ -179,6 +179,12 @@ InputRegistry::InputRegistry()
     add(choice("zero.stage", "ZeRO stage", {"auto", "0", "1", "2", "3"}, "auto",
                "auto recommends the fastest stage that fits; a number asks for that stage."),
         "zero", {"zero"});
+    add(choice("zero.offload_optimizer", "Offload optimizer states", {"auto", "none", "cpu", "nvme"}, "auto",
+               "auto offloads only when nothing fits without; none, cpu or nvme asks for that placement."),
+        "zero", {"zero", "memory"});
+    add(choice("zero.offload_param", "Offload parameters", {"auto", "none", "cpu", "nvme"}, "auto",
+               "auto offloads only when nothing fits without; parameters can be offloaded at stage 3 only."),
+        "zero", {"zero", "memory"});
     add(number("hardware.cpu_memory_gib", "CPU memory per node", 1024, 1, 1048576, "GiB",
                "Host RAM of one node, used for offload and for loading the model."),
         "zero", {"zero", "memory"});

@@ -208,6 +208,16 @@ Advice adviseZero(const Answers& a)
             return std::make_pair(!x.nvmeReady, x.gpuTotal) < std::make_pair(!y.nvmeReady, y.gpuTotal);
         });
     const ZeroOption& chosen = *chosenIt;
+    for (const char* id : {"zero.offload_optimizer", "zero.offload_param"}) {
+        const std::string asked = a.text(id);
+        const std::string got = std::string(id) == "zero.offload_optimizer" ? chosen.offloadOptimizer : chosen.offloadParam;
+        if (asked != "auto" && asked != got)
+            adv.checks.push_back({CheckLevel::Fail, "zero-offload-not-possible",
+                                  std::string(id) + " = " + asked + " cannot be combined with the allowed stages: "
+                                      "\"CPU offloading is available with ZeRO stage 1, 2, 3. NVMe offloading is available "
+                                      "only with ZeRO stage 3.\" and offload_param is valid only with stage 3.",
+                                  "ds-offload-stages"});
+    }
     const double capacity = a.number("hardware.gpu_memory_gib") * kGiB;
     const double usable = capacity * (1 - kGpuReserveFraction);
 

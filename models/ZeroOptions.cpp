@@ -140,6 +140,19 @@ std::vector<ZeroOption> zeroOptions(const Answers& a)
     const double nvmeCapacity = a.number("hardware.nvme_capacity_gib") * kGiB;
     const bool hasNvme = a.text("hardware.nvme") == "nvme" && !a.text("hardware.nvme_path").empty();
 
+    const std::string optimizerChoice = a.text("zero.offload_optimizer");
+    const std::string paramChoice = a.text("zero.offload_param");
+    auto stageAllowed = [&](const Placement& p) {
+        return p.stage <= limit.maxStage && (stageChoice == "auto" || std::to_string(p.stage) == stageChoice);
+    };
+    auto offloadAsked = [&](const Placement& p) {
+        return (optimizerChoice == "auto" || optimizerChoice == p.offloadOptimizer)
+            && (paramChoice == "auto" || paramChoice == p.offloadParam);
+    };
+    // Offload choices that no allowed stage supports are set aside; adviseZero reports it as a failed check.
+    const bool offloadPossible = std::any_of(std::begin(kPlacements), std::end(kPlacements),
+                                             [&](const Placement& p) { return stageAllowed(p) && offloadAsked(p); });
+
     // Preference: no offload without checkpointing, then with it (about one extra forward pass), and only
     // then offload (PCIe traffic and a CPU optimizer step), again without checkpointing first.
     std::vector<ZeroOption> out;
@@ -147,8 +160,7 @@ std::vector<ZeroOption> zeroOptions(const Answers& a)
     for (bool ckpt : ckptModes)
     for (const auto& p : kPlacements) {
         const bool offloads = std::string(p.offloadOptimizer) != "none";
-        if (offloads != offloadGroup || p.stage > limit.maxStage
-            || (stageChoice != "auto" && std::to_string(p.stage) != stageChoice))
+        if (offloads != offloadGroup || !stageAllowed(p) || (offloadPossible && !offloadAsked(p)))
             continue;
         {
             ZeroOption o;

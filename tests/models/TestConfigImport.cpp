@@ -45,6 +45,43 @@ private slots:
         QCOMPARE(a.text("hardware.nvme_path"), std::string("/local_nvme"));
     }
 
+    void offloadIsAnAnswerTheWizardKeeps()
+    {
+        // A small model that fits without offload: the imported CPU offload is still what the answers say.
+        const auto imported = importConfig(parsed(R"({"train_micro_batch_size_per_gpu": 1,
+            "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}, "offload_param": {"device": "cpu"}}})"));
+        Answers answers = imported.project.answers;
+        QCOMPARE(answers.text("zero.offload_optimizer"), std::string("cpu"));
+        QCOMPARE(answers.text("zero.offload_param"), std::string("cpu"));
+        answers.set("model.params", std::int64_t(125000000));
+        const Plan plan = makePlan(answers);
+        const auto& zero = plan.config["zero_optimization"];
+        QCOMPARE(zero["stage"].get<int>(), 3);
+        QVERIFY(zero["offload_optimizer"]["device"] == "cpu");
+        QVERIFY(zero["offload_param"]["device"] == "cpu");
+        QVERIFY(!plan.find("zero")->hasFailedCheck());
+    }
+
+    void offloadThatNoStageAllowsIsAFailedCheck()
+    {
+        Answers answers;
+        answers.set("zero.stage", "2");
+        answers.set("zero.offload_param", "cpu"); // parameters are offloaded at stage 3 only
+        const Plan plan = makePlan(answers);
+        const Advice* zero = plan.find("zero");
+        QVERIFY(std::any_of(zero->checks.begin(), zero->checks.end(), [](const Check& c) {
+            return c.code == "zero-offload-not-possible" && c.level == CheckLevel::Fail;
+        }));
+        QVERIFY(!plan.config["zero_optimization"].contains("offload_param"));
+        QCOMPARE(plan.config["zero_optimization"]["stage"].get<int>(), 2);
+    }
+
+    void deprecatedCpuOffloadIsOptimizerOffload()
+    {
+        const auto imported = importConfig(parsed(R"({"zero_optimization": {"stage": 2, "cpu_offload": true}})"));
+        QCOMPARE(imported.project.answers.text("zero.offload_optimizer"), std::string("cpu"));
+    }
+
     void autoValuesAreNotAnswers()
     {
         const auto imported = importConfig(parsed(R"({"train_micro_batch_size_per_gpu": "auto", "fp16": {"enabled": "auto"}})"));
