@@ -1,4 +1,5 @@
 #include "ConfigDiff.h"
+#include "JsonAccess.h"
 
 #include "DeepSpeedSchema.h"
 
@@ -9,14 +10,6 @@ namespace dsw {
 namespace {
 
 using oj = nlohmann::ordered_json;
-
-std::string escape(const std::string& key)
-{
-    std::string out;
-    for (char c : key)
-        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
-    return out;
-}
 
 // Renames keys to their documented spelling, recursively, so aliases compare equal.
 oj canonical(const oj& value, const std::string& blockPath)
@@ -102,7 +95,7 @@ void compare(const oj& a, const oj& b, const oj& rootA, const oj& rootB, const s
             if (seen.insert(key).second)
                 keys.push_back(key);
     for (const auto& key : keys) {
-        const std::string path = pointer + "/" + escape(key);
+        const std::string path = pointer + "/" + pointerToken(key);
         const bool inA = a.contains(key), inB = b.contains(key);
         const oj* va = inA ? &a.at(key) : nullptr;
         const oj* vb = inB ? &b.at(key) : nullptr;

@@ -1,4 +1,5 @@
 #include "ConfigText.h"
+#include "JsonAccess.h"
 
 #include "ConfigScan.h"
 
@@ -54,20 +55,6 @@ std::optional<std::size_t> firstInvalidUtf8(const std::string& s)
     return std::nullopt;
 }
 
-std::string escapePointerToken(const std::string& token)
-{
-    std::string out;
-    out.reserve(token.size());
-    for (char c : token) {
-        if (c == '~')
-            out += "~0";
-        else if (c == '/')
-            out += "~1";
-        else
-            out += c;
-    }
-    return out;
-}
 
 // Builds the ordered JSON from SAX events, with a pointer, a line and duplicate detection per key.
 // Keys and values arrive in the same order as the scanner saw them, so the n-th key event is the
@@ -96,7 +83,7 @@ public:
     {
         Frame& f = m_stack.back();
         f.key = k;
-        const std::string pointer = f.pointer + "/" + escapePointerToken(k);
+        const std::string pointer = f.pointer + "/" + pointerToken(k);
         int line = 0;
         if (m_keysReliable && m_keyIndex < m_scan.keys.size()) {
             const ScannedConfig::Key& seen = m_scan.keys[m_keyIndex++];
@@ -155,7 +142,7 @@ private:
             m_root = std::move(v);
             placed = &m_root;
         } else if (Frame& f = m_stack.back(); f.node->is_object()) {
-            pointer = f.pointer + "/" + escapePointerToken(f.key);
+            pointer = f.pointer + "/" + pointerToken(f.key);
             auto& members = f.node->get_ref<oj::object_t&>();
             if (auto it = f.index.find(f.key); it != f.index.end()) {
                 auto& kept = (members.begin() + static_cast<std::ptrdiff_t>(it->second))->second;

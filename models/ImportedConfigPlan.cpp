@@ -7,14 +7,6 @@ namespace {
 
 using oj = nlohmann::ordered_json;
 
-std::string escape(const std::string& key)
-{
-    std::string out;
-    for (char c : key)
-        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
-    return out;
-}
-
 std::string workflowOf(const std::string& topKey)
 {
     if (topKey == "zero_optimization" || topKey == "aio")
@@ -30,7 +22,7 @@ void diff(const oj& imported, const oj& wizard, const std::string& pointer, cons
           std::vector<Suggestion>& out)
 {
     for (const auto& [key, value] : wizard.items()) {
-        const std::string path = pointer + "/" + escape(key);
+        const std::string path = pointer + "/" + pointerToken(key);
         const std::string block = top.empty() ? key : top;
         if (!imported.is_object() || !imported.contains(key)) {
             out.push_back({path, nullptr, value, workflowOf(block), "", false});

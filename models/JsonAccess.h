@@ -23,6 +23,15 @@ T valueOr(const nlohmann::ordered_json& obj, const char* key, T fallback)
     }
 }
 
+// A key as one JSON pointer token: "~" becomes "~0" and "/" becomes "~1" (RFC 6901).
+inline std::string pointerToken(const std::string& key)
+{
+    std::string out;
+    for (char c : key)
+        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    return out;
+}
+
 inline bool isEnabled(const nlohmann::ordered_json& config, const char* block)
 {
     const auto it = config.is_object() ? config.find(block) : config.end();

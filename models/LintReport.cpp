@@ -115,14 +115,6 @@ std::optional<bool> LintReport::enabled(const std::string& block) const
     return std::nullopt;
 }
 
-std::string pointerToken(const std::string& key)
-{
-    std::string out;
-    for (char c : key)
-        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
-    return out;
-}
-
 std::string dottedPath(const std::string& pointer)
 {
     std::string out;

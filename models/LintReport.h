@@ -1,5 +1,6 @@
 #pragma once
 #include "Answers.h"
+#include "JsonAccess.h"
 #include "ConfigLinter.h"
 #include "ConfigText.h"
 #include "DeepSpeedSchema.h"
@@ -53,8 +54,6 @@ private:
     std::unordered_set<std::string> m_quoteless;
 };
 
-// A JSON pointer token: '~' -> "~0", '/' -> "~1".
-std::string pointerToken(const std::string& key);
 // "zero_optimization.offload_param.device" for "/zero_optimization/offload_param/device".
 std::string dottedPath(const std::string& pointer);
 // A number, also an integral or fractional float; nullopt for anything else (strings included).
