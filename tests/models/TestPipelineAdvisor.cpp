@@ -307,18 +307,20 @@ private slots:
 
     void messagesQuoteDeepSpeed()
     {
-        const Answers base = answersFrom(small(8, 1, 2, "type:attention", 8));
-        const Check* noMatch = findCheck(advisePipeline(base, zeroAdvice(0, false)), "pipeline-partition-no-match");
+        // Each Advice is kept in a variable: findCheck points into it.
+        const Advice typeAdvice = advisePipeline(answersFrom(small(8, 1, 2, "type:attention", 8)), zeroAdvice(0, false));
+        const Check* noMatch = findCheck(typeAdvice, "pipeline-partition-no-match");
         QVERIFY(noMatch);
         QVERIFY(noMatch->message.find("Partitioning 'attention' found no valid layers to partition.") != std::string::npos);
 
-        const Check* unknown = findCheck(advisePipeline(answersFrom(small(8, 1, 2, "Profile", 8)), zeroAdvice(0, false)),
-                                         "pipeline-partition-method-unknown");
+        const Advice profile = advisePipeline(answersFrom(small(8, 1, 2, "Profile", 8)), zeroAdvice(0, false));
+        const Check* unknown = findCheck(profile, "pipeline-partition-method-unknown");
         QVERIFY(unknown);
         QVERIFY(unknown->message.find("Partitioning method profile not implemented.") != std::string::npos);
 
-        const Check* divide = findCheck(advisePipeline(answersFrom(small(8, 1, 3, "uniform", 8)), zeroAdvice(0, false)),
-                                        "pipeline-stages-divide-gpus");
+        const Advice threeStages = advisePipeline(answersFrom(small(8, 1, 3, "uniform", 8)), zeroAdvice(0, false));
+        const Check* divide = findCheck(threeStages, "pipeline-stages-divide-gpus");
+        QVERIFY(divide);
         QVERIFY(divide->message.find("num_stages (3) must divide distributed world size (8)") != std::string::npos);
 
         const Advice zero2 = advisePipeline(answersFrom(small(8, 1, 2, "uniform", 8)), zeroAdvice(2, false));
@@ -330,7 +332,9 @@ private slots:
 
         QStringList oneGiB = small(8, 1, 2, "parameters", 8);
         oneGiB << "hardware.gpu_memory_gib=1";
-        const Check* fits = findCheck(advisePipeline(answersFrom(oneGiB), zeroAdvice(0, false)), "pipeline-micro-batch-fits");
+        const Advice small1GiB = advisePipeline(answersFrom(oneGiB), zeroAdvice(0, false));
+        const Check* fits = findCheck(small1GiB, "pipeline-micro-batch-fits");
+        QVERIFY(fits);
         QVERIFY2(fits->message.find("it would then fit") != std::string::npos, fits->message.c_str());
     }
 
