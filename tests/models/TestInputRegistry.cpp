@@ -17,13 +17,6 @@ using json = nlohmann::json;
 
 Q_DECLARE_METATYPE(std::string)
 
-// Compares two JSON values and prints both on failure (QCOMPARE cannot print nlohmann::json).
-#define JSON_COMPARE(actual, expected)                                                                      \
-    do {                                                                                                    \
-        const auto a_ = (actual);                                                                           \
-        const auto e_ = (expected);                                                                         \
-        QVERIFY2(a_ == e_, qPrintable(QString::fromStdString(a_.dump() + " != expected " + e_.dump())));   \
-    } while (false)
 
 namespace {
 

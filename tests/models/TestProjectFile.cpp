@@ -13,12 +13,6 @@ using namespace dsw::test;
 using json = nlohmann::json;
 using oj = nlohmann::ordered_json;
 
-#define JSON_COMPARE(actual, expected)                                                                      \
-    do {                                                                                                    \
-        const auto a_ = (actual);                                                                           \
-        const auto e_ = (expected);                                                                         \
-        QVERIFY2(a_ == e_, qPrintable(QString::fromStdString(a_.dump() + " != expected " + e_.dump())));   \
-    } while (false)
 
 namespace {
 

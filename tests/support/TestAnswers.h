@@ -8,6 +8,14 @@
 #include <QStringList>
 #include <QtGlobal>
 
+// Compares two JSON values and prints both on failure (QCOMPARE cannot print nlohmann::json).
+#define JSON_COMPARE(actual, expected)                                                                      \
+    do {                                                                                                    \
+        const auto a_ = (actual);                                                                           \
+        const auto e_ = (expected);                                                                         \
+        QVERIFY2(a_ == e_, qPrintable(QString::fromStdString(a_.dump() + " != expected " + e_.dump())));   \
+    } while (false)
+
 namespace dsw::test {
 
 inline QString q(const std::string& s) { return QString::fromStdString(s); }
