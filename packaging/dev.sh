@@ -14,7 +14,7 @@ build=${DSW_BUILD_DIR:-$root/build}
 jobs=${DSW_JOBS:-$(nproc)}
 
 packages=(build-essential cmake ninja-build pkg-config
-          qt6-base-dev qt6-base-dev-tools libqt6charts6-dev libgl-dev nlohmann-json3-dev
+          qt6-base-dev qt6-base-dev-tools qt6-charts-dev libgl-dev nlohmann-json3-dev
           qtbase5-dev libkf5syntaxhighlighting-dev   # Qt 5 + KF5: the KSyntaxHighlighting compatibility build
           clang libclang-rt-14-dev)                 # libFuzzer for the parsers' fuzz targets
 
