@@ -6,6 +6,7 @@
 #include "JsonPreview.h"
 #include "MemoryChart.h"
 #include "ProjectDocument.h"
+#include "RecentFiles.h"
 #include "StepSidebar.h"
 #include "SummaryPage.h"
 #include "WhyView.h"
@@ -23,6 +24,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -135,6 +137,20 @@ void MainWindow::buildMenus()
         if (!path.isEmpty())
             openProject(path);
     });
+    QMenu* recent = file->addMenu(tr("Open &Recent"));
+    recent->setObjectName(QStringLiteral("recentMenu"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+        recent->clear();
+        QSettings settings;
+        for (const QString& path : RecentFiles(settings).files())
+            recent->addAction(path, this, [this, path] {
+                if (maybeSave())
+                    openProject(path);
+            });
+        recent->setEnabled(true);
+        if (recent->isEmpty())
+            recent->addAction(tr("(none)"))->setEnabled(false);
+    });
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
         QString path = m_document->fileName();
         if (path.isEmpty())
@@ -197,7 +213,14 @@ bool MainWindow::openProject(const QString& path)
     }
     m_untitledName.clear();
     updateTitle();
+    rememberFile(path);
     return true;
+}
+
+void MainWindow::rememberFile(const QString& path)
+{
+    QSettings settings; // the app's own settings (organization and application names set in main)
+    RecentFiles(settings).add(path);
 }
 
 QString MainWindow::saveProjectAs(const QString& path)
@@ -205,6 +228,7 @@ QString MainWindow::saveProjectAs(const QString& path)
     const QString error = m_document->saveAs(path);
     if (error.isEmpty()) {
         m_untitledName.clear();
+        rememberFile(path);
         statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
     }
     return error;

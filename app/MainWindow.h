@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+class QMenu;
 class QStackedWidget;
 class QTabWidget;
 class QPushButton;
@@ -53,6 +54,7 @@ private:
     void updateTitle();
     bool maybeSave();
     void showExportDialog();
+    void rememberFile(const QString& path);
     void next(int direction);
 
     ProjectDocument* m_document;

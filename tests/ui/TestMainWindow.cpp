@@ -4,6 +4,7 @@
 #include "JsonPreview.h"
 #include "MainWindow.h"
 #include "ProjectDocument.h"
+#include "RecentFiles.h"
 #include "StepSidebar.h"
 #include "WhyView.h"
 
@@ -18,6 +19,8 @@
 #include <QTableWidget>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -48,6 +51,15 @@ private:
     }
 
 private slots:
+    void initTestCase()
+    {
+        // Settings (recent files) go to a test location, never the user's own.
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("ds-wizard-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("TestMainWindow"));
+        QSettings().clear();
+    }
+
     void opensOnTheExampleProject()
     {
         MainWindow w;
@@ -194,6 +206,8 @@ private slots:
             QVERIFY(!w.isWindowModified());
             QVERIFY(w.windowTitle().startsWith("p.dswiz"));
         }
+        QSettings settings;
+        QCOMPARE(RecentFiles(settings).files().value(0), QFileInfo(path).absoluteFilePath());
         MainWindow w;
         QVERIFY(w.openProject(path));
         QCOMPARE(w.document()->project().answers.integer("hardware.nodes"), 2);

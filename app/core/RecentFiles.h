@@ -1,0 +1,22 @@
+#pragma once
+#include <QSettings>
+#include <QStringList>
+
+namespace dsw {
+
+// The most recently opened or saved projects, newest first, kept in the app's settings: no duplicates,
+// at most `kMaxRecentFiles`, files that no longer exist dropped when read.
+class RecentFiles {
+public:
+    static constexpr int kMaxRecentFiles = 8;
+
+    explicit RecentFiles(QSettings& settings);
+    QStringList files() const;
+    void add(const QString& path);
+    void clear();
+
+private:
+    QSettings& m_settings;
+};
+
+} // namespace dsw
