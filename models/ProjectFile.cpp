@@ -1,6 +1,7 @@
 #include "ProjectFile.h"
 
 #include "InputRegistry.h"
+#include "Utf8.h"
 
 #include <algorithm>
 
@@ -42,6 +43,9 @@ Result<Project> parseProject(const std::string& bytes)
 {
     if (bytes.size() > kMaxProjectBytes)
         return Result<Project>::failure("the project file is larger than 4 MiB; a ds-wizard project is a few kilobytes");
+    if (auto bad = firstInvalidUtf8(bytes))
+        return Result<Project>::failure("invalid UTF-8 at byte offset " + std::to_string(*bad)
+                                        + ": a project file must be UTF-8 text");
     oj root;
     try {
         root = oj::parse(bytes);

@@ -168,6 +168,13 @@ private slots:
         QVERIFY(resaved.at("handled").at(0).contains("by"));
     }
 
+    void invalidUtf8IsRefusedWithItsOffset()
+    {
+        const auto r = parseProject("{\"format\": \"ds-wizard-project\", \"notes\": \"caf\xe9\"}");
+        QVERIFY(!r.ok());
+        QVERIFY2(QString::fromStdString(r.error()).contains("invalid UTF-8 at byte offset 45"), r.error().c_str());
+    }
+
     void inputsThatOnceCrashedAreRefused()
     {
         // Found by the fuzzer: a number too large for a double made nlohmann throw out_of_range.
