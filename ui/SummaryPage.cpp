@@ -21,7 +21,7 @@ SummaryPage::SummaryPage(QWidget* parent)
     layout->addWidget(m_text, 1);
     auto* buttons = new QHBoxLayout();
     auto* copy = new QPushButton(tr("Copy JSON"), this);
-    auto* exportButton = new QPushButton(tr("Export JSON…"), this);
+    auto* exportButton = new QPushButton(tr("Export…"), this);
     buttons->addStretch();
     buttons->addWidget(copy);
     buttons->addWidget(exportButton);
@@ -50,6 +50,8 @@ void SummaryPage::showProject(const Project& project, const Plan& plan)
             what = tr("needs input: %1").arg(missing.join(", "));
         } else if (state == StepState::Complete) {
             what = tr("done");
+        } else if (advice.status == AdviceStatus::NotApplicable) {
+            what = tr("not applicable to these answers");
         } else {
             what = tr("not reviewed yet (its recommendation is already in the config)");
         }

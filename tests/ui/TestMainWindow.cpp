@@ -16,6 +16,7 @@
 #include <QTimer>
 #include <QLabel>
 #include <QTabWidget>
+#include <QTextBrowser>
 #include <QTableWidget>
 #include <QLineEdit>
 #include <QPushButton>
@@ -166,6 +167,11 @@ private slots:
             QVERIFY2(headline && !headline->text().isEmpty(), step);
             saveScreenshot(w, QString("step-") + step);
         }
+        w.goToStep("summary");
+        auto* summary = w.findChild<QTextBrowser*>("summaryText");
+        QVERIFY(summary->toPlainText().contains("needs input: memory.oom_message"));
+        QVERIFY(summary->toPlainText().contains("not applicable to these answers")); // DeepNVMe without an SSD
+        saveScreenshot(w, "step-summary");
         // Inputs shared with Setup are never asked again on a workflow page.
         QVERIFY(!w.findChild<QWidget*>("pipelinePage")->findChild<QLineEdit*>("model.layers"));
         QVERIFY(w.findChild<QWidget*>("pipelinePage")->findChild<QLineEdit*>("pipeline.stages"));
