@@ -14,7 +14,7 @@ namespace dsw {
 ProjectDocument::ProjectDocument(QObject* parent)
     : QObject(parent)
 {
-    connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
+    connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this] { emit modifiedChanged(isModified()); });
     recompute();
 }
 
@@ -83,7 +83,9 @@ void ProjectDocument::markHandled(const std::string& workflow)
     const Advice* advice = m_plan.find(workflow);
     m_project.markHandled(workflow, QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString(),
                           advice ? advice->headline : std::string());
+    m_handledChanged = true;
     emit changed();
+    emit modifiedChanged(true);
 }
 
 void ProjectDocument::reset(Project project, const QString& fileName)
@@ -91,6 +93,7 @@ void ProjectDocument::reset(Project project, const QString& fileName)
     m_project = std::move(project);
     m_undoStack.clear();
     m_undoStack.setClean();
+    m_handledChanged = false;
     m_fileName = fileName;
     recompute();
     emit fileNameChanged();
@@ -120,8 +123,10 @@ QString ProjectDocument::saveAs(const QString& path)
     if (!error.isEmpty())
         return error;
     m_fileName = path;
+    m_handledChanged = false;
     m_undoStack.setClean();
     emit fileNameChanged();
+    emit modifiedChanged(isModified());
     return {};
 }
 

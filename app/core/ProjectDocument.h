@@ -22,7 +22,8 @@ public:
     QUndoStack* undoStack() { return &m_undoStack; }
     QString fileName() const { return m_fileName; }
     QString displayName() const;
-    bool isModified() const { return !m_undoStack.isClean(); }
+    // Unsaved edits (the undo stack) or a workflow marked done since the last save.
+    bool isModified() const { return !m_undoStack.isClean() || m_handledChanged; }
 
     // An undoable edit; `value` must already be valid for the input (InputRegistry::parse).
     void setAnswer(const std::string& id, const nlohmann::json& value);
@@ -58,6 +59,7 @@ private:
     Plan m_plan;
     QUndoStack m_undoStack;
     QString m_fileName;
+    bool m_handledChanged = false; // "handled" entries are not undoable edits, but they are unsaved
 };
 
 } // namespace dsw

@@ -143,8 +143,10 @@ private slots:
         saveScreenshot(w, "zero-why");
         tabs->setCurrentIndex(2);
         saveScreenshot(w, "zero-memory");
+        QVERIFY(!w.isWindowModified());
         w.findChild<QPushButton*>("nextButton")->click();
         QVERIFY(w.document()->project().isHandled("zero"));
+        QVERIFY(w.isWindowModified()); // the done mark is saved with the project, so it is an unsaved change
         auto* sidebar = w.findChild<StepSidebar*>("stepSidebar");
         QVERIFY(sidebar->item(1)->text().startsWith(QStringLiteral("✓")));
     }
