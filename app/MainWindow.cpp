@@ -236,10 +236,8 @@ QString MainWindow::saveProjectAs(const QString& path)
 
 QString MainWindow::exportConfig(const QString& path)
 {
-    const QString error = writeFileAtomically(path, QByteArray::fromStdString(m_document->plan().config.dump(2) + "\n"));
-    if (error.isEmpty())
-        statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
-    return error;
+    const auto& document = *m_document;
+    return writeExport(exportFiles(document.plan().config, document.project().answers, ExportTarget::DeepSpeedJson), path, false);
 }
 
 bool MainWindow::importConfig(const QString& path)

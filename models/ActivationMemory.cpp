@@ -1,5 +1,7 @@
 #include "ActivationMemory.h"
 
+#include "Answers.h"
+
 #include <stdexcept>
 
 namespace dsw {
@@ -27,6 +29,13 @@ std::string activationFormula(bool checkpointing)
                "is recomputed during backward, plus fp32 logits (Korthikanti et al. 2022, arXiv:2205.05198, t = 1)";
     return "L·s·b·h·(34 + 5·a·s/h) + 4·s·b·v bytes: 16-bit activations of every layer plus fp32 logits "
            "(Korthikanti et al. 2022, arXiv:2205.05198, Eq. 1, t = 1)";
+}
+
+ActivationInputs activationInputsFor(const Answers& a, std::int64_t microBatch)
+{
+    return {a.integer("model.seq_len"),         microBatch,
+            a.integer("model.hidden_size"),     a.integer("model.attention_heads"),
+            a.integer("model.layers"),          a.integer("model.vocab_size")};
 }
 
 } // namespace dsw

@@ -21,6 +21,10 @@ struct ActivationInputs {
 // Throws std::invalid_argument if s, b, h, a or L < 1, or v < 0.
 std::int64_t activationBytes(const ActivationInputs& in, bool checkpointing);
 
+// The model's shape from the answers (model.seq_len, hidden_size, attention_heads, layers, vocab_size)
+// with the given micro-batch.
+ActivationInputs activationInputsFor(const class Answers& answers, std::int64_t microBatch);
+
 // The formula behind activationBytes, for showing users how the number was computed.
 std::string activationFormula(bool checkpointing);
 

@@ -19,6 +19,16 @@ std::string toString(CheckLevel level)
     return "fail";
 }
 
+std::string mark(CheckLevel level)
+{
+    switch (level) {
+    case CheckLevel::Pass: return "✓";
+    case CheckLevel::Warn: return "⚠";
+    case CheckLevel::Fail: return "✗";
+    }
+    return "✗";
+}
+
 std::string toString(AdviceStatus status)
 {
     switch (status) {

@@ -55,6 +55,7 @@ struct Advice {
 };
 
 std::string toString(CheckLevel level);
+std::string mark(CheckLevel level); // ✓ ⚠ ✗, as every view shows a check
 std::string toString(AdviceStatus status);
 nlohmann::ordered_json toJson(const Check& check);
 nlohmann::ordered_json toJson(const Advice& advice);

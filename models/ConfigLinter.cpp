@@ -271,6 +271,16 @@ std::string toString(LintLevel level)
     return "info";
 }
 
+std::string mark(LintLevel level)
+{
+    switch (level) {
+    case LintLevel::Error: return "✗";
+    case LintLevel::Warning: return "⚠";
+    case LintLevel::Info: return "ℹ";
+    }
+    return "ℹ";
+}
+
 nlohmann::ordered_json toJson(const LintFinding& f)
 {
     // Every field is always present (null when there is none), so readers see one shape.

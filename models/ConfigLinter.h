@@ -28,6 +28,7 @@ struct LintFinding {
 std::vector<LintFinding> lintConfig(const ParsedConfig& config, const Answers& context);
 
 std::string toString(LintLevel level);
+std::string mark(LintLevel level); // ✗ ⚠ ℹ
 nlohmann::ordered_json toJson(const LintFinding& finding);
 
 } // namespace dsw

@@ -36,9 +36,7 @@ Job jobFrom(const Answers& a, std::optional<std::int64_t> messageGpuBytes)
     j.dataParallel = std::max<std::int64_t>(1, a.dataParallelSize());
     j.gpusPerNode = static_cast<int>(a.integer("hardware.gpus_per_node"));
     j.nodes = static_cast<int>(a.integer("hardware.nodes"));
-    j.shape = {a.integer("model.seq_len"),     1,
-               a.integer("model.hidden_size"), a.integer("model.attention_heads"),
-               a.integer("model.layers"),      a.integer("model.vocab_size")};
+    j.shape = activationInputsFor(a, 1);
     j.cpuBytes = a.number("hardware.cpu_memory_gib") * kGiB;
     j.gpuCapacity
         = messageGpuBytes ? static_cast<double>(*messageGpuBytes) : a.number("hardware.gpu_memory_gib") * kGiB;

@@ -5,7 +5,6 @@
 #include "NvmeAdvisor.h"
 
 #include "GpuCatalog.h"
-#include "KnowledgeFiles.h"
 #include "Version.h"
 
 namespace dsw {
@@ -344,7 +343,7 @@ Advice adviseNvme(const Answers& a)
 {
     Advice adv;
     adv.workflow = "nvme";
-    const oj aioDefaults = oj::parse(knowledgeFile("deepspeed.json")).at("aio_defaults"); // keeps the file's key order
+    const oj& aioDefaults = deepspeedKnowledge().at("aio_defaults"); // keeps the file's key order
     adv.details = oj{{"handle", nullptr}, {"tensor_location", a.text("nvme.tensor_location")},
                      {"constructor_form", nullptr}, {"handle_defaults", handleDefaults()},
                      {"ds_config_aio_defaults", aioDefaults}};

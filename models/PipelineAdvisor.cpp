@@ -391,8 +391,7 @@ Advice advisePipeline(const Answers& a, const Advice& zero)
     s.batch = batchKeys(a); // the micro-batch and accumulation the composer writes; DeepSpeed's micro-batches = GAS
     s.zeroStage = zeroStageOf(zero, a);
     s.checkpointing = checkpointingOf(zero, a);
-    s.activation = {a.integer("model.seq_len"), s.batch.microBatch, a.integer("model.hidden_size"),
-                    a.integer("model.attention_heads"), a.integer("model.layers"), a.integer("model.vocab_size")};
+    s.activation = activationInputsFor(a, s.batch.microBatch);
     s.activations = activationBytes(s.activation, s.checkpointing);
     s.usable = a.number("hardware.gpu_memory_gib") * kGiB * (1 - kGpuReserveFraction);
     s.bubble = static_cast<double>(s.stages - 1) / static_cast<double>(s.batch.gradientAccumulation + s.stages - 1);

@@ -36,11 +36,15 @@ int Version::compare(const Version& other) const
     return 0;
 }
 
+const nlohmann::ordered_json& deepspeedKnowledge()
+{
+    static const nlohmann::ordered_json knowledge = nlohmann::ordered_json::parse(knowledgeFile("deepspeed.json"));
+    return knowledge;
+}
+
 std::string knowledgeVersion()
 {
-    static const std::string version =
-        nlohmann::json::parse(knowledgeFile("deepspeed.json")).at("knowledge_version").get<std::string>();
-    return version;
+    return deepspeedKnowledge().at("knowledge_version").get<std::string>();
 }
 
 std::string basisStatement()

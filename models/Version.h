@@ -1,4 +1,5 @@
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ inline bool versionAtLeast(const std::string& version, const std::string& minimu
 
 // The DeepSpeed version ds-wizard's knowledge was read from, and the sentence every recommendation carries.
 std::string knowledgeVersion();
+// resources/knowledge/deepspeed.json, parsed once (key order kept).
+const nlohmann::ordered_json& deepspeedKnowledge();
 std::string basisStatement();
 
 } // namespace dsw

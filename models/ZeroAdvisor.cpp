@@ -4,7 +4,6 @@
 #include "BatchKeys.h"
 #include "Count.h"
 #include "DeepSpeedEstimator.h"
-#include "KnowledgeFiles.h"
 #include "Version.h"
 #include "ZeroPaperMemory.h"
 #include "ActivationMemory.h"
@@ -43,7 +42,7 @@ oj zeroFragment(const ZeroOption& o, const Answers& a)
         zero["offload_param"] = offloadBlock(o.offloadParam, a);
     oj fragment{{"zero_optimization", zero}};
     if (o.offloadOptimizer == "nvme" || o.offloadParam == "nvme") {
-        const auto defaults = nlohmann::json::parse(knowledgeFile("deepspeed.json")).at("aio_defaults");
+        const auto& defaults = deepspeedKnowledge().at("aio_defaults");
         oj aio;
         aio["block_size"] = defaults.at("block_size");
         aio["queue_depth"] = defaults.at("queue_depth");
@@ -126,9 +125,7 @@ void addSuggestions(Advice& adv, const Answers& a)
     const std::int64_t P = paramsPerPipelineStage(a);
     const std::int64_t L = a.integer("model.largest_layer_params");
     const double usable = a.number("hardware.gpu_memory_gib") * kGiB * (1 - kGpuReserveFraction);
-    const ActivationInputs one{a.integer("model.seq_len"), 1, a.integer("model.hidden_size"),
-                               a.integer("model.attention_heads"), a.integer("model.layers"), a.integer("model.vocab_size")};
-    const double room = usable - 4.0 * L - static_cast<double>(activationBytes(one, true));
+    const double room = usable - 4.0 * L - static_cast<double>(activationBytes(activationInputsFor(a, 1), true));
     std::string what;
     if (room > 0) {
         const auto gpus = static_cast<std::int64_t>(std::ceil(16.0 * static_cast<double>(P) / room));
@@ -269,9 +266,7 @@ Advice adviseZero(const Answers& a)
                               "ds-pin-memory"});
     if (chosen.checkpointing && a.text("training.activation_checkpointing") == "auto")
         adv.checks.push_back({CheckLevel::Warn, "activation-checkpointing-needed",
-                              "Activations (" + gib(activationBytes({a.integer("model.seq_len"), a.integer("training.micro_batch_size"),
-                                                                      a.integer("model.hidden_size"), a.integer("model.attention_heads"),
-                                                                      a.integer("model.layers"), a.integer("model.vocab_size")}, false))
+                              "Activations (" + gib(activationBytes(activationInputsFor(a, a.integer("training.micro_batch_size")), false))
                                   + " without checkpointing) do not fit, so activation checkpointing is turned on: "
                                   "enable it in the model code (see the snippet).",
                               "korthikanti"});

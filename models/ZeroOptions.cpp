@@ -132,9 +132,7 @@ std::vector<ZeroOption> zeroOptions(const Answers& a)
     std::vector<bool> ckptModes = ckptChoice == "on" ? std::vector<bool>{true}
         : ckptChoice == "off"                         ? std::vector<bool>{false}
                                                       : std::vector<bool>{false, true};
-    const ActivationInputs act{a.integer("model.seq_len"), a.integer("training.micro_batch_size"),
-                               a.integer("model.hidden_size"), a.integer("model.attention_heads"),
-                               a.integer("model.layers"), a.integer("model.vocab_size")};
+    const ActivationInputs act = activationInputsFor(a, a.integer("training.micro_batch_size"));
     const double usableGpu = a.number("hardware.gpu_memory_gib") * kGiB * (1 - kGpuReserveFraction);
     const double cpuBytes = a.number("hardware.cpu_memory_gib") * kGiB;
     const double nvmeCapacity = a.number("hardware.nvme_capacity_gib") * kGiB;

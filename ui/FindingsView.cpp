@@ -8,16 +8,6 @@ namespace {
 constexpr int kLineRole = Qt::UserRole;
 constexpr int kPointerRole = Qt::UserRole + 1;
 
-QString levelMark(LintLevel level)
-{
-    switch (level) {
-    case LintLevel::Error: return QStringLiteral("✗");
-    case LintLevel::Warning: return QStringLiteral("⚠");
-    case LintLevel::Info: return QStringLiteral("ℹ");
-    }
-    return {};
-}
-
 QString compact(const nlohmann::ordered_json& value)
 {
     return value.is_null() ? QStringLiteral("(absent)") : QString::fromStdString(value.dump());
@@ -58,7 +48,7 @@ void FindingsView::showFindings(const std::vector<LintFinding>& findings, const 
     clear();
     heading(this, tr("Lint findings (%1)").arg(findings.size()));
     for (const auto& f : findings) {
-        QString text = levelMark(f.level) + " " + QString::fromStdString(f.path.empty() ? "/" : f.path) + ": "
+        QString text = QString::fromStdString(mark(f.level)) + " " + QString::fromStdString(f.path.empty() ? "/" : f.path) + ": "
             + QString::fromStdString(f.message);
         if (f.suggestion)
             text += "\n→ " + QString::fromStdString(*f.suggestion);

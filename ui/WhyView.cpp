@@ -11,15 +11,7 @@ namespace {
 
 QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 
-QString mark(CheckLevel level)
-{
-    switch (level) {
-    case CheckLevel::Pass: return QStringLiteral("✓");
-    case CheckLevel::Warn: return QStringLiteral("⚠");
-    case CheckLevel::Fail: return QStringLiteral("✗");
-    }
-    return {};
-}
+QString markOf(CheckLevel level) { return QString::fromStdString(mark(level)); }
 
 QString sourceLink(const std::string& id)
 {
@@ -65,7 +57,7 @@ QString WhyView::html(const Plan& plan, const std::string& workflow)
         h += "<h4>Checks</h4><ul>";
         for (const auto& c : advice.checks)
             h += QStringLiteral("<li>%1 %2 <small><code>%3</code></small>%4</li>")
-                     .arg(mark(c.level), esc(c.message), esc(c.code), sourceLink(c.source));
+                     .arg(markOf(c.level), esc(c.message), esc(c.code), sourceLink(c.source));
         h += "</ul>";
         if (!advice.tradeoffs.empty()) {
             h += "<h4>Trade-offs</h4><ul>";
@@ -91,7 +83,7 @@ QString WhyView::html(const Plan& plan, const std::string& workflow)
         }
     }
     for (const auto& f : plan.findings)
-        h += QStringLiteral("<p>%1 %2</p>").arg(mark(f.level), esc(f.message));
+        h += QStringLiteral("<p>%1 %2</p>").arg(markOf(f.level), esc(f.message));
     h += QStringLiteral("<p><i>%1</i></p>").arg(esc(plan.basis));
     return h;
 }

@@ -74,8 +74,7 @@ void WorkflowPage::showProject(const Project& project, const Plan& plan)
     for (const CheckLevel level : {CheckLevel::Fail, CheckLevel::Warn, CheckLevel::Pass})
         for (const auto& c : advice->checks)
             if (c.level == level)
-                lines << (level == CheckLevel::Fail ? QStringLiteral("✗ ") : level == CheckLevel::Warn ? QStringLiteral("⚠ ") : QStringLiteral("✓ "))
-                        + QString::fromStdString(c.message);
+                lines << QString::fromStdString(mark(level) + " " + c.message);
     for (const auto& m : advice->missing)
         lines.prepend(tr("Needs input: %1").arg(QString::fromStdString(m)));
     m_checks->setText(lines.join('\n'));

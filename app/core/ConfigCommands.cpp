@@ -26,16 +26,6 @@ ParsedConfig readConfig(const QString& path)
     return std::move(parsed).value();
 }
 
-const char* mark(LintLevel level)
-{
-    switch (level) {
-    case LintLevel::Error: return "✗ error";
-    case LintLevel::Warning: return "⚠ warning";
-    case LintLevel::Info: return "ℹ info";
-    }
-    return "";
-}
-
 } // namespace
 
 int runLint(const QStringList& args, QTextStream& out)
@@ -63,7 +53,7 @@ int runLint(const QStringList& args, QTextStream& out)
         out << QString::fromStdString(oj{{"file", path.toStdString()}, {"findings", list}}.dump(2)) << "\n";
     } else {
         for (const auto& f : findings) {
-            out << path << ":" << f.line << ": " << mark(f.level) << " [" << QString::fromStdString(f.code) << "] "
+            out << path << ":" << f.line << ": " << QString::fromStdString(mark(f.level) + " " + toString(f.level)) << " [" << QString::fromStdString(f.code) << "] "
                 << QString::fromStdString(f.path.empty() ? std::string("/") : f.path) << ": " << QString::fromStdString(f.message) << "\n";
             if (f.suggestion)
                 out << "    suggestion: " << QString::fromStdString(*f.suggestion) << "\n";

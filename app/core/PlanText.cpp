@@ -4,18 +4,6 @@
 
 namespace dsw {
 
-namespace {
-const char* mark(CheckLevel level)
-{
-    switch (level) {
-    case CheckLevel::Pass: return "✓";
-    case CheckLevel::Warn: return "⚠";
-    case CheckLevel::Fail: return "✗";
-    }
-    return "?";
-}
-} // namespace
-
 std::string planText(const Plan& plan, const std::string& onlyWorkflow)
 {
     std::string out;
@@ -29,7 +17,7 @@ std::string planText(const Plan& plan, const std::string& onlyWorkflow)
         for (const auto& m : advice.missing)
             out += "  needs: " + m + "\n";
         for (const auto& c : advice.checks)
-            out += std::string("  ") + mark(c.level) + " " + c.code + ": " + c.message + "\n";
+            out += "  " + mark(c.level) + " " + c.code + ": " + c.message + "\n";
         for (const auto& t : advice.tradeoffs)
             out += "  • " + t.title + ": " + t.text + "\n";
         for (const auto& s : advice.sources)
@@ -38,7 +26,7 @@ std::string planText(const Plan& plan, const std::string& onlyWorkflow)
         out += "\n";
     }
     for (const auto& f : plan.findings)
-        out += std::string(mark(f.level)) + " " + f.code + ": " + f.message + "\n";
+        out += mark(f.level) + " " + f.code + ": " + f.message + "\n";
     out += "== ds_config.json\n" + plan.config.dump(2) + "\n\n" + plan.basis + "\n";
     return out;
 }

@@ -18,6 +18,7 @@
 //         b=2 off: sbh = 8388608, perLayer = 285212672 + 671088640 = 956301312, 24·956301312 + 823410688 = 23774642176
 //         b=1 off: 11887321088;  b=1 on: 2·4194304·24 + 478150656 + 411705344 = 1091182592
 #include "Answers.h"
+#include "TestAnswers.h"
 #include "InputRegistry.h"
 #include "MemoryAdvisor.h"
 #include "SourceCatalog.h"
@@ -43,18 +44,10 @@ std::string readSample(const QString& name)
     return f.readAll().toStdString();
 }
 
-// Answers typed as a user would, through the registry's parser, so a typo in a table fails loudly.
+// The test helper's answers, plus the pasted message (@name reads tests/data/oom/name).
 Answers answersFrom(const QStringList& settings, const QString& message)
 {
-    Answers a;
-    for (const QString& s : settings) {
-        const int eq = s.indexOf('=');
-        const std::string id = s.left(eq).toStdString();
-        auto r = InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString());
-        if (!r)
-            qFatal("bad test setting %s: %s", qPrintable(s), r.error().c_str());
-        a.set(id, r.value());
-    }
+    Answers a = dsw::test::answersFrom(settings);
     if (!message.isEmpty())
         a.set("memory.oom_message", message.startsWith('@') ? readSample(message.mid(1)) : message.toStdString());
     return a;
