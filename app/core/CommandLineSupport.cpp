@@ -6,15 +6,16 @@
 
 namespace dsw {
 
-void parseOrThrow(QCommandLineParser& parser, const QStringList& args, int positional)
+void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const QString& positional)
 {
     if (!parser.parse(args))
         throw BadInput{parser.errorText()};
     const QStringList extra = parser.positionalArguments();
-    if (extra.size() > positional)
-        throw BadInput{QStringLiteral("unexpected argument '%1'").arg(extra.at(positional))};
-    if (extra.size() < positional)
-        throw BadInput{QStringLiteral("missing argument: see ds-wizard --help")};
+    const auto wanted = positional.split(' ', Qt::SkipEmptyParts).size();
+    if (extra.size() > wanted)
+        throw BadInput{QStringLiteral("unexpected argument '%1'").arg(extra.at(wanted))};
+    if (extra.size() < wanted)
+        throw BadInput{QStringLiteral("missing argument: expected %1").arg(positional)};
 }
 
 std::int64_t countOption(const QCommandLineParser& p, const QString& name, bool required, std::int64_t min, std::int64_t max)

@@ -15,8 +15,8 @@ struct BadInput {
     QString message;
 };
 
-// Parses the options; `positional` is how many positional arguments the command takes.
-void parseOrThrow(QCommandLineParser& parser, const QStringList& args, int positional = 0);
+// Parses the options; `positional` names the positional arguments the command takes ("CONFIG", "A.json B.json").
+void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const QString& positional = {});
 std::int64_t countOption(const QCommandLineParser& parser, const QString& name, bool required, std::int64_t min, std::int64_t max);
 
 // --project F (when given) with each --set id=value applied on top (split at the first '=').

@@ -33,7 +33,7 @@ int runLint(const QStringList& args, QTextStream& out)
     QCommandLineParser p;
     p.addOptions({{"set", "Context a config alone lacks: id=value.", "id=value"},
                   {"format", "text or json.", "FORMAT", "text"}});
-    parseOrThrow(p, args, 1);
+    parseOrThrow(p, args, QStringLiteral("CONFIG"));
     const QString format = p.value("format");
     if (format != "text" && format != "json")
         throw BadInput{QStringLiteral("--format: '%1' is not allowed; one of: text, json").arg(format)};
@@ -67,7 +67,7 @@ int runImport(const QStringList& args, QTextStream& out)
 {
     QCommandLineParser p;
     p.addOption({{"o", "output"}, "The project file to write.", "PROJECT.dswiz"});
-    parseOrThrow(p, args, 1);
+    parseOrThrow(p, args, QStringLiteral("CONFIG"));
     if (!p.isSet("output"))
         throw BadInput{QStringLiteral("-o PROJECT.dswiz is required")};
     const ImportedProject imported = importConfig(readConfig(p.positionalArguments().at(0)));
@@ -117,12 +117,14 @@ int runDiff(const QStringList& args, QTextStream& out)
 {
     QCommandLineParser p;
     p.addOption({"format", "text or json.", "FORMAT", "text"});
-    parseOrThrow(p, args, 2);
+    parseOrThrow(p, args, QStringLiteral("A.json B.json"));
     const QString format = p.value("format");
     if (format != "text" && format != "json")
         throw BadInput{QStringLiteral("--format: '%1' is not allowed; one of: text, json").arg(format)};
     const QString pathA = p.positionalArguments().at(0), pathB = p.positionalArguments().at(1);
-    const auto differences = diffConfigs(readConfig(pathA).json, readConfig(pathB).json);
+    const ParsedConfig a = readConfig(pathA); // A first, so an error names the first bad file
+    const ParsedConfig b = readConfig(pathB);
+    const auto differences = diffConfigs(a.json, b.json);
     if (format == "json") {
         oj list = oj::array();
         for (const auto& d : differences)

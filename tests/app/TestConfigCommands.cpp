@@ -130,7 +130,8 @@ private slots:
         for (const auto& d : result.at("differences"))
             stage = stage || d["pointer"] == "/zero_optimization/stage";
         QVERIFY(stage);
-        oneLineNaming(run({"diff", a}), "missing argument");
+        oneLineNaming(run({"diff", a}), "missing argument: expected A.json B.json");
+        oneLineNaming(run({"diff", m_dir.filePath("none-a.json"), m_dir.filePath("none-b.json")}), "none-a.json");
     }
 };
 
