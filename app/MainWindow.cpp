@@ -1,7 +1,7 @@
 #include "MainWindow.h"
 
-#include "AtomicFile.h"
 #include "ExportDialog.h"
+#include "ExportWriter.h"
 #include "FindingsView.h"
 #include "JsonPreview.h"
 #include "MemoryChart.h"
@@ -16,7 +16,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QDir>
 #include <QMimeData>
 #include <QFile>
 #include <QFileDialog>
@@ -220,7 +219,8 @@ bool MainWindow::openProject(const QString& path)
 void MainWindow::rememberFile(const QString& path)
 {
     QSettings settings; // the app's own settings (organization and application names set in main)
-    RecentFiles(settings).add(path);
+    if (const QString error = RecentFiles(settings).add(path); !error.isEmpty())
+        statusBar()->showMessage(tr("Recent files not saved: %1").arg(error), 10000);
 }
 
 QString MainWindow::saveProjectAs(const QString& path)
@@ -259,20 +259,18 @@ bool MainWindow::importConfig(const QString& path)
 
 QString MainWindow::writeExport(const std::vector<ExportFile>& files, const QString& path, bool folder)
 {
-    if (folder) {
-        QFileInfo info(path);
-        if (info.exists() && !info.isDir())
-            return tr("%1 exists and is not a folder").arg(path);
-        if (!QDir().mkpath(path))
-            return tr("cannot create the folder %1").arg(path);
+    const ExportPlacement placement = placeExport(files, path, folder);
+    if (const QStringList unnamed = unnamedFilesToOverwrite(placement); !unnamed.isEmpty()) {
+        // The file dialog asked about the file the user picked, not about the ones written beside it.
+        const auto answer = QMessageBox::question(this, tr("Overwrite files?"),
+                                                  tr("The export also writes these files, which exist and differ:\n%1\n\nOverwrite them?")
+                                                      .arg(unnamed.join('\n')),
+                                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Yes)
+            return tr("not exported: %1 kept").arg(unnamed.join(", "));
     }
-    for (size_t i = 0; i < files.size(); ++i) {
-        const QString name = QString::fromStdString(files[i].name);
-        const QString target = folder ? QDir(path).filePath(name) : i == 0 ? path : QFileInfo(path).dir().filePath(name);
-        if (QString error = writeFileAtomically(target, QByteArray::fromStdString(files[i].content), files[i].executable);
-            !error.isEmpty())
-            return error;
-    }
+    if (QString error = dsw::writeExport(placement); !error.isEmpty())
+        return error;
     statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
     return {};
 }

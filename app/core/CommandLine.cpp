@@ -8,6 +8,7 @@
 #include "Plan.h"
 #include "PlanText.h"
 #include "ProjectFile.h"
+#include "TerminalText.h"
 #include "ZeroPaperMemory.h"
 
 #include <QCommandLineParser>
@@ -30,7 +31,12 @@ const QString kUsage = QStringLiteral(
     "       ds-wizard import CONFIG -o PROJECT.dswiz\n"
     "       ds-wizard export [--project F] [--set id=value]... --to deepspeed-json|hf-json|accelerate-yaml|launch|bundle -o PATH\n"
     "       ds-wizard diff A.json B.json [--format text|json]   what differs once DeepSpeed's defaults apply (exit 1)\n"
-    "       ds-wizard --version | --help\n");
+    "       ds-wizard --version | --help\n"
+    "Output: -o is written only when every byte is on disk (temporary file, fsync, rename); on failure the old\n"
+    "file is unchanged. -o must be a regular file or a new name (a bundle's -o: a folder), never a device, FIFO,\n"
+    "socket or an input of the command (no command writes its input's format, so there is no --in-place).\n"
+    "export --to launch|bundle writes all its files or none; an existing hostfile that -o does not name is\n"
+    "overwritten only with --force.\n");
 
 // Largest module when the user did not say: the token embedding of a model whose depth is hidden/128
 // (as in LLaMA-7B and GPT-3 175B), so Ψ ≈ 12·L·h² = 12·h³/128, with a 32000-token vocabulary.
@@ -55,7 +61,7 @@ int runEstimate(const QStringList& args, QTextStream& out)
     if (p.isSet("buffer-factor")) {
         bool ok = false;
         factor = p.value("buffer-factor").toDouble(&ok);
-        if (!ok || factor < 1 || factor > 10)
+        if (!ok || !std::isfinite(factor) || factor < 1 || factor > 10) // toDouble accepts "nan" and "inf"
             throw BadInput{QStringLiteral("--buffer-factor: '%1' is not allowed; a number from 1 to 10").arg(p.value("buffer-factor"))};
     }
     oj result;
@@ -113,6 +119,8 @@ int runRecommend(const QStringList& args, QTextStream& out)
     p.addOptions({{"workflow", "Limit the output to one workflow.", "W"}, {"format", "json, config or text.", "FORMAT", "json"},
                   {{"o", "output"}, "Write to this file instead of standard output.", "OUT"}});
     parseOrThrow(p, args);
+    if (p.isSet("output"))
+        checkOutputPath(p.value("output"), p.isSet("project") ? QStringList{p.value("project")} : QStringList{});
     const Project project = projectFromOptions(p);
     const std::string format = p.value("format").toStdString();
     if (format != "json" && format != "config" && format != "text")
@@ -125,9 +133,10 @@ int runRecommend(const QStringList& args, QTextStream& out)
         throw BadInput{QStringLiteral("--workflow: '%1' is not allowed; one of: %2").arg(p.value("workflow"), known)};
     }
     const Plan plan = makePlan(project);
-    std::string text = format == "config" ? plan.config.dump(2) + "\n"
-        : format == "text"                ? planText(plan, workflow)
-                                          : toJson(plan, workflow).dump(2) + "\n";
+    // Answers and imported configs are user data: no control character reaches a terminal, or the file.
+    std::string text = format == "config" ? jsonTerminalSafe(plan.config.dump(2)) + "\n"
+        : format == "text"                ? terminalSafeLines(QString::fromStdString(planText(plan, workflow))).toStdString()
+                                          : jsonTerminalSafe(toJson(plan, workflow).dump(2)) + "\n";
     writeOutput(p.value("output"), text, out);
     return 0;
 }
@@ -204,7 +213,7 @@ int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& 
 
         throw BadInput{QStringLiteral("unknown command '%1'").arg(command)};
     } catch (const BadInput& bad) {
-        err << "ds-wizard " << command << ": " << QString(bad.message).replace('\n', ' ') << "\n"; // one line
+        err << "ds-wizard " << terminalSafe(command) << ": " << terminalSafe(bad.message) << "\n"; // one line, no control characters
         return 2;
     }
 }

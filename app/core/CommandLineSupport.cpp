@@ -4,6 +4,10 @@
 #include "Count.h"
 #include "InputRegistry.h"
 
+#include <QFile>
+#include <QFileInfo>
+#include <sys/stat.h>
+
 namespace dsw {
 
 void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const QString& positional)
@@ -62,6 +66,29 @@ Project projectFromOptions(const QCommandLineParser& p)
     }
     applySets(p.values("set"), project.answers);
     return project;
+}
+
+bool isSameFile(const QString& a, const QString& b)
+{
+    struct stat sa{}, sb{};
+    return ::stat(QFile::encodeName(a).constData(), &sa) == 0 && ::stat(QFile::encodeName(b).constData(), &sb) == 0
+        && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+void checkOutputPath(const QString& path, const QStringList& inputs, bool folder)
+{
+    if (path.isEmpty())
+        throw BadInput{QStringLiteral("-o: the path is empty")};
+    const QString kind = nonRegularFileKind(path);
+    if (folder && kind.isEmpty() && QFileInfo::exists(path))
+        throw BadInput{QStringLiteral("-o %1: exists and is not a folder; a bundle is written into a folder (new or existing)").arg(path)};
+    if (folder && !kind.isEmpty() && kind != QStringLiteral("a folder"))
+        throw BadInput{QStringLiteral("-o %1: it is %2; a bundle is written into a folder (new or existing)").arg(path, kind)};
+    if (!folder && !kind.isEmpty())
+        throw BadInput{QStringLiteral("-o %1: it is %2; -o takes a regular file (new or existing)").arg(path, kind)};
+    for (const QString& input : inputs)
+        if (isSameFile(path, input))
+            throw BadInput{QStringLiteral("-o %1 is the input file %2; write to another file").arg(path, input)};
 }
 
 void writeOutput(const QString& path, const std::string& text, QTextStream& out, bool executable)

@@ -24,6 +24,13 @@ void addProjectOptions(QCommandLineParser& parser);
 Project projectFromOptions(const QCommandLineParser& parser);
 void applySets(const QStringList& assignments, Answers& answers);
 
+// -o checked before anything is computed: refuses an empty path, a device, FIFO, socket or folder (a bundle's
+// -o must be a folder or new: `folder`), and any of `inputs` (the same file by device and inode, symbolic
+// links followed). Throws BadInput naming it.
+void checkOutputPath(const QString& path, const QStringList& inputs, bool folder = false);
+// True when both paths exist and are the same file (device and inode).
+bool isSameFile(const QString& a, const QString& b);
+
 // Standard output when `path` is empty, else the file, atomically.
 void writeOutput(const QString& path, const std::string& text, QTextStream& out, bool executable = false);
 std::string readInputFile(const QString& path, std::size_t maxBytes);

@@ -6,17 +6,20 @@
 #include "ConfigExport.h"
 #include "ConfigImporter.h"
 #include "ConfigLinter.h"
+#include "ExportWriter.h"
 #include "Plan.h"
+#include "TerminalText.h"
 #include "Version.h"
 
-#include <QDir>
-#include <QFileInfo>
 
 namespace dsw {
 
 namespace {
 
 using oj = nlohmann::ordered_json;
+
+QString safe(const std::string& text) { return terminalSafe(QString::fromStdString(text)); }
+QString safe(const QString& text) { return terminalSafe(text); }
 
 ParsedConfig readConfig(const QString& path)
 {
@@ -50,13 +53,13 @@ int runLint(const QStringList& args, QTextStream& out)
         list.push_back(toJson(f));
     }
     if (format == "json") {
-        out << QString::fromStdString(oj{{"file", path.toStdString()}, {"findings", list}}.dump(2)) << "\n";
+        out << QString::fromStdString(jsonTerminalSafe(oj{{"file", path.toStdString()}, {"findings", list}}.dump(2))) << "\n";
     } else {
         for (const auto& f : findings) {
-            out << path << ":" << f.line << ": " << QString::fromStdString(mark(f.level) + " " + toString(f.level)) << " [" << QString::fromStdString(f.code) << "] "
-                << QString::fromStdString(f.path.empty() ? std::string("/") : f.path) << ": " << QString::fromStdString(f.message) << "\n";
+            out << safe(path) << ":" << f.line << ": " << QString::fromStdString(mark(f.level) + " " + toString(f.level)) << " ["
+                << safe(f.code) << "] " << safe(f.path.empty() ? std::string("/") : f.path) << ": " << safe(f.message) << "\n";
             if (f.suggestion)
-                out << "    suggestion: " << QString::fromStdString(*f.suggestion) << "\n";
+                out << "    suggestion: " << safe(*f.suggestion) << "\n";
         }
         out << findings.size() << " finding(s). " << "Based on DeepSpeed " << QString::fromStdString(knowledgeVersion()) << "'s code and documentation; nothing was run." << "\n";
     }
@@ -70,11 +73,16 @@ int runImport(const QStringList& args, QTextStream& out)
     parseOrThrow(p, args, QStringLiteral("CONFIG"));
     if (!p.isSet("output"))
         throw BadInput{QStringLiteral("-o PROJECT.dswiz is required")};
-    const ImportedProject imported = importConfig(readConfig(p.positionalArguments().at(0)));
-    writeOutput(p.value("output"), serializeProject(imported.project), out);
+    const QString input = p.positionalArguments().at(0);
+    checkOutputPath(p.value("output"), {input});
+    const ImportedProject imported = importConfig(readConfig(input));
+    const auto project = serializeProjectForFile(imported.project); // what import writes, open reads
+    if (!project)
+        throw BadInput{p.positionalArguments().at(0) + ": " + QString::fromStdString(project.error())};
+    writeOutput(p.value("output"), project.value(), out);
     for (const auto& note : imported.notes)
-        out << "note: " << QString::fromStdString(note) << "\n";
-    out << "wrote " << p.value("output") << "\n";
+        out << "note: " << safe(note) << "\n";
+    out << "wrote " << safe(p.value("output")) << "\n";
     return 0;
 }
 
@@ -83,7 +91,8 @@ int runExport(const QStringList& args, QTextStream& out)
     QCommandLineParser p;
     addProjectOptions(p);
     p.addOptions({{"to", "deepspeed-json, hf-json, accelerate-yaml, launch or bundle.", "TARGET"},
-                  {{"o", "output"}, "The file to write (the folder, for bundle).", "PATH"}});
+                  {{"o", "output"}, "The file to write (the folder, for bundle).", "PATH"},
+                  {"force", "Overwrite an existing hostfile that -o does not name."}});
     parseOrThrow(p, args);
     const auto target = exportTargetFromName(p.value("to").toStdString());
     if (!target)
@@ -91,25 +100,22 @@ int runExport(const QStringList& args, QTextStream& out)
                            .arg(p.value("to"))};
     if (!p.isSet("output"))
         throw BadInput{QStringLiteral("-o PATH is required")};
-    const Project project = projectFromOptions(p);
-    const auto files = exportFiles(makePlan(project).config, project.answers, *target);
     const QString path = p.value("output");
-    if (*target != ExportTarget::Bundle) {
-        writeOutput(path, files.front().content, out, files.front().executable);
-        for (size_t i = 1; i < files.size(); ++i) // e.g. the hostfile beside launch.sh
-            writeOutput(QFileInfo(path).dir().filePath(QString::fromStdString(files[i].name)), files[i].content, out,
-                        files[i].executable);
-        return 0;
-    }
-    // A bundle is a folder: check it can hold every file before writing any.
-    QFileInfo info(path);
-    if (info.exists() && !info.isDir())
-        throw BadInput{QStringLiteral("%1: exists and is not a folder").arg(path)};
-    if (!QDir().mkpath(path))
-        throw BadInput{QStringLiteral("%1: cannot create the folder").arg(path)};
-    for (const auto& f : files)
-        writeOutput(QDir(path).filePath(QString::fromStdString(f.name)), f.content, out, f.executable);
-    out << "wrote " << files.size() << " file(s) to " << path << "\n";
+    const bool bundle = *target == ExportTarget::Bundle;
+    const QStringList inputs = p.isSet("project") ? QStringList{p.value("project")} : QStringList{};
+    checkOutputPath(path, inputs, bundle);
+    const Project project = projectFromOptions(p);
+    const ExportPlacement placement = placeExport(exportFiles(makePlan(project).config, project.answers, *target), path, bundle);
+    for (const auto& f : placement.files) // the files beside -o (the hostfile, a bundle's files)
+        for (const QString& input : inputs)
+            if (isSameFile(f.path, input))
+                throw BadInput{QStringLiteral("%1 would be written over the input file %2; write elsewhere").arg(f.path, input)};
+    if (const QStringList unnamed = unnamedFilesToOverwrite(placement); !unnamed.isEmpty() && !p.isSet("force"))
+        throw BadInput{QStringLiteral("%1 exists and -o does not name it; --force overwrites it").arg(unnamed.join(", "))};
+    if (const QString error = writeExport(placement); !error.isEmpty())
+        throw BadInput{error};
+    if (bundle)
+        out << "wrote " << placement.files.size() << " file(s) to " << safe(path) << "\n";
     return 0;
 }
 
@@ -130,16 +136,16 @@ int runDiff(const QStringList& args, QTextStream& out)
         for (const auto& d : differences)
             list.push_back(oj{{"pointer", d.pointer}, {"a", d.a}, {"b", d.b}, {"a_absent", d.aAbsent},
                               {"b_absent", d.bAbsent}, {"meaning", d.meaning}});
-        out << QString::fromStdString(oj{{"a", pathA.toStdString()}, {"b", pathB.toStdString()}, {"differences", list}}.dump(2))
+        out << QString::fromStdString(jsonTerminalSafe(oj{{"a", pathA.toStdString()}, {"b", pathB.toStdString()}, {"differences", list}}.dump(2)))
             << "\n";
     } else {
         auto shown = [](const oj& v, bool absent) {
-            const QString text = v.is_null() && absent ? QStringLiteral("(absent, no default)") : QString::fromStdString(v.dump());
+            const QString text = v.is_null() && absent ? QStringLiteral("(absent, no default)") : safe(v.dump());
             return absent && !v.is_null() ? text + QStringLiteral(" (absent: default)") : text;
         };
         for (const auto& d : differences)
-            out << QString::fromStdString(d.pointer) << ": " << shown(d.a, d.aAbsent) << " → " << shown(d.b, d.bAbsent)
-                << "\n    " << QString::fromStdString(d.meaning) << "\n";
+            out << safe(d.pointer) << ": " << shown(d.a, d.aAbsent) << " → " << shown(d.b, d.bAbsent) << "\n    "
+                << safe(d.meaning) << "\n";
         out << differences.size() << " difference(s) once DeepSpeed " << QString::fromStdString(knowledgeVersion())
             << "'s defaults are applied.\n";
     }

@@ -12,10 +12,12 @@ public:
 
     explicit RecentFiles(QSettings& settings);
     QStringList files() const;
-    void add(const QString& path);
-    void clear();
+    // Both write the settings file at once; empty on success, else why it could not be written.
+    QString add(const QString& path);
+    QString clear();
 
 private:
+    QString written();
     QSettings& m_settings;
 };
 

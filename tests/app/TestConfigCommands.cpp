@@ -1,10 +1,12 @@
 // lint, import, export and diff through the real binary: exit codes, output shapes, nothing written on failure.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 
 using oj = nlohmann::ordered_json;
 
@@ -113,6 +115,99 @@ private slots:
         const QString never = m_dir.filePath("never.json");
         oneLineNaming(run({"export", "--to", "deepspeed-json", "--set", "hardware.gpu=Z80", "-o", never}), "hardware.gpu");
         QVERIFY(!QFile::exists(never));
+    }
+
+    // -o is checked before anything is computed: a FIFO (opening it would block), a folder, a device or the
+    // command's own input is refused with exit 2 naming it, and is left as it was.
+    void outputThatMustNotBeReplaced_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::newRow("import") << "import";
+        QTest::newRow("export") << "export";
+        QTest::newRow("recommend") << "recommend";
+    }
+    void outputThatMustNotBeReplaced()
+    {
+        QFETCH(QString, command);
+        QTemporaryDir dir;
+        const QString config = dir.filePath("in.json");
+        { QFile f(config); QVERIFY(f.open(QIODevice::WriteOnly)); f.write(R"({"train_micro_batch_size_per_gpu": 2})"); }
+        const QString project = dir.filePath("in.dswiz");
+        QCOMPARE(run({"import", config, "-o", project}).exitCode, 0);
+        QFile p(project);
+        QVERIFY(p.open(QIODevice::ReadOnly));
+        const QByteArray projectBytes = p.readAll();
+        const QString fifo = dir.filePath("fifo");
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        const QString input = command == "import" ? config : project;
+        const QString link = dir.filePath("link-to-input");
+        QVERIFY(QFile::link(input, link));
+        auto args = [&](const QString& out) {
+            if (command == "import")
+                return QStringList{"import", config, "-o", out};
+            if (command == "export")
+                return QStringList{"export", "--project", project, "--to", "deepspeed-json", "-o", out};
+            return QStringList{"recommend", "--project", project, "-o", out};
+        };
+        oneLineNaming(run(args(fifo)), fifo + ": it is a FIFO");
+        oneLineNaming(run(args(dir.path())), dir.path() + ": it is a folder");
+        oneLineNaming(run(args("/dev/null")), "/dev/null: it is a character device");
+        oneLineNaming(run(args(input)), "is the input file");
+        oneLineNaming(run(args(link)), "is the input file");
+        oneLineNaming(run(args("")), "empty");
+        struct stat st{};
+        QVERIFY(::stat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
+        QVERIFY(::stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+        QVERIFY(QFileInfo(link).isSymLink());
+        QFile c(config), again(project);
+        QVERIFY(c.open(QIODevice::ReadOnly) && again.open(QIODevice::ReadOnly));
+        QCOMPARE(c.readAll(), QByteArray(R"({"train_micro_batch_size_per_gpu": 2})"));
+        QCOMPARE(again.readAll(), projectBytes);
+    }
+
+    // A hostfile the user did not name is replaced only with --force; launch.sh does not appear without it.
+    void hostfileNeedsForce()
+    {
+        QTemporaryDir dir;
+        const QString launch = dir.filePath("launch.sh"), hostfile = dir.filePath("hostfile");
+        const QStringList args{"export", "--to", "launch", "--set", "hardware.nodes=2", "-o", launch};
+        { QFile f(hostfile); QVERIFY(f.open(QIODevice::WriteOnly)); f.write("gpu-17 slots=8\ngpu-18 slots=8\n"); }
+        oneLineNaming(run(args), hostfile + " exists and -o does not name it; --force");
+        QVERIFY(!QFile::exists(launch));
+        QFile h(hostfile);
+        QVERIFY(h.open(QIODevice::ReadOnly));
+        QCOMPARE(h.readAll(), QByteArray("gpu-17 slots=8\ngpu-18 slots=8\n"));
+        h.close();
+        Run r = run(args + QStringList{"--force"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(QFileInfo(launch).isExecutable());
+        QVERIFY(h.open(QIODevice::ReadOnly) && !h.readAll().contains("gpu-17"));
+        r = run(args); // the hostfile is what it would write: nothing to overwrite, no --force needed
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString bundle = dir.filePath("bundle");
+        QVERIFY(QDir(dir.path()).mkdir("bundle"));
+        { QFile f(bundle + "/hostfile"); QVERIFY(f.open(QIODevice::WriteOnly)); f.write("edited"); }
+        oneLineNaming(run({"export", "--to", "bundle", "--set", "hardware.nodes=2", "-o", bundle}), "--force");
+        QCOMPARE(QDir(bundle).entryList(QDir::Files | QDir::Hidden), QStringList{"hostfile"});
+    }
+
+    // Control characters from a config (here in a key) reach the terminal only as visible escapes.
+    void lintIsTerminalSafe()
+    {
+        const QString path = write("control.json", "{\"a\\u001b[31mb\\r\": 1, \"train_batch_size\": 8}");
+        Run r = run({"lint", path});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(!r.out.contains('\x1b') && !r.out.contains('\r'), r.out.constData());
+        QVERIFY2(r.out.contains("a\\x1b[31mb\\r"), r.out.constData());
+        r = run({"lint", path, "--format", "json"});
+        QVERIFY(!r.out.contains('\x1b') && !r.out.contains('\r'));
+        QVERIFY(oj::parse(r.out.toStdString()).at("findings").dump().find("a\\u001b[31mb\\r") != std::string::npos);
+        // The same through diff, and a file name with control characters in an error.
+        r = run({"diff", path, write("other.json", "{}")});
+        QVERIFY(!r.out.contains('\x1b') && !r.out.contains('\r'));
+        const Run bad = run({"lint", m_dir.filePath("two\nlines\x1b[2J.json")});
+        oneLineNaming(bad, "two\\nlines\\x1b[2J.json");
+        QVERIFY(!bad.err.contains('\x1b'));
     }
 
     void diffAppliesDefaults()

@@ -1,0 +1,78 @@
+// Saving the document (the window's Ctrl+S): a save that fails at any stage of the write (ENOSPC, EIO,
+// EDQUOT injected) says why, leaves the file on disk byte-identical and the document modified under its
+// old name, so the user can still save elsewhere; a save that succeeds clears the modified state.
+#include "FaultInjection.h"
+#include "ProjectDocument.h"
+#include "RecentFiles.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace dsw;
+using namespace dsw::test;
+
+class TestProjectDocument : public QObject {
+    Q_OBJECT
+
+private slots:
+    void cleanup() { resetFileWriteHooks(); }
+
+    void failedSaveKeepsEverything_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<int>("error");
+        for (Stage stage : {Stage::Write, Stage::Fsync, Stage::Close, Stage::Rename})
+            for (int error : {ENOSPC, EIO, EDQUOT})
+                QTest::addRow("%s %s", stageName(stage), qPrintable(reason(error))) << int(stage) << error;
+    }
+    void failedSaveKeepsEverything()
+    {
+        QFETCH(int, stage);
+        QFETCH(int, error);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("job.dswiz");
+        ProjectDocument document;
+        document.setAnswer("hardware.nodes", 2);
+        QCOMPARE(document.saveAs(path), QString());
+        QVERIFY(!document.isModified());
+        const QByteArray saved = readAll(path);
+        document.setAnswer("hardware.nodes", 4);
+        document.markHandled("zero");
+        QVERIFY(document.isModified());
+        const auto before = snapshot(dir.path());
+        QSignalSpy modified(&document, &ProjectDocument::modifiedChanged);
+        QSignalSpy renamed(&document, &ProjectDocument::fileNameChanged);
+        for (const QString& target : {path, dir.filePath("elsewhere.dswiz")}) { // Save, then Save As
+            InjectedFailure failure(Stage(stage), error);
+            QCOMPARE(document.saveAs(target), QStringLiteral("cannot write %1: %2").arg(target, reason(error)));
+            QVERIFY(document.isModified());
+            QCOMPARE(document.fileName(), path);
+            QCOMPARE(snapshot(dir.path()), before);
+        }
+        QCOMPARE(readAll(path), saved);
+        QCOMPARE(modified.count(), 0);
+        QCOMPARE(renamed.count(), 0);
+        // Once the disk has room again the same save works.
+        QCOMPARE(document.saveAs(path), QString());
+        QVERIFY(!document.isModified());
+        QVERIFY(readAll(path) != saved);
+    }
+
+    // The recent-files list is written at once and a failure is reported (the window shows it).
+    void recentFilesReportAWriteFailure()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeBytes(dir.filePath("a.dswiz"), "{}"));
+        QVERIFY(writeBytes(dir.filePath("not-a-folder"), "x"));
+        QSettings good(dir.filePath("good.ini"), QSettings::IniFormat);
+        QCOMPARE(RecentFiles(good).add(dir.filePath("a.dswiz")), QString());
+        QVERIFY(QFile::exists(dir.filePath("good.ini"))); // synced, not left for later
+        QSettings bad(dir.filePath("not-a-folder/settings.ini"), QSettings::IniFormat); // its folder cannot exist
+        const QString error = RecentFiles(bad).add(dir.filePath("a.dswiz"));
+        QVERIFY2(error.contains("not-a-folder/settings.ini"), qPrintable(error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProjectDocument)
+#include "TestProjectDocument.moc"
