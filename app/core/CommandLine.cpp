@@ -29,7 +29,7 @@ const QString kUsage = QStringLiteral(
     "       ds-wizard keys [--json]                       every input id with type, range, default and help\n"
     "       ds-wizard lint CONFIG [--set id=value]... [--format text|json]   exit 0 clean, 1 findings, 2 unreadable\n"
     "       ds-wizard import CONFIG -o PROJECT.dswiz\n"
-    "       ds-wizard export [--project F] [--set id=value]... --to deepspeed-json|hf-json|accelerate-yaml|launch|bundle -o PATH\n"
+    "       ds-wizard export [--project F] [--set id=value]... --to deepspeed-json|hf-json|accelerate-yaml|launch|bundle -o PATH [--force]\n"
     "       ds-wizard diff A.json B.json [--format text|json]   what differs once DeepSpeed's defaults apply (exit 1)\n"
     "       ds-wizard --version | --help\n"
     "Output: -o is written only when every byte is on disk (temporary file, fsync, rename); on failure the old\n"

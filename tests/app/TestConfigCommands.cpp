@@ -155,6 +155,8 @@ private slots:
         oneLineNaming(run(args(input)), "is the input file");
         oneLineNaming(run(args(link)), "is the input file");
         oneLineNaming(run(args("")), "empty");
+        if (command != "import") // checked before the answers are even read: the -o problem is the one reported
+            oneLineNaming(run(args(fifo) + QStringList{"--set", "hardware.nodes=0"}), fifo + ": it is a FIFO");
         struct stat st{};
         QVERIFY(::stat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
         QVERIFY(::stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
