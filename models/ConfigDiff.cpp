@@ -2,8 +2,12 @@
 #include "JsonAccess.h"
 
 #include "DeepSpeedSchema.h"
+#include "OrderedObjectBuilder.h"
 
-#include <set>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace dsw {
 
@@ -17,7 +21,7 @@ oj canonical(const oj& value, const std::string& blockPath)
     if (!value.is_object())
         return value;
     const auto& schema = DeepSpeedSchema::instance();
-    oj out = oj::object();
+    OrderedObjectBuilder out;
     for (const auto& [key, child] : value.items()) {
         std::string name = schema.canonicalKey(blockPath, key);
         // A deprecated key reads as its replacement (cpu_offload: true is offload_optimizer {"device": "cpu"}).
@@ -26,16 +30,36 @@ oj canonical(const oj& value, const std::string& blockPath)
             const auto& dep = *spec->deprecated;
             if (!dep.replacementValue.is_null()) {
                 if (child == true && !out.contains(dep.replacement))
-                    out[dep.replacement] = canonical(oj(dep.replacementValue), blockPath.empty() ? dep.replacement : blockPath + "." + dep.replacement);
+                    out.set(dep.replacement, canonical(oj(dep.replacementValue), blockPath.empty() ? dep.replacement : blockPath + "." + dep.replacement));
                 continue;
             }
             name = dep.replacement;
         }
         const std::string childBlock = blockPath.empty() ? name : blockPath + "." + name;
         if (!out.contains(name)) // a config with both spellings keeps the first, as the diff cannot pick
-            out[name] = canonical(child, childBlock);
+            out.set(name, canonical(child, childBlock));
     }
-    return out;
+    return out.take();
+}
+
+// True when canonical() would give the value back unchanged: no alias, no deprecated spelling at any
+// level. Most configs are so, and are then compared as they are, without a copy.
+bool isCanonical(const oj& value, const std::string& blockPath)
+{
+    if (!value.is_object())
+        return true;
+    const auto& schema = DeepSpeedSchema::instance();
+    for (auto it = value.begin(); it != value.end(); ++it) {
+        if (const SchemaKey* spec = schema.key(blockPath, it.key())) {
+            if (spec->deprecated && !spec->deprecated->replacement.empty() && !spec->deprecated->ignored)
+                return false;
+            if (schema.canonicalKey(blockPath, it.key()) != it.key())
+                return false;
+        }
+        if (it->is_object() && !isCanonical(*it, blockPath.empty() ? it.key() : blockPath + "." + it.key()))
+            return false;
+    }
+    return true;
 }
 
 bool sameValue(const oj& x, const oj& y)
@@ -85,20 +109,37 @@ std::string meaningOf(const std::string& pointer)
     return text;
 }
 
+// The members of an object by key (ordered_json's find() is a linear search); the keys are views of
+// the object's own, which outlives the map.
+std::unordered_map<std::string_view, const oj*> membersByKey(const oj& object)
+{
+    std::unordered_map<std::string_view, const oj*> members;
+    if (!object.is_object())
+        return members;
+    members.reserve(object.size());
+    for (auto it = object.begin(); it != object.end(); ++it)
+        members.emplace(it.key(), &it.value());
+    return members;
+}
+
 void compare(const oj& a, const oj& b, const oj& rootA, const oj& rootB, const std::string& pointer,
              std::vector<ConfigDifference>& out)
 {
-    std::vector<std::string> keys;
-    std::set<std::string> seen;
+    const auto inA = membersByKey(a), inB = membersByKey(b);
+    std::vector<const std::string*> keys; // a's keys in a's order, then b's that a lacks
     for (const oj* side : {&a, &b})
-        for (const auto& [key, value] : side->items())
-            if (seen.insert(key).second)
-                keys.push_back(key);
-    for (const auto& key : keys) {
+        if (side->is_object())
+            for (auto it = side->begin(); it != side->end(); ++it)
+                if (side == &a || inA.count(it.key()) == 0)
+                    keys.push_back(&it.key());
+    for (const std::string* keyOf : keys) {
+        const std::string& key = *keyOf;
+        const auto foundA = inA.find(key), foundB = inB.find(key);
+        const oj* va = foundA == inA.end() ? nullptr : foundA->second;
+        const oj* vb = foundB == inB.end() ? nullptr : foundB->second;
+        if (va && vb && !va->is_object() && !vb->is_object() && sameValue(*va, *vb))
+            continue; // the common case, decided without building the key's pointer
         const std::string path = pointer + "/" + pointerToken(key);
-        const bool inA = a.contains(key), inB = b.contains(key);
-        const oj* va = inA ? &a.at(key) : nullptr;
-        const oj* vb = inB ? &b.at(key) : nullptr;
         if ((va && va->is_object()) || (vb && vb->is_object())) {
             const oj empty = oj::object();
             const bool bothObjects = (!va || va->is_object()) && (!vb || vb->is_object());
@@ -116,7 +157,7 @@ void compare(const oj& a, const oj& b, const oj& rootA, const oj& rootB, const s
         const auto y = valueOf(vb, rootB);
         if (x && y && sameValue(*x, *y))
             continue;
-        out.push_back({path, x ? *x : oj(nullptr), y ? *y : oj(nullptr), !inA, !inB, meaningOf(path)});
+        out.push_back({path, x ? *x : oj(nullptr), y ? *y : oj(nullptr), va == nullptr, vb == nullptr, meaningOf(path)});
     }
 }
 
@@ -125,7 +166,9 @@ void compare(const oj& a, const oj& b, const oj& rootA, const oj& rootB, const s
 std::vector<ConfigDifference> diffConfigs(const oj& a, const oj& b)
 {
     std::vector<ConfigDifference> out;
-    const oj ca = canonical(a, ""), cb = canonical(b, "");
+    std::optional<oj> renamedA, renamedB;
+    const oj& ca = isCanonical(a, "") ? a : renamedA.emplace(canonical(a, ""));
+    const oj& cb = isCanonical(b, "") ? b : renamedB.emplace(canonical(b, ""));
     compare(ca, cb, ca, cb, "", out);
     return out;
 }

@@ -1,4 +1,5 @@
 #pragma once
+#include "JsonLimits.h"
 #include "Result.h"
 
 #include <map>
@@ -25,9 +26,6 @@ struct ParsedConfig {
     // The line of `pointer`, or of its nearest ancestor that has one; 0 when unknown.
     int lineOf(const std::string& pointer) const;
 };
-
-inline constexpr std::size_t kMaxConfigBytes = 4 * 1024 * 1024;
-inline constexpr int kMaxConfigDepth = 64;
 
 // Fails (never throws, never crashes) with a message for: more than kMaxConfigBytes, invalid UTF-8
 // (with the byte offset), nesting deeper than kMaxConfigDepth, a JSON syntax error (with line and

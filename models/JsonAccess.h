@@ -27,8 +27,15 @@ T valueOr(const nlohmann::ordered_json& obj, const char* key, T fallback)
 inline std::string pointerToken(const std::string& key)
 {
     std::string out;
-    for (char c : key)
-        out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    out.reserve(key.size());
+    for (char c : key) {
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
+    }
     return out;
 }
 

@@ -1,6 +1,8 @@
 #include "ProjectFile.h"
 
 #include "InputRegistry.h"
+#include "OrderedJsonReader.h"
+#include "OrderedObjectBuilder.h"
 #include "Utf8.h"
 
 #include <algorithm>
@@ -25,6 +27,11 @@ std::string lineAndColumn(const std::string& bytes, std::size_t offset)
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
+std::string mebibytes(std::size_t bytes)
+{
+    return std::to_string(bytes / (1024 * 1024)) + " MiB";
+}
+
 } // namespace
 
 bool Project::isHandled(const std::string& workflow) const
@@ -39,21 +46,26 @@ void Project::markHandled(const std::string& workflow, const std::string& at, co
     handled.push_back({workflow, at, summary, nlohmann::ordered_json::object()});
 }
 
-Result<Project> parseProject(const std::string& bytes)
+namespace {
+
+Result<Project> parse(const std::string& bytes)
 {
     if (bytes.size() > kMaxProjectBytes)
-        return Result<Project>::failure("the project file is larger than 4 MiB; a ds-wizard project is a few kilobytes");
+        return Result<Project>::failure("the project file is " + std::to_string(bytes.size()) + " bytes; ds-wizard opens at most "
+                                        + std::to_string(kMaxProjectBytes) + " bytes (" + mebibytes(kMaxProjectBytes)
+                                        + "); a ds-wizard project is a few kilobytes");
     if (auto bad = firstInvalidUtf8(bytes))
         return Result<Project>::failure("invalid UTF-8 at byte offset " + std::to_string(*bad)
                                         + ": a project file must be UTF-8 text");
-    oj root;
-    try {
-        root = oj::parse(bytes);
-    } catch (const nlohmann::json::parse_error& e) {
-        return Result<Project>::failure("the project file is not valid JSON (" + lineAndColumn(bytes, e.byte) + ")");
-    } catch (const nlohmann::json::exception& e) { // e.g. a number too large for a double
-        return Result<Project>::failure(std::string("the project file cannot be read: ") + e.what());
-    }
+    // Before anything recursive (copies, comparisons and dumps of nlohmann values all recurse).
+    if (auto deep = firstTooDeep(bytes, kMaxProjectDepth))
+        return Result<Project>::failure("the project file is nested too deeply: " + describe(*deep, kMaxProjectDepth));
+    OrderedJsonRead read = readOrderedJson(bytes);
+    if (read.error && read.error->syntax)
+        return Result<Project>::failure("the project file is not valid JSON (" + lineAndColumn(bytes, read.error->byte) + ")");
+    if (read.error) // e.g. a number too large for a double
+        return Result<Project>::failure("the project file cannot be read: " + read.error->what);
+    oj root = std::move(read.value);
     if (!root.is_object() || !root.contains("format") || root["format"] != "ds-wizard-project") // value() throws on a non-string
         return Result<Project>::failure("not a ds-wizard project: \"format\" must be \"ds-wizard-project\"");
     if (!root.contains("version") || !root["version"].is_number_integer())
@@ -72,9 +84,10 @@ Result<Project> parseProject(const std::string& bytes)
     if (!answers.is_object())
         return Result<Project>::failure("\"answers\" must be an object of input id to value");
     const auto& registry = InputRegistry::instance();
+    OrderedObjectBuilder unknownAnswers;
     for (const auto& [id, value] : answers.items()) {
         if (!registry.find(id)) {
-            project.unknownAnswers[id] = value;
+            unknownAnswers.set(id, value);
             continue;
         }
         auto r = registry.validate(id, nlohmann::json(value));
@@ -83,6 +96,7 @@ Result<Project> parseProject(const std::string& bytes)
         else
             errors.push_back(r.error());
     }
+    project.unknownAnswers = unknownAnswers.take();
     const oj handled = root.value("handled", oj::array());
     if (!handled.is_array())
         errors.push_back("\"handled\" must be a list of {workflow, at, summary}");
@@ -92,9 +106,11 @@ Result<Project> parseProject(const std::string& bytes)
                 errors.push_back("\"handled\": each entry needs a \"workflow\" string; \"at\" and \"summary\" are text");
             else {
                 HandledWorkflow entry{h["workflow"].get<std::string>(), h.value("at", ""), h.value("summary", "")};
+                OrderedObjectBuilder extra;
                 for (const auto& [key, value] : h.items())
                     if (key != "workflow" && key != "at" && key != "summary")
-                        entry.extra[key] = value;
+                        extra.set(key, value);
+                entry.extra = extra.take();
                 project.handled.push_back(std::move(entry));
             }
         }
@@ -120,38 +136,66 @@ Result<Project> parseProject(const std::string& bytes)
     }
     static const std::vector<std::string> known = {"format", "version", "answers", "handled", "notes",
                                                     "imported_config", "accepted_suggestions"};
+    OrderedObjectBuilder unknownKeys;
     for (const auto& [key, value] : root.items())
         if (std::find(known.begin(), known.end(), key) == known.end())
-            project.unknownKeys[key] = value;
+            unknownKeys.set(key, value);
+    project.unknownKeys = unknownKeys.take();
     return project;
+}
+
+} // namespace
+
+Result<Project> parseProject(const std::string& bytes)
+{
+    try {
+        return parse(bytes);
+    } catch (const std::exception& e) { // e.g. out of memory: report, never throw to the caller
+        return Result<Project>::failure(std::string("the project file cannot be read: ") + e.what());
+    }
 }
 
 std::string serializeProject(const Project& project)
 {
-    oj root;
-    root["format"] = "ds-wizard-project";
-    root["version"] = kProjectFormatVersion;
-    oj answers = oj::object();
+    OrderedObjectBuilder root;
+    root.set("format", "ds-wizard-project");
+    root.set("version", kProjectFormatVersion);
+    OrderedObjectBuilder answers;
     for (const auto& [id, value] : project.answers.given())
-        answers[id] = value;
+        answers.set(id, value);
     for (const auto& [id, value] : project.unknownAnswers.items())
-        answers[id] = value;
-    root["answers"] = answers;
-    root["handled"] = oj::array();
+        answers.set(id, value);
+    root.set("answers", answers.take());
+    oj handled = oj::array();
     for (const auto& h : project.handled) {
-        oj entry{{"workflow", h.workflow}, {"at", h.at}, {"summary", h.summary}};
+        OrderedObjectBuilder entry;
+        entry.set("workflow", h.workflow);
+        entry.set("at", h.at);
+        entry.set("summary", h.summary);
         for (const auto& [key, value] : h.extra.items())
-            entry[key] = value;
-        root["handled"].push_back(entry);
+            entry.set(key, value);
+        handled.push_back(entry.take());
     }
-    root["notes"] = project.notes;
+    root.set("handled", std::move(handled));
+    root.set("notes", project.notes);
     if (!project.importedConfig.is_null()) {
-        root["imported_config"] = project.importedConfig;
-        root["accepted_suggestions"] = project.acceptedSuggestions;
+        root.set("imported_config", project.importedConfig);
+        root.set("accepted_suggestions", project.acceptedSuggestions);
     }
     for (const auto& [key, value] : project.unknownKeys.items())
-        root[key] = value;
-    return root.dump(2) + "\n";
+        root.set(key, value);
+    return root.take().dump(2) + "\n";
+}
+
+Result<std::string> serializeProjectForFile(const Project& project)
+{
+    std::string bytes = serializeProject(project);
+    if (bytes.size() > kMaxProjectBytes)
+        return Result<std::string>::failure("the project would be " + std::to_string(bytes.size()) + " bytes (its config "
+                                            "indented inside the project), and ds-wizard opens projects of at most "
+                                            + std::to_string(kMaxProjectBytes) + " bytes (" + mebibytes(kMaxProjectBytes)
+                                            + ")");
+    return bytes;
 }
 
 } // namespace dsw

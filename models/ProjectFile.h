@@ -1,5 +1,6 @@
 #pragma once
 #include "Answers.h"
+#include "JsonLimits.h"
 #include "Result.h"
 
 #include <nlohmann/json.hpp>
@@ -34,11 +35,15 @@ struct Project {
 };
 
 inline constexpr int kProjectFormatVersion = 1;
-inline constexpr std::size_t kMaxProjectBytes = 4 * 1024 * 1024;
 
-// Reads a project. Fails with a message for malformed JSON (with line and column), a different format,
-// a newer version, or any bad answer (each named); never drops a value silently.
+// Reads a project. Fails with a message for more than kMaxProjectBytes, nesting deeper than
+// kMaxProjectDepth (checked before anything recursive runs), malformed JSON (with line and column), a
+// different format, a newer version, or any bad answer (each named); never drops a value silently.
+// Time and memory are linear in the size of the text.
 Result<Project> parseProject(const std::string& bytes);
 std::string serializeProject(const Project& project);
+// serializeProject, or why parseProject would refuse the result (larger than kMaxProjectBytes, with
+// both numbers): what is written can always be opened again.
+Result<std::string> serializeProjectForFile(const Project& project);
 
 } // namespace dsw

@@ -183,6 +183,12 @@ private slots:
         const auto r = parseProject(f.readAll().toStdString());
         QVERIFY(!r.ok());
         QVERIFY(QString::fromStdString(r.error()).contains("cannot be read"));
+        // 17,000 nested arrays in the imported config overflowed the stack under ASan.
+        QFile deep(QStringLiteral(DSW_TEST_DATA_DIR "/fuzz-regressions/project-deep-nesting.dswiz"));
+        QVERIFY(deep.open(QIODevice::ReadOnly));
+        const auto d = parseProject(deep.readAll().toStdString());
+        QVERIFY(!d.ok());
+        QCOMPARE(q(d.error()), q("the project file is nested too deeply: nesting deeper than 65 levels at line 2, column 129"));
     }
 
     void malformedJsonNamesLineAndColumn_data()
@@ -376,7 +382,70 @@ private slots:
         const std::string big = wrap("{}", ", \"notes\": \"" + std::string(kMaxProjectBytes, 'x') + "\"");
         const auto r = load(big);
         QVERIFY_REFUSED(r);
-        QVERIFY2(q(r.error()).contains("4 MiB"), r.error().c_str());
+        QVERIFY2(q(r.error()).contains(QString::number(big.size()) + " bytes; ds-wizard opens at most "
+                                       + QString::number(kMaxProjectBytes) + " bytes (8 MiB)"), r.error().c_str());
+    }
+
+    // Copying, comparing and writing nlohmann values recurse: a deep file once overflowed the stack
+    // (200 KB in a release build, 17 KB under ASan). The limit is checked on the bytes, first.
+    void deepNestingRefused_data()
+    {
+        QTest::addColumn<QString>("where");  // the member that holds the nesting
+        QTest::addColumn<QString>("open");
+        QTest::addColumn<int>("levels");     // containers inside that member
+        QTest::addColumn<bool>("accepted");
+        // The root is level 1 and "imported_config" level 2, so a config at the config limit fits exactly.
+        QTest::newRow("config at the limit") << "imported_config" << "{\"a\":" << kMaxConfigDepth << true;
+        QTest::newRow("one level more") << "imported_config" << "{\"a\":" << kMaxConfigDepth + 1 << false;
+        QTest::newRow("17 KB of arrays") << "imported_config" << "[" << 17000 << false;
+        QTest::newRow("200 KB of arrays") << "imported_config" << "[" << 200000 << false;
+        QTest::newRow("200 KB of objects in an unknown key") << "later_key" << "{\"a\":" << 40000 << false;
+        QTest::newRow("arrays in an unknown answer") << "answers" << "[" << 100000 << false;
+    }
+    void deepNestingRefused()
+    {
+        QFETCH(QString, where);
+        QFETCH(QString, open);
+        QFETCH(int, levels);
+        QFETCH(bool, accepted);
+        const std::string o = open.toStdString(), c = o == "[" ? "]" : "}";
+        std::string nested;
+        if (where == "answers") // {"future.input": [[…]]}
+            nested = "{\"future.input\": ";
+        for (int i = 1; i < levels; ++i)
+            nested += o;
+        nested += o == "[" ? "[]" : "{}";
+        for (int i = 1; i < levels; ++i)
+            nested += c;
+        if (where == "answers")
+            nested += "}";
+        const std::string text = where == "answers"
+            ? wrap(nested)
+            : wrap("{}", ",\n\"" + where.toStdString() + "\": " + nested);
+        const auto r = load(text);
+        if (accepted) {
+            QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
+            QVERIFY(load(serializeProject(r.value())).ok()); // and saved again, it opens again
+            return;
+        }
+        QVERIFY_REFUSED(r);
+        // Line 2 when the nesting starts after the inserted newline; level 66 is the first too many.
+        const int line = where == "answers" ? 1 : 2;
+        const int column = where == "answers"
+            ? int(wrap("").size()) - 1 + int(std::string("{\"future.input\": ").size()) + kMaxProjectDepth - 1
+            : int(where.size()) + 4 + (kMaxProjectDepth - 1) * int(o.size()) + 1; // after `"where": `
+        const QString expected = QStringLiteral("the project file is nested too deeply: nesting deeper than %1 levels at line %2, column %3")
+                                     .arg(kMaxProjectDepth).arg(line).arg(column);
+        QCOMPARE(q(r.error()), expected);
+    }
+
+    // Brackets inside strings are text, not nesting.
+    void bracketsInStringsAreNotNesting()
+    {
+        const std::string brackets(100000, '[');
+        const auto r = load(wrap("{}", ", \"notes\": \"\\\"" + brackets + "\""));
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
+        QCOMPARE(r.value().notes, "\"" + brackets);
     }
 };
 
