@@ -1,7 +1,9 @@
+#include "ApplicationIcon.h"
 #include "CommandLine.h"
 #include "MainWindow.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QCoreApplication>
 #include <QTextStream>
 
@@ -20,6 +22,9 @@ int main(int argc, char* argv[])
     QApplication::setOrganizationName(QStringLiteral("ds-wizard"));
     QApplication::setApplicationName(QStringLiteral("ds-wizard"));
     QApplication::setApplicationVersion(QStringLiteral(DSW_VERSION));
+    // The installed desktop file and icon (packaging/); the same icon is built into the binary.
+    QGuiApplication::setDesktopFileName(QStringLiteral(DSW_APP_ID));
+    QApplication::setWindowIcon(dsw::applicationIcon());
     dsw::MainWindow window;
     window.openAtStart(arguments.size() > 1 ? arguments.at(1) : QString());
     window.show();

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the Debian package from a built BUILD_DIR (cpack -G DEB) and checks it as a user's
+# machine would see it: lintian, the desktop entry, the AppStream metainfo, the MIME type, the
+# man page, then the binary installed with dpkg -x into a temporary root, run headless.
+#   packaging/check-package.sh BUILD_DIR
+set -euo pipefail
+
+build=${1:?usage: check-package.sh BUILD_DIR}
+fail() { echo "check-package: $*" >&2; exit 1; }
+
+(cd "$build" && cpack -G DEB >/dev/null) || fail "cpack -G DEB failed in $build"
+deb=$(ls -t "$build"/ds-wizard_*.deb | head -n 1)
+echo "check-package: built $(basename "$deb")"
+
+# Dependencies come from dpkg-shlibdeps: the Qt libraries the binary links, with versions.
+depends=$(dpkg-deb -f "$deb" Depends)
+for lib in libqt6core6 libqt6widgets6 libqt6charts6 libc6; do
+    [[ "$depends" == *"$lib ("* ]] || fail "Depends lacks '$lib (>= …)' from dpkg-shlibdeps: $depends"
+done
+
+# --fail-on: errors and warnings both fail (none are expected; infos are listed in README).
+lintian --fail-on error,warning "$deb" 2>&1 | grep -v 'running with root privileges' || true
+lintian --fail-on error,warning "$deb" >/dev/null 2>&1 || fail "lintian reports errors or warnings (above)"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$tmp/root
+dpkg -x "$deb" "$root"
+share=$root/usr/share
+
+desktop-file-validate "$share"/applications/*.desktop || fail "desktop-file-validate rejects the desktop entry"
+appstreamcli validate --no-net "$share"/metainfo/*.metainfo.xml >/dev/null \
+    || { appstreamcli validate --no-net "$share"/metainfo/*.metainfo.xml; fail "appstreamcli rejects the metainfo"; }
+
+# The MIME type: valid shared-mime-info XML, compiled by update-mime-database into a scratch folder.
+xmllint --noout "$share"/mime/packages/ds-wizard.xml || fail "the MIME package is not well-formed XML"
+mkdir -p "$tmp/mime/packages"
+cp "$share"/mime/packages/ds-wizard.xml "$tmp/mime/packages/"
+update-mime-database "$tmp/mime" 2>/dev/null || fail "update-mime-database rejects the MIME package"
+grep -qx 'application/x-ds-wizard-project:\*\.dswiz' <(cut -d: -f2- "$tmp/mime/globs2") \
+    || fail "the compiled MIME database has no *.dswiz glob"
+grep -qa 'ds-wizard-project' "$tmp/mime/magic" || fail "the compiled MIME database has no magic for projects"
+
+for size in 48x48 256x256 scalable; do
+    ls "$share"/icons/hicolor/$size/apps/ds-wizard.* >/dev/null || fail "no $size icon"
+done
+[ -f "$share"/ds-wizard/examples/llama-7b-8xA100.dswiz ] || fail "the example project is not installed"
+zcat "$share"/man/man1/ds-wizard.1.gz | groff -man -Tutf8 -ww -z 2>"$tmp/groff.log" || true
+[ ! -s "$tmp/groff.log" ] || { cat "$tmp/groff.log"; fail "groff warns about the man page"; }
+
+# The installed binary, headless, with its own HOME so no settings of the user are touched.
+export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/home/.config QT_QPA_PLATFORM=offscreen
+mkdir -p "$HOME"
+version=$("$root/usr/bin/ds-wizard" --version)
+[ "$version" = "ds-wizard $(dpkg-deb -f "$deb" Version)" ] || fail "--version printed '$version'"
+"$root/usr/bin/ds-wizard" recommend --format text >/dev/null || fail "the installed ds-wizard recommend failed"
+"$root/usr/bin/ds-wizard" recommend --project "$share"/ds-wizard/examples/llama-7b-8xA100.dswiz --format config >/dev/null \
+    || fail "the installed ds-wizard cannot read the installed example"
+status=0
+timeout 5 "$root/usr/bin/ds-wizard" >/dev/null 2>&1 || status=$?
+[ "$status" -eq 124 ] || fail "the installed window exited with status $status within 5 s (expected it to keep running)"
+echo "check-package: $(basename "$deb") passes lintian, desktop-file-validate, appstreamcli, update-mime-database, groff; installed binary runs"
