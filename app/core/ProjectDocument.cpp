@@ -71,6 +71,8 @@ QString ProjectDocument::importConfigFile(const QString& path, QStringList* note
     if (!parsed)
         return QString::fromStdString(parsed.error());
     ImportedProject imported = importConfig(parsed.value());
+    if (const auto file = serializeProjectForFile(imported.project); !file) // it could not be saved and opened again
+        return QString::fromStdString(file.error());
     if (notes)
         for (const auto& n : imported.notes)
             *notes << QString::fromStdString(n);
