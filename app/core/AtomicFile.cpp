@@ -165,7 +165,7 @@ int stage(const FileToWrite& file, Staged& s)
     int error = 0;
     struct stat created{};
     ::fstat(fd, &created);
-    mode_t mode = s.existed ? (old.st_mode & 07777) : (created.st_mode & 07777);
+    mode_t mode = (s.existed ? old.st_mode : created.st_mode) & 0777; // never set-user-ID on rewritten bytes
     if (file.executable)
         mode |= (mode & 0444) >> 2; // executable by whoever may read it
     if (s.existed && (old.st_uid != created.st_uid || old.st_gid != created.st_gid))
