@@ -77,24 +77,30 @@ private slots:
         QTest::addColumn<QString>("writer");
         QTest::addColumn<int>("stage");
         QTest::addColumn<int>("error");
+        QTest::addColumn<int>("failAt"); // 0: the first call; 1: the second file's (multi-file exports: undone)
         for (const char* writer : {"import", "recommend", "export json", "export launch", "export new launch",
                                    "export bundle into folder", "export bundle into new folder"})
             for (Stage stage : {Stage::Write, Stage::Fsync, Stage::Close, Stage::Rename})
                 for (int error : {ENOSPC, EIO, EDQUOT})
                     QTest::addRow("%s, %s, %s", writer, stageName(stage), qPrintable(reason(error)))
-                        << QString(writer) << int(stage) << error;
+                        << QString(writer) << int(stage) << error << 0;
+        for (const char* writer : {"export launch", "export new launch", "export bundle into folder", "export bundle into new folder"})
+            for (Stage stage : {Stage::Write, Stage::Fsync, Stage::Rename})
+                QTest::addRow("%s, second %s, %s", writer, stageName(stage), qPrintable(reason(EIO)))
+                    << QString(writer) << int(stage) << EIO << 1;
     }
     void injectedFailures()
     {
         QFETCH(QString, writer);
         QFETCH(int, stage);
         QFETCH(int, error);
+        QFETCH(int, failAt);
         QTemporaryDir dir;
         const QStringList args = prepare(writer, dir.path());
         const auto before = snapshot(dir.path());
         Result r;
         {
-            InjectedFailure failure(Stage(stage), error);
+            InjectedFailure failure(Stage(stage), error, failAt);
             r = runInProcess(args);
         }
         QCOMPARE(r.exitCode, 2);
