@@ -1,6 +1,7 @@
 #include "ActivationMemory.h"
 
 #include "Answers.h"
+#include "CheckedMath.h"
 
 #include <stdexcept>
 
@@ -12,14 +13,15 @@ std::int64_t activationBytes(const ActivationInputs& in, bool checkpointing)
     if (s < 1 || b < 1 || h < 1 || a < 1 || L < 1 || v < 0)
         throw std::invalid_argument("activationBytes: s, b, h, a, L must be >= 1 and v >= 0");
 
-    const std::int64_t sbh = s * b * h;
+    // Saturating (CheckedMath.h): the inputs' ranges allow up to ~10^26 bytes.
+    const std::int64_t sbh = mulSat(s, b, h);
     // s·b·h·(34 + 5·a·s/h) = 34·s·b·h + 5·a·s²·b: kept in integers, since 5as/h in double
     // can land just below a whole number and truncate one byte short.
-    const std::int64_t perLayer = 34 * sbh + 5 * a * s * s * b;
-    const std::int64_t logits = 4 * s * b * v;
+    const std::int64_t perLayer = addSat(mulSat(34, sbh), mulSat(5, a, s, s, b));
+    const std::int64_t logits = mulSat(4, s, b, v);
     if (checkpointing)
-        return 2 * sbh * L + perLayer + logits;
-    return L * perLayer + logits;
+        return addSat(mulSat(2, sbh, L), perLayer, logits);
+    return addSat(mulSat(L, perLayer), logits);
 }
 
 std::string activationFormula(bool checkpointing)

@@ -17,7 +17,7 @@ struct ActivationInputs {
 };
 
 // Bytes of activations live at the peak. With full checkpointing only each layer's 2·s·b·h
-// input is kept, plus one layer recomputed during backward.
+// input is kept, plus one layer recomputed during backward. Saturates at kSaturated (CheckedMath.h).
 // Throws std::invalid_argument if s, b, h, a or L < 1, or v < 0.
 std::int64_t activationBytes(const ActivationInputs& in, bool checkpointing);
 

@@ -56,6 +56,8 @@ std::string formatCount(std::int64_t count)
 
 std::string formatGiB(double bytes)
 {
+    if (bytes >= 0x1p63) // a saturated figure (CheckedMath.h): the true value is at least this
+        return "more than 8 EiB";
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / 1073741824.0);
     return buf;

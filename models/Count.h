@@ -13,7 +13,8 @@ std::optional<std::int64_t> parseCount(std::string_view text);
 // "7B", "350M", "1.3B"... — short form for display.
 std::string formatCount(std::int64_t count);
 
-// Bytes as "12.34 GiB" (binary units, as DeepSpeed's estimators print them).
+// Bytes as "12.34 GiB" (binary units, as DeepSpeed's estimators print them); 2^63 bytes or more, the
+// figure of a saturated estimate (CheckedMath.h), as "more than 8 EiB".
 std::string formatGiB(double bytes);
 
 } // namespace dsw

@@ -1,5 +1,7 @@
 #include "DeepSpeedEstimator.h"
 
+#include "CheckedMath.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -13,11 +15,17 @@ void requireTopology(int gpusPerNode, int nodes)
 }
 
 // Python's int(x) for a float: truncation toward zero.
-std::int64_t pyInt(double x) { return static_cast<std::int64_t>(x); }
+// Figures beyond 2^63 bytes (Python has no such limit) saturate at kSaturated (CheckedMath.h).
+std::int64_t pyInt(double x) { return truncSat(x); }
 
 // Python's int / int. Correctly rounded; equal to the double quotient while |a| <= 2^53
 // (18 * 500 trillion params), which covers any realistic model.
 double pyTrueDiv(std::int64_t a, std::int64_t b) { return static_cast<double>(a) / static_cast<double>(b); }
+
+// Python's int * int, exact at any size, then float(): the correctly rounded double of the exact product
+// (10^14 parameters × 4 × 6.4 million GPUs does not fit in 64 bits).
+__extension__ typedef __int128 ExactProduct;
+double pyIntProduct(std::int64_t a, std::int64_t b) { return static_cast<double>(static_cast<ExactProduct>(a) * b); }
 
 } // namespace
 
@@ -29,13 +37,13 @@ Zero2Estimate estimateZero2ModelStatesMemNeeds(std::int64_t totalParams, int gpu
     double cpuMem = 0;
     std::int64_t gpuMem = 0;
     if (cpuOffload) {
-        gpuMem = 2 * totalParams;
+        gpuMem = mulSat(2, totalParams);
         // int * int stays exact in Python; only the buffer factor turns it into a float.
         const std::int64_t mult = std::max<std::int64_t>(4 * totalGpus, 16); // total GPUs: DeepSpeed's quirk
-        cpuMem = static_cast<double>(totalParams * mult) * bufferFactor;
+        cpuMem = pyIntProduct(totalParams, mult) * bufferFactor;
     } else {
-        gpuMem = 2 * totalParams + pyInt(pyTrueDiv(18 * totalParams, totalGpus));
-        cpuMem = static_cast<double>(totalParams * 4 * gpusPerNode) * bufferFactor;
+        gpuMem = addSat(mulSat(2, totalParams), pyInt(pyTrueDiv(mulSat(18, totalParams), totalGpus)));
+        cpuMem = pyIntProduct(totalParams, 4 * std::int64_t{gpusPerNode}) * bufferFactor;
     }
     return {pyInt(cpuMem), gpuMem};
 }
@@ -47,7 +55,7 @@ Zero3Estimate estimateZero3ModelStatesMemNeeds(std::int64_t totalParams, std::in
     requireTopology(gpusPerNode, nodes);
     const std::int64_t totalGpus = std::int64_t{nodes} * gpusPerNode;
     const double gpusFactor = 1.0 / nodes; // computed first, as in DeepSpeed
-    const std::int64_t largestLayerMemory = 4 * largestLayerParams;
+    const std::int64_t largestLayerMemory = mulSat(4, largestLayerParams);
 
     // Python's max(4 * G, k * gpus_factor) keeps the int on a tie; int * int stays exact,
     // int * float converts the int first. Then "* additional_buffer_factor".
@@ -56,7 +64,7 @@ Zero3Estimate estimateZero3ModelStatesMemNeeds(std::int64_t totalParams, std::in
         const double shard = k * gpusFactor;
         if (shard > static_cast<double>(perNode))
             return static_cast<double>(totalParams) * shard * bufferFactor;
-        return static_cast<double>(totalParams * perNode) * bufferFactor;
+        return pyIntProduct(totalParams, perNode) * bufferFactor;
     };
 
     double cpuMem = 0;
@@ -64,13 +72,13 @@ Zero3Estimate estimateZero3ModelStatesMemNeeds(std::int64_t totalParams, std::in
     if (cpuOffload) {
         const int k = cpuOffloadParams ? 18 : 16;
         gpuMem = cpuOffloadParams ? largestLayerMemory
-                                  : largestLayerMemory + pyInt(pyTrueDiv(2 * totalParams, totalGpus));
-        cpuMem = zeroInit ? static_cast<double>(totalParams * k) * gpusFactor * bufferFactor : perGpuMax(k);
+                                  : addSat(largestLayerMemory, pyInt(pyTrueDiv(mulSat(2, totalParams), totalGpus)));
+        cpuMem = zeroInit ? pyIntProduct(totalParams, k) * gpusFactor * bufferFactor : perGpuMax(k);
     } else {
         // cpu_offload_params is ignored without optimizer offload.
-        gpuMem = largestLayerMemory + pyInt(pyTrueDiv(18 * totalParams, totalGpus));
+        gpuMem = addSat(largestLayerMemory, pyInt(pyTrueDiv(mulSat(18, totalParams), totalGpus)));
         const std::int64_t base = zeroInit ? largestLayerParams : totalParams;
-        cpuMem = static_cast<double>(base * 4 * gpusPerNode) * bufferFactor;
+        cpuMem = pyIntProduct(base, 4 * std::int64_t{gpusPerNode}) * bufferFactor;
     }
     return {pyInt(cpuMem), gpuMem, largestLayerMemory};
 }

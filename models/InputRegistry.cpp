@@ -13,6 +13,13 @@ namespace dsw {
 
 namespace {
 
+// Unicode code points in UTF-8 text: every byte that is not a continuation byte (10xxxxxx) starts one.
+std::size_t characterCount(const std::string& text)
+{
+    return static_cast<std::size_t>(
+        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
 using json = nlohmann::json;
 
 InputSpec count(std::string id, std::string label, json def, double min, double max, std::string help)
@@ -313,11 +320,18 @@ std::string InputRegistry::allowed(const InputSpec& spec)
     case InputType::Gpu:
         return "a GPU id: " + join(GpuCatalog::instance().ids());
     case InputType::Text:
-        return "text of at most " + formatNumber(spec.max > 0 ? spec.max : 4096) + " characters";
+        return "text of at most " + std::to_string(maxCharacters(spec)) + " characters";
     case InputType::Boolean:
         return "true or false";
     }
     return "";
+}
+
+std::size_t InputRegistry::maxCharacters(const InputSpec& spec)
+{
+    if (spec.type == InputType::Text)
+        return spec.max > 0 ? static_cast<std::size_t>(spec.max) : 4096;
+    return 64;
 }
 
 Result<nlohmann::json> InputRegistry::parse(const std::string& id, const std::string& text) const
@@ -325,6 +339,10 @@ Result<nlohmann::json> InputRegistry::parse(const std::string& id, const std::st
     const InputSpec* spec = find(id);
     if (!spec)
         return Result<json>::failure("unknown input '" + id + "'; `ds-wizard keys` lists the inputs");
+    // Long text is refused before it is parsed or quoted in a message (bounded work, bounded output).
+    if (const std::size_t length = characterCount(text); length > maxCharacters(*spec))
+        return Result<json>::failure(id + ": text of " + std::to_string(length) + " characters is longer than the "
+                                     + std::to_string(maxCharacters(*spec)) + " allowed");
     auto bad = [&](const std::string& why) {
         return Result<json>::failure(id + ": \"" + text + "\" " + why + "; allowed: " + allowed(*spec));
     };
@@ -359,10 +377,7 @@ Result<nlohmann::json> InputRegistry::parse(const std::string& id, const std::st
         return json(gpu->id);
     }
     case InputType::Text:
-        if (text.size() > (spec->max > 0 ? spec->max : 4096))
-            return Result<json>::failure(id + ": text longer than " + formatNumber(spec->max > 0 ? spec->max : 4096)
-                                         + " characters");
-        return json(text);
+        return json(text); // its length is checked above
     case InputType::Boolean:
         if (text == "true" || text == "yes" || text == "1")
             return json(true);
@@ -387,6 +402,8 @@ Result<nlohmann::json> InputRegistry::validate(const std::string& id, const nloh
     if (value.is_number() && spec->type != InputType::Choice && spec->type != InputType::Gpu
         && spec->type != InputType::Text && spec->type != InputType::Boolean) {
         const double v = value.get<double>();
+        if (!std::isfinite(v)) // JSON text has no NaN or infinity, but a value set in code can
+            return Result<json>::failure(id + ": " + value.dump() + " is not a number; allowed: " + allowed(*spec));
         if (spec->type != InputType::Number && v != std::floor(v))
             return Result<json>::failure(id + ": " + value.dump() + " is not a whole number; allowed: " + allowed(*spec));
         if (v < spec->min || v > spec->max)

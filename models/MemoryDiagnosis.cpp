@@ -100,7 +100,7 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
         + "), the wizard estimates "
           "model states of "
         + gib(states) + " and activations of " + gib(acts) + " per GPU, of " + gib(capacity) + ".";
-    if (r.allocated && states + acts < *r.allocated) // the estimators leave out temporaries (deepspeed-facts §1.2)
+    if (r.allocated && addSat(states, acts) < *r.allocated) // the estimators leave out temporaries (deepspeed-facts §1.2)
         estimates += " Together they are below the " + gib(static_cast<double>(*r.allocated))
             + " PyTorch had allocated: "
               "temporary buffers and communication buckets, which the estimates do not count, make up the rest.";

@@ -70,7 +70,7 @@ std::int64_t gpuModelStates(const Job& j, const Setup& s)
 {
     if (s.offloadOptimizer == "none")
         return zeroPaperModelStates(j.params, s.stage, static_cast<int>(j.dataParallel)).total
-            + (s.stage == 3 ? 4 * j.largest : 0);
+            + (s.stage == 3 ? 4 * j.largest : 0); // at most 16 × 10^14 + 4 × 10^13: no overflow
     if (s.stage <= 2) // DeepSpeed's ZeRO-2 estimator also serves ZeRO-1
         return estimateZero2ModelStatesMemNeeds(j.params, j.gpusPerNode, j.nodes, true, kBufferFactor).gpuBytes;
     return estimateZero3ModelStatesMemNeeds(j.params, j.largest, j.gpusPerNode, j.nodes, true, s.offloadParam != "none",
@@ -90,10 +90,10 @@ std::int64_t offloadHostBytes(const Job& j, const Setup& s)
     const double P = static_cast<double>(j.params);
     if (s.offloadOptimizer == "nvme")
         return s.offloadParam == "cpu"
-            ? static_cast<std::int64_t>(P * 2 / j.nodes * kBufferFactor)
-            : static_cast<std::int64_t>(static_cast<double>(j.largest) * 4 * j.gpusPerNode * kBufferFactor);
+            ? truncSat(P * 2 / j.nodes * kBufferFactor)
+            : truncSat(static_cast<double>(j.largest) * 4 * j.gpusPerNode * kBufferFactor);
     if (s.stage <= 2)
-        return static_cast<std::int64_t>(P * std::max(4 * j.gpusPerNode, 16) * kBufferFactor);
+        return truncSat(P * std::max(4 * j.gpusPerNode, 16) * kBufferFactor);
     return estimateZero3ModelStatesMemNeeds(j.params, j.largest, j.gpusPerNode, j.nodes, true, s.offloadParam != "none",
                                             true, kBufferFactor)
         .cpuBytes;
@@ -101,7 +101,7 @@ std::int64_t offloadHostBytes(const Job& j, const Setup& s)
 
 std::int64_t loadHostBytes(const Job& j, std::int64_t count, int bytes)
 {
-    return static_cast<std::int64_t>(static_cast<double>(count) * bytes * j.gpusPerNode * kBufferFactor);
+    return truncSat(static_cast<double>(count) * bytes * j.gpusPerNode * kBufferFactor);
 }
 
 std::string deviceName(const std::string& device)
@@ -133,7 +133,8 @@ bool Planner::add(Step step)
 bool Planner::gpuStep(Step step, const Setup& next)
 {
     const std::int64_t before = gpuTotal(job, setup), after = gpuTotal(job, next);
-    step.saving = before - after;
+    // A saturated estimate (CheckedMath.h) is a lower bound: what a step saves from it is unknown.
+    step.saving = before == kSaturated ? std::nullopt : std::optional<std::int64_t>(subSat(before, after));
     step.gpuAfter = after;
     if (!add(std::move(step)))
         return false;

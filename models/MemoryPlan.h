@@ -5,6 +5,7 @@
 #include "ActivationMemory.h"
 #include "Advice.h"
 #include "Answers.h"
+#include "CheckedMath.h"
 #include "ZeroAdvisor.h"
 
 #include <cstdint>
@@ -44,7 +45,7 @@ std::int64_t gpuModelStates(const Job& job, const Setup& setup);
 std::int64_t activations(const Job& job, const Setup& setup);
 inline std::int64_t gpuTotal(const Job& job, const Setup& setup)
 {
-    return gpuModelStates(job, setup) + activations(job, setup);
+    return addSat(gpuModelStates(job, setup), activations(job, setup));
 }
 // Host RAM per node that an offloading placement needs.
 std::int64_t offloadHostBytes(const Job& job, const Setup& setup);

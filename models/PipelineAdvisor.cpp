@@ -5,8 +5,10 @@
 
 #include "ActivationMemory.h"
 #include "BatchKeys.h"
+#include "CheckedMath.h"
 #include "Count.h"
 #include "PipelinePartition.h"
+#include "RegexLimits.h"
 #include "ZeroAdvisor.h"
 #include "ZeroPaperMemory.h"
 
@@ -15,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <optional>
 #include <regex>
 
@@ -26,6 +29,7 @@ using oj = nlohmann::ordered_json;
 constexpr double kGiB = 1073741824.0;
 constexpr double kLargeBubble = 0.25;        // the wizard's own threshold for a "large" bubble
 constexpr double kLayerTotalTolerance = 0.10; // the wizard's own tolerance between layer sum and model.params
+constexpr std::int64_t kMaxLayerParams = 100'000'000'000'000; // model.params' maximum: no layer is larger
 
 std::string lower(std::string s)
 {
@@ -78,6 +82,11 @@ Partition partitionLayers(const std::vector<PipelineLayer>& layers, int stages, 
             weights.push_back(static_cast<double>(l.params));
     } else if (method.rfind("type:", 0) == 0) {
         const std::string pattern = method.substr(5, method.find(':', 5) - 5); // method.split(':')[1]
+        if (const auto why = regexTooComplex(pattern))
+            return fail("pipeline-partition-regex-too-complex",
+                        "partition_method \"" + requested + "\": '" + pattern + "' is refused because " + *why
+                            + "; such patterns can take unbounded time to match. A plain name or alternatives "
+                              "(type:transformer, type:embedding|head) match the same layers.");
         std::regex regex;
         try {
             regex = std::regex(pattern, std::regex::ECMAScript | std::regex::icase);
@@ -86,8 +95,13 @@ Partition partitionLayers(const std::vector<PipelineLayer>& layers, int stages, 
                         "partition_method \"" + requested + "\": '" + pattern + "' is not a valid regular expression "
                         "(checked with ECMAScript syntax, which agrees with Python's re for simple patterns).");
         }
-        for (const auto& l : layers) // binary weights: 1 where the class name matches (search, any case)
-            weights.push_back(std::regex_search(l.typeName, regex) ? 1.0 : 0.0);
+        std::map<std::string, bool> matches; // a few class names over up to 10 002 layers: match each once
+        for (const auto& l : layers) { // binary weights: 1 where the class name matches (search, any case)
+            auto [it, added] = matches.try_emplace(l.typeName, false);
+            if (added)
+                it->second = std::regex_search(l.typeName, regex);
+            weights.push_back(it->second ? 1.0 : 0.0);
+        }
         if (std::count(weights.begin(), weights.end(), 1.0) == 0)
             return fail("pipeline-partition-no-match",
                         "DeepSpeed would raise RuntimeError: Partitioning '" + pattern + "' found no valid layers to "
@@ -97,6 +111,15 @@ Partition partitionLayers(const std::vector<PipelineLayer>& layers, int stages, 
         return fail("pipeline-partition-method-unknown", "DeepSpeed would raise NotImplementedError: Partitioning method "
                                                              + method + " not implemented. Use uniform, parameters or type:REGEX.");
     }
+    if (const std::int64_t work = balancedPartitionWork(static_cast<std::int64_t>(weights.size()), stages);
+        work > kMaxBalancedPartitionWork)
+        return fail("pipeline-partition-too-large",
+                    "partition_method \"" + requested + "\": DeepSpeed's balanced partition of "
+                        + std::to_string(weights.size()) + " layers into " + std::to_string(stages) + " stages tries "
+                        + std::to_string(work) + " split points (the work grows as layers² × stages), more than the "
+                        + std::to_string(kMaxBalancedPartitionWork) + " the wizard computes. Use \"uniform\" (layers per "
+                        "stage, instant), or fewer stages or layers; DeepSpeed runs the same search, in Python, when it "
+                        "builds the PipelineModule.");
     return {partitionBalanced(weights, stages), std::nullopt};
 }
 
@@ -219,8 +242,8 @@ void addPlan(Advice& adv, const PipelineSetup& s, const std::vector<PipelineLaye
             params += layers[i].params;
         layersPerStage.push_back(parts[st + 1] - parts[st]);
         paramsPerStage.push_back(params);
-        memoryPerStage.push_back(zeroPaperModelStates(params, memoryStage, static_cast<int>(s.dataParallel)).total
-                                 + s.activations);
+        memoryPerStage.push_back(addSat(zeroPaperModelStates(params, memoryStage, static_cast<int>(s.dataParallel)).total,
+                                        s.activations));
     }
     adv.details["plan"] = oj{{"stages", s.stages}, {"parts", parts}, {"layers_per_stage", layersPerStage},
                              {"params_per_stage", paramsPerStage}, {"bubble_fraction", s.bubble}};
@@ -236,7 +259,8 @@ void addPlan(Advice& adv, const PipelineSetup& s, const std::vector<PipelineLaye
 
     const auto worst = std::max_element(memoryPerStage.begin(), memoryPerStage.end());
     const auto worstStage = static_cast<std::size_t>(worst - memoryPerStage.begin());
-    const std::int64_t states = *worst - s.activations;
+    const std::int64_t states
+        = zeroPaperModelStates(paramsPerStage[worstStage], memoryStage, static_cast<int>(s.dataParallel)).total;
     const std::string perParam = (memoryStage == 0 ? "16 bytes" : "(4 + 12/" + std::to_string(s.dataParallel) + ") bytes")
         + " per parameter at ZeRO-" + std::to_string(memoryStage);
     const bool fits = static_cast<double>(*worst) <= s.usable;
@@ -250,7 +274,7 @@ void addPlan(Advice& adv, const PipelineSetup& s, const std::vector<PipelineLaye
         + "; the fp32 logits term is included, so this is an upper bound).";
     if (!fits) {
         text += " Try more stages";
-        if (!s.checkpointing && static_cast<double>(states + activationBytes(s.activation, true)) <= s.usable)
+        if (!s.checkpointing && static_cast<double>(addSat(states, activationBytes(s.activation, true))) <= s.usable)
             text += ", activation checkpointing (it would then fit)";
         text += s.batch.microBatch > 1 ? ", or a smaller micro-batch." : ".";
     }
@@ -330,10 +354,11 @@ Result<std::vector<std::int64_t>> parseLayerParams(std::string_view text)
         const std::size_t comma = text.find(',', start);
         const std::string item = trimmed(text.substr(start, comma == std::string_view::npos ? text.npos : comma - start));
         const auto count = parseCount(item);
-        if (!count)
+        if (!count || *count > kMaxLayerParams)
             return Result<std::vector<std::int64_t>>::failure(
                 "pipeline.layer_params: item " + std::to_string(index + 1) + " \"" + item
-                + "\" is not a parameter count (comma-separated counts such as 131M, 201379840, 1.3e9).");
+                + "\" is not a parameter count from 0 to " + formatCount(kMaxLayerParams)
+                + " (comma-separated counts such as 131M, 201379840, 1.3e9).");
         counts.push_back(*count);
         if (comma == std::string_view::npos)
             return counts;

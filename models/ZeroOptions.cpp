@@ -8,6 +8,7 @@
 #include "ZeroAdvisor.h"
 
 #include "ActivationMemory.h"
+#include "CheckedMath.h"
 #include "DeepSpeedEstimator.h"
 #include "ZeroPaperMemory.h"
 
@@ -48,7 +49,7 @@ void sizeModelStates(ZeroOption& o, const Answers& a)
         static const char* byStage[] = {"16Ψ", "4Ψ + 12Ψ/Nd", "2Ψ + 14Ψ/Nd", "16Ψ/Nd + 4·largest layer"};
         o.gpuFormula += byStage[o.stage];
         if (o.stage == 3) {
-            o.gpuModelStates += 4 * L;
+            o.gpuModelStates = addSat(o.gpuModelStates, mulSat(4, L));
             o.cpuPerNode = estimateZero3ModelStatesMemNeeds(P, L, G, N, false, false, true, kBufferFactor).cpuBytes;
             o.cpuFormula = "DeepSpeed estimator, zero.Init: largest layer × 4 × GPUs per node × 1.5";
         } else {
@@ -60,7 +61,7 @@ void sizeModelStates(ZeroOption& o, const Answers& a)
     if (o.stage <= 2) { // DeepSpeed's ZeRO-2 estimator also serves ZeRO-1
         o.gpuModelStates = estimateZero2ModelStatesMemNeeds(P, G, N, true, kBufferFactor).gpuBytes;
         o.gpuFormula = "DeepSpeed estimator, ZeRO-1/2 offload: 2Ψ";
-        o.cpuPerNode = static_cast<std::int64_t>(static_cast<double>(P) * std::max(4 * G, 16) * kBufferFactor);
+        o.cpuPerNode = truncSat(static_cast<double>(P) * std::max(4 * G, 16) * kBufferFactor);
         o.cpuFormula = "DeepSpeed docs: Ψ × max(4 × GPUs per node, 16) × 1.5";
         return;
     }
@@ -74,9 +75,9 @@ void sizeModelStates(ZeroOption& o, const Answers& a)
         return;
     }
     // NVMe: optimizer states (16 bytes/parameter) and, with param offload to NVMe, fp16 params (2) on the SSDs.
-    o.nvmePerNode = (param == "nvme" ? 18 : 16) * P / N;
+    o.nvmePerNode = mulSat(param == "nvme" ? 18 : 16, P) / N;
     if (param == "cpu") {
-        o.cpuPerNode = static_cast<std::int64_t>(static_cast<double>(P) * 2 / N * kBufferFactor);
+        o.cpuPerNode = truncSat(static_cast<double>(P) * 2 / N * kBufferFactor);
         o.cpuFormula = "fp16 parameters in CPU memory: Ψ × 2 / nodes × 1.5";
     } else {
         o.cpuPerNode = estimateZero3ModelStatesMemNeeds(P, L, G, N, false, false, true, kBufferFactor).cpuBytes;
@@ -168,7 +169,7 @@ std::vector<ZeroOption> zeroOptions(const Answers& a)
             o.checkpointing = ckpt;
             sizeModelStates(o, a);
             o.activations = activationBytes(act, ckpt);
-            o.gpuTotal = o.gpuModelStates + o.activations;
+            o.gpuTotal = addSat(o.gpuModelStates, o.activations);
             o.fitsGpu = o.gpuTotal <= usableGpu;
             o.fitsCpu = o.cpuPerNode <= cpuBytes;
             const bool usesNvme = o.offloadOptimizer == "nvme" || o.offloadParam == "nvme";

@@ -1,5 +1,7 @@
 #include "ZeroPaperMemory.h"
 
+#include "CheckedMath.h"
+
 #include <stdexcept>
 
 namespace dsw {
@@ -13,10 +15,10 @@ ModelStateBytes zeroPaperModelStates(std::int64_t params, int stage, int dataPar
     auto part = [&](std::int64_t bytes, int fromStage) { return stage >= fromStage ? bytes / dataParallel : bytes; };
     ModelStateBytes m{};
     m.stage = stage;
-    m.optimizer = part(std::int64_t{k} * params, 1);
-    m.grads = part(2 * params, 2);
-    m.params = part(2 * params, 3);
-    m.total = m.params + m.grads + m.optimizer;
+    m.optimizer = part(mulSat(k, params), 1);
+    m.grads = part(mulSat(2, params), 2);
+    m.params = part(mulSat(2, params), 3);
+    m.total = addSat(m.params, m.grads, m.optimizer);
     return m;
 }
 

@@ -7,10 +7,13 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+
+#include <limits>
 
 using namespace dsw;
 using oj = nlohmann::ordered_json;
@@ -606,6 +609,67 @@ private slots:
                 QVERIFY2(row.at(k).is_string() && !row.at(k).get<std::string>().empty(), k);
             QVERIFY(row.contains("default"));
         }
+    }
+
+    // NaN and infinity are refused for every number, with the input named and its range (issue 8).
+    void nonFiniteNumbersRefused_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("named");
+        const QStringList estimate{"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1"};
+        for (const char* v : {"nan", "NaN", "inf", "-inf", "infinity", "-1", "0", "1e400", "10.5"})
+            QTest::addRow("--buffer-factor %s", v) << estimate + QStringList{"--buffer-factor", v}
+                                                   << QStringList{"--buffer-factor", v, "1 to 10"};
+        for (const char* v : {"nan", "inf"}) {
+            QTest::addRow("--params %s", v) << QStringList{"estimate", "--params", v, "--gpus-per-node", "8", "--nodes", "1"}
+                                            << QStringList{"--params", v};
+            QTest::addRow("--largest-layer %s", v) << estimate + QStringList{"--largest-layer", v}
+                                                   << QStringList{"--largest-layer", v};
+            QTest::addRow("--gpus-per-node %s", v) << QStringList{"estimate", "--params", "7B", "--gpus-per-node", v, "--nodes", "1"}
+                                                   << QStringList{"--gpus-per-node", v};
+        }
+        for (const char* set : {"model.params=nan", "model.params=inf", "model.params=NaN", "model.params=1e400",
+                                "hardware.gpu_memory_gib=nan", "hardware.gpu_memory_gib=inf", "training.learning_rate=nan",
+                                "hardware.cpu_memory_gib=-inf", "model.seq_len=nan", "training.gradient_clipping=infinity"}) {
+            const QString id = QString::fromLatin1(set).section('=', 0, 0);
+            QTest::addRow("--set %s", set) << QStringList{"recommend", "--set", set} << QStringList{id, "allowed: a"};
+        }
+    }
+    void nonFiniteNumbersRefused()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, named);
+        const Run r = run(args);
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.isEmpty(), r.out.constData());
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.endsWith('\n') && err.count('\n') == 1, qPrintable("not exactly one line: " + err));
+        for (const QString& n : named)
+            QVERIFY2(err.contains(n), qPrintable(n + " not in: " + err));
+    }
+
+    // At the largest inputs estimate's figures exceed 2^63 bytes: they saturate, they are never negative, and
+    // the text says "more than 8 EiB" (it printed −8589934592 GiB).
+    void estimateAtTheLargestInputs()
+    {
+        const QStringList args{"estimate", "--params", "1e14", "--gpus-per-node", "1024", "--nodes", "100000",
+                               "--buffer-factor", "10"};
+        const oj j = runJson(args + QStringList{"--json"});
+        QVERIFY(j.contains("deepspeed_estimator"));
+        bool saturated = false;
+        for (const auto& table : {j["deepspeed_estimator"], j["model_states"]})
+            for (const auto& row : table)
+                for (const auto& [key, value] : row.items())
+                    if (value.is_number()) {
+                        QVERIFY2(value.get<double>() >= 0, qPrintable(q(key + " = " + value.dump())));
+                        saturated = saturated || value.get<std::int64_t>() == std::numeric_limits<std::int64_t>::max();
+                    }
+        QVERIFY(saturated); // the ZeRO-2 offload CPU term: 10^14 × 4 × 102 400 000 GPUs × 10
+        const Run text = run(args);
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("more than 8 EiB"), text.out.constData());
+        QVERIFY2(!QString::fromUtf8(text.out).contains(QRegularExpression("-[0-9.]+ GiB")), text.out.constData());
     }
 };
 

@@ -8,9 +8,53 @@
 
 #include <QTest>
 
+#include <limits>
+#include <random>
 #include <stdexcept>
 
 using namespace dsw;
+
+namespace {
+
+// runtime/utils.py partition_balanced as DeepSpeed writes it — the full (n+1) × (m+1) table and every split
+// k < i for every cell — against which the faster partitionBalanced must agree exactly.
+std::vector<int> literalPartitionBalanced(const std::vector<double>& weights, int m)
+{
+    const int n = static_cast<int>(weights.size());
+    if (n <= m)
+        return partitionUniform(n, m);
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    const auto cells = static_cast<std::size_t>(n + 1) * static_cast<std::size_t>(m + 1);
+    std::vector<double> dpMax(cells, inf), dpMin(cells, inf), dpCost(cells, inf);
+    std::vector<int> position(cells, 0);
+    auto at = [&](int i, int j) { return static_cast<std::size_t>(i) * static_cast<std::size_t>(m + 1) + static_cast<std::size_t>(j); };
+    std::vector<double> prefix(static_cast<std::size_t>(n) + 1, 0.0);
+    for (int i = 0; i < n; ++i)
+        prefix[static_cast<std::size_t>(i) + 1] = prefix[static_cast<std::size_t>(i)] + weights[static_cast<std::size_t>(i)];
+    dpMax[at(0, 0)] = 0;
+    dpCost[at(0, 0)] = 0;
+    for (int i = 1; i <= n; ++i)
+        for (int j = 1; j <= std::min(i, m); ++j)
+            for (int k = 0; k < i; ++k) {
+                const double part = prefix[static_cast<std::size_t>(i)] - prefix[static_cast<std::size_t>(k)];
+                const double maxSum = std::max(dpMax[at(k, j - 1)], part);
+                const double minSum = std::min(dpMin[at(k, j - 1)], part);
+                const double cost = maxSum - minSum;
+                if (dpCost[at(i, j)] >= cost) {
+                    dpCost[at(i, j)] = cost;
+                    dpMax[at(i, j)] = maxSum;
+                    dpMin[at(i, j)] = minSum;
+                    position[at(i, j)] = k;
+                }
+            }
+    std::vector<int> parts{n};
+    for (int j = m; j >= 1; --j)
+        parts.push_back(position[at(parts.back(), j)]);
+    std::reverse(parts.begin(), parts.end());
+    return parts;
+}
+
+} // namespace
 
 class TestPipelinePartition : public QObject {
     Q_OBJECT
@@ -122,6 +166,39 @@ private slots:
             QCOMPARE(parts.back(), 11);
             QVERIFY(std::is_sorted(parts.begin(), parts.end()));
         }
+    }
+
+    // The skipped unreachable cells and the kept "last least cost" choice change nothing: random weights of
+    // every kind the wizard passes (parameter counts with ties, binary type: weights, zeros), all sizes.
+    void agreesWithTheLiteralAlgorithm()
+    {
+        std::mt19937_64 random(20261201);
+        for (int round = 0; round < 400; ++round) {
+            const int n = 1 + static_cast<int>(random() % 40);
+            const int m = 1 + static_cast<int>(random() % 12);
+            std::vector<double> weights(static_cast<std::size_t>(n));
+            for (auto& w : weights) {
+                switch (round % 4) {
+                case 0: w = static_cast<double>(random() % 4); break;                 // many ties
+                case 1: w = static_cast<double>(random() % 2); break;                 // type: weights
+                case 2: w = static_cast<double>(random() % 200'000'000'000ULL); break; // parameter counts
+                default: w = (random() % 3 == 0 ? 6.4e8 : 2.0e8); break;             // embedding / block sizes
+                }
+            }
+            QCOMPARE(partitionBalanced(weights, m), literalPartitionBalanced(weights, m));
+        }
+    }
+
+    void workCountsTheSplitsTried()
+    {
+        QCOMPARE(balancedPartitionWork(5, 5), std::int64_t{0});   // n <= m: uniform
+        QCOMPARE(balancedPartitionWork(10, 1), std::int64_t{0});  // one part: level 1 only, linear
+        QCOMPARE(balancedPartitionWork(5, 3), std::int64_t{2 * 3 * 4 / 2});   // (m − 1)(n − m + 1)(n − m + 2)/2
+        QCOMPARE(balancedPartitionWork(6, 3), std::int64_t{2 * 4 * 5 / 2});
+        QCOMPARE(balancedPartitionWork(10002, 8), std::int64_t{7} * 9995 * 9996 / 2);
+        QCOMPARE(balancedPartitionWork(std::int64_t{1} << 40, std::int64_t{1} << 30), std::numeric_limits<std::int64_t>::max());
+        QVERIFY(balancedPartitionWork(7500, 8) <= kMaxBalancedPartitionWork);
+        QVERIFY(balancedPartitionWork(10002, 1024) > kMaxBalancedPartitionWork);
     }
 
     void rejectsNoParts()
