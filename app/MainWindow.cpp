@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "BoundedText.h"
 #include "ExportDialog.h"
 #include "ExportWriter.h"
 #include "FindingsView.h"
@@ -59,6 +60,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_pages->addWidget(page);
         connect(page, &WorkflowPage::edited, this,
                 [this](const std::string& id, const nlohmann::json& value) { m_document->setAnswer(id, value); });
+        connect(page, &WorkflowPage::inputCut, this, [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     }
     m_pages->addWidget(m_summary);
 
@@ -207,7 +209,7 @@ bool MainWindow::openProject(const QString& path)
 {
     const QString error = m_document->load(path);
     if (!error.isEmpty()) {
-        QMessageBox::warning(this, tr("Cannot open project"), tr("%1\n\n%2").arg(path, error));
+        QMessageBox::warning(this, tr("Cannot open project"), tr("%1\n\n%2").arg(path, boundedForDisplay(error))); // may quote the file
         return false;
     }
     m_untitledName.clear();
@@ -245,14 +247,14 @@ bool MainWindow::importConfig(const QString& path)
     QStringList notes;
     const QString error = m_document->importConfigFile(path, &notes);
     if (!error.isEmpty()) {
-        QMessageBox::warning(this, tr("Cannot import"), tr("%1\n\n%2").arg(path, error));
+        QMessageBox::warning(this, tr("Cannot import"), tr("%1\n\n%2").arg(path, boundedForDisplay(error))); // may quote the file
         return false;
     }
     m_untitledName = tr("%1 (imported)").arg(QFileInfo(path).fileName());
     updateTitle();
     m_tabs->setCurrentWidget(m_findings);
     statusBar()->showMessage(notes.isEmpty() ? tr("Imported %1").arg(path)
-                                             : tr("Imported %1; not carried into answers: %2").arg(path, notes.join("; ")),
+                                             : tr("Imported %1; not carried into answers: %2").arg(path, boundedForDisplay(notes.join("; "))),
                              10000);
     return true;
 }

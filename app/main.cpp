@@ -1,6 +1,7 @@
 #include "ApplicationIcon.h"
 #include "CommandLine.h"
 #include "MainWindow.h"
+#include "SessionBusAddress.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -9,6 +10,9 @@
 
 int main(int argc, char* argv[])
 {
+    // The product runs no program: without a session bus address, Qt's D-Bus code would make libdbus
+    // run dbus-launch. Set before any QCoreApplication, which is when Qt may first connect.
+    dsw::preventSessionBusAutolaunch();
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);

@@ -48,6 +48,9 @@ public:
     Result<nlohmann::json> validate(const std::string& id, const nlohmann::json& value) const;
     // "1 to 1024", "one of: none, nvme", ...
     static std::string allowed(const InputSpec& spec);
+    // The longest text `parse` accepts, in characters (Unicode code points): a text input's `max`
+    // (0: 4096); 64 for every other type, more than any value they accept is written with.
+    static std::size_t maxCharacters(const InputSpec& spec);
 
 private:
     InputRegistry();

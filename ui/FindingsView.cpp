@@ -1,5 +1,7 @@
 #include "FindingsView.h"
 
+#include "BoundedText.h"
+
 #include <QSignalBlocker>
 
 namespace dsw {
@@ -10,7 +12,7 @@ constexpr int kPointerRole = Qt::UserRole + 1;
 
 QString compact(const nlohmann::ordered_json& value)
 {
-    return value.is_null() ? QStringLiteral("(absent)") : QString::fromStdString(value.dump());
+    return value.is_null() ? QStringLiteral("(absent)") : boundedForDisplay(value.dump());
 }
 
 QListWidgetItem* heading(QListWidget* list, const QString& text)
@@ -52,7 +54,8 @@ void FindingsView::showFindings(const std::vector<LintFinding>& findings, const 
             + QString::fromStdString(f.message);
         if (f.suggestion)
             text += "\n→ " + QString::fromStdString(*f.suggestion);
-        auto* item = new QListWidgetItem(text, this);
+        // Paths and messages quote keys and values of an imported config: a list item lays out all it holds.
+        auto* item = new QListWidgetItem(boundedForDisplay(text), this);
         item->setToolTip(QString::fromStdString(f.code) + (f.source ? " [" + QString::fromStdString(*f.source) + "]" : QString()));
         item->setData(kLineRole, f.line);
     }
@@ -60,8 +63,8 @@ void FindingsView::showFindings(const std::vector<LintFinding>& findings, const 
         heading(this, tr("Suggestions for the imported config (applied only when ticked)"));
     for (const auto& s : suggestions) {
         auto* item = new QListWidgetItem(tr("%1: %2 → %3\n%4")
-                                             .arg(QString::fromStdString(s.pointer), compact(s.from), compact(s.to),
-                                                  QString::fromStdString(s.reason)),
+                                             .arg(boundedForDisplay(s.pointer), compact(s.from), compact(s.to),
+                                                  boundedForDisplay(s.reason)),
                                          this);
         item->setData(kPointerRole, QString::fromStdString(s.pointer));
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);

@@ -1,12 +1,13 @@
 #include "InputForm.h"
 
+#include "BoundedLineEdit.h"
+#include "BoundedPlainTextEdit.h"
+#include "BoundedText.h"
 #include "GpuCatalog.h"
 
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
-#include <QLineEdit>
-#include <QPlainTextEdit>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
@@ -46,16 +47,23 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, QWidget* parent
             });
             editor = combo;
         } else if (spec->type == InputType::Text && spec->max > 4096) {
-            auto* box = new QPlainTextEdit(this); // long pasted text, e.g. an error message
+            // Long pasted text, e.g. an error message.
+            auto* box = new BoundedPlainTextEdit(static_cast<qsizetype>(InputRegistry::maxCharacters(*spec)), this);
             box->setMaximumHeight(160);
             connect(box, &QPlainTextEdit::textChanged, this, [this, id, box] {
                 commit(m_fields.at(id.toStdString()), box->toPlainText());
             });
+            connect(box, &BoundedPlainTextEdit::inputCut, this, [this, id](qsizetype offered, qsizetype kept, qsizetype limit) {
+                showCut(m_fields.at(id.toStdString()), offered, kept, limit);
+            });
             editor = box;
         } else {
-            auto* line = new QLineEdit(this);
+            auto* line = new BoundedLineEdit(static_cast<qsizetype>(InputRegistry::maxCharacters(*spec)), this);
             connect(line, &QLineEdit::textEdited, this, [this, id](const QString& text) {
                 commit(m_fields.at(id.toStdString()), text);
+            });
+            connect(line, &BoundedLineEdit::inputCut, this, [this, id](qsizetype offered, qsizetype kept, qsizetype limit) {
+                showCut(m_fields.at(id.toStdString()), offered, kept, limit);
             });
             editor = line;
         }
@@ -66,12 +74,19 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, QWidget* parent
         error->setObjectName(id + ".error");
         error->setWordWrap(true);
         error->setVisible(false);
+        error->setTextFormat(Qt::PlainText);
+        auto* notice = new QLabel(this);
+        notice->setObjectName(id + ".notice");
+        notice->setWordWrap(true);
+        notice->setTextFormat(Qt::PlainText);
+        notice->setVisible(false);
         QString label = QString::fromStdString(spec->label);
         if (spec->unit == "GiB")
             label += QStringLiteral(" (%1)").arg(QString::fromStdString(spec->unit));
         layout->addRow(label, editor);
         layout->addRow(QString(), error);
-        m_fields[spec->id] = {spec, editor, error};
+        layout->addRow(QString(), notice);
+        m_fields[spec->id] = {spec, editor, error, notice, {}};
     }
 }
 
@@ -82,16 +97,21 @@ void InputForm::load(const Answers& answers)
         const nlohmann::json value = answers.value(id);
         if (auto* combo = qobject_cast<QComboBox*>(field.editor)) {
             combo->setCurrentText(displayText(value));
-        } else if (auto* box = qobject_cast<QPlainTextEdit*>(field.editor)) {
-            if (box->toPlainText() != displayText(value))
-                box->setPlainText(displayText(value));
+        } else if (auto* box = qobject_cast<BoundedPlainTextEdit*>(field.editor)) {
+            if (const QString text = displayText(value); box->toPlainText() != text) {
+                box->showText(text);
+                field.notice->setVisible(false); // another value (undo, another project): the note is old
+            }
         } else if (auto* line = qobject_cast<QLineEdit*>(field.editor)) {
+            const QString before = line->text();
             if (answers.has(id)) {
                 if (!line->hasFocus() || field.error->isVisible())
-                    line->setText(displayText(value));
+                    line->setText(firstCharacters(displayText(value), InputRegistry::maxCharacters(*field.spec)));
             } else {
                 line->clear();
             }
+            if (line->text() != before)
+                field.notice->setVisible(false);
             // The default (or what it is derived from) shows as a placeholder: not typed, not saved.
             line->setPlaceholderText(field.spec->derivedDefault.empty() ? displayText(field.spec->defaultValue)
                                                                         : displayText(value) + "  (" + QString::fromStdString(field.spec->derivedDefault) + ")");
@@ -100,8 +120,13 @@ void InputForm::load(const Answers& answers)
     }
 }
 
-void InputForm::commit(const Field& field, const QString& text)
+void InputForm::commit(Field& field, const QString& text)
 {
+    // An edit after the cut hides its note. (A drop commits after the cut was shown: it ends an edit block.)
+    if (text != field.textWhenCut) {
+        field.notice->setVisible(false);
+        field.textWhenCut.clear();
+    }
     if (text.trimmed().isEmpty() && field.spec->type != InputType::Choice && field.spec->type != InputType::Gpu
         && field.spec->type != InputType::Boolean) {
         field.error->setVisible(false);
@@ -111,12 +136,28 @@ void InputForm::commit(const Field& field, const QString& text)
     const QString value = field.spec->type == InputType::Text ? text : text.trimmed();
     auto parsed = InputRegistry::instance().parse(field.spec->id, value.toStdString());
     if (!parsed) {
-        field.error->setText(QStringLiteral("⚠ ") + QString::fromStdString(parsed.error()));
+        field.error->setText(QStringLiteral("⚠ ") + boundedForDisplay(parsed.error()));
         field.error->setVisible(true);
         return;
     }
     field.error->setVisible(false);
     emit edited(field.spec->id, parsed.value());
+}
+
+void InputForm::showCut(Field& field, qsizetype offered, qsizetype kept, qsizetype limit)
+{
+    if (auto* box = qobject_cast<QPlainTextEdit*>(field.editor))
+        field.textWhenCut = box->toPlainText();
+    else if (auto* line = qobject_cast<QLineEdit*>(field.editor))
+        field.textWhenCut = line->text();
+    const QString label = QString::fromStdString(field.spec->label);
+    const QString message = kept == 0
+        ? tr("%1 is full (at most %2 characters): %3 more were not entered.").arg(label).arg(limit).arg(offered)
+        : tr("%1 holds at most %2 characters: of the %3 pasted, the first %4 were kept and %5 dropped.")
+              .arg(label).arg(limit).arg(offered).arg(kept).arg(offered - kept);
+    field.notice->setText(QStringLiteral("✂ ") + message);
+    field.notice->setVisible(true);
+    emit inputCut(message);
 }
 
 } // namespace dsw

@@ -1,5 +1,6 @@
 #include "SummaryPage.h"
 
+#include "BoundedText.h"
 #include "Steps.h"
 
 #include <QHBoxLayout>
@@ -57,11 +58,11 @@ void SummaryPage::showProject(const Project& project, const Plan& plan)
         }
         h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3</td></tr>")
                  .arg(QString::fromStdString(workflowTitle(advice.workflow)).toHtmlEscaped(), what.toHtmlEscaped(),
-                      QString::fromStdString(advice.headline).toHtmlEscaped());
+                      boundedForDisplay(advice.headline).toHtmlEscaped());
     }
     h += "</table>";
     for (const auto& e : plan.inputErrors)
-        h += "<p>⚠ " + QString::fromStdString(e).toHtmlEscaped() + "</p>";
+        h += "<p>⚠ " + boundedForDisplay(e).toHtmlEscaped() + "</p>"; // may quote a value from the project file
     h += "<p><i>" + QString::fromStdString(plan.basis).toHtmlEscaped() + "</i></p>";
     m_text->setHtml(h);
 }

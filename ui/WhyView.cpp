@@ -1,5 +1,6 @@
 #include "WhyView.h"
 
+#include "BoundedText.h"
 #include "Count.h"
 #include "SourceCatalog.h"
 
@@ -9,7 +10,10 @@ namespace dsw {
 
 namespace {
 
-QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+// Messages may quote the user's text (a pasted error, an imported key): shown bounded.
+QString esc(const std::string& s) { return boundedForDisplay(s).toHtmlEscaped(); }
+// Code snippets are longer, and quote at most a few inputs.
+QString escCode(const std::string& s) { return boundedForDisplay(s, 10 * kMaxDisplayedCharacters).toHtmlEscaped(); }
 
 QString markOf(CheckLevel level) { return QString::fromStdString(mark(level)); }
 
@@ -73,7 +77,7 @@ QString WhyView::html(const Plan& plan, const std::string& workflow)
             h += "</table>";
         }
         for (const auto& s : advice.snippets)
-            h += QStringLiteral("<h4>%1 <small>(%2)</small></h4><pre>%3</pre>").arg(esc(s.title), esc(s.language), esc(s.code));
+            h += QStringLiteral("<h4>%1 <small>(%2)</small></h4><pre>%3</pre>").arg(esc(s.title), esc(s.language), escCode(s.code));
         if (!advice.sources.empty()) {
             h += "<h4>Sources</h4><ul>";
             for (const auto& id : advice.sources)

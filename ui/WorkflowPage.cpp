@@ -1,5 +1,6 @@
 #include "WorkflowPage.h"
 
+#include "BoundedText.h"
 #include "InputForm.h"
 #include "PipelineChart.h"
 #include "StageTable.h"
@@ -26,6 +27,7 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
     m_headline->setObjectName(QStringLiteral("headline"));
     m_headline->setWordWrap(true);
     m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText); // input errors quote values from the project file
     layout->addWidget(m_headline);
     layout->addWidget(m_status);
     m_checks->setObjectName(QStringLiteral("checks"));
@@ -49,6 +51,7 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(scroll, 1);
     connect(m_form, &InputForm::edited, this, &WorkflowPage::edited);
+    connect(m_form, &InputForm::inputCut, this, &WorkflowPage::inputCut);
 }
 
 void WorkflowPage::showProject(const Project& project, const Plan& plan)
@@ -59,11 +62,11 @@ void WorkflowPage::showProject(const Project& project, const Plan& plan)
         m_headline->setText(m_step == "setup" ? tr("Answers here are shared by every workflow and asked only once.") : QString());
         QString errors;
         for (const auto& e : plan.inputErrors)
-            errors += "⚠ " + QString::fromStdString(e) + "\n";
+            errors += "⚠ " + boundedForDisplay(e) + "\n"; // may quote a value from the project file
         m_status->setText(errors);
         return;
     }
-    m_headline->setText(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(advice->headline).toHtmlEscaped()));
+    m_headline->setText(QStringLiteral("<b>%1</b>").arg(boundedForDisplay(advice->headline).toHtmlEscaped()));
     QString status = QString::fromStdString(toString(stepState(plan, project, m_step)));
     for (const auto& h : project.handled)
         if (h.workflow == m_step)
@@ -74,7 +77,7 @@ void WorkflowPage::showProject(const Project& project, const Plan& plan)
     for (const CheckLevel level : {CheckLevel::Fail, CheckLevel::Warn, CheckLevel::Pass})
         for (const auto& c : advice->checks)
             if (c.level == level)
-                lines << QString::fromStdString(mark(level) + " " + c.message);
+                lines << boundedForDisplay(mark(level) + " " + c.message);
     for (const auto& m : advice->missing)
         lines.prepend(tr("Needs input: %1").arg(QString::fromStdString(m)));
     m_checks->setText(lines.join('\n'));

@@ -24,6 +24,7 @@ public:
 
 signals:
     void edited(const std::string& id, const nlohmann::json& value);
+    void inputCut(const QString& message); // a field cut a paste: how much, and its limit
 
 private:
     std::string m_step;
