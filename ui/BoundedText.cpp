@@ -1,5 +1,7 @@
 #include "BoundedText.h"
 
+#include <algorithm>
+
 namespace dsw {
 
 qsizetype characterCount(QStringView text)
@@ -41,6 +43,24 @@ QString boundedForDisplay(const std::string& text, qsizetype max)
 {
     // Converting is linear; only the shown part is laid out.
     return boundedForDisplay(QString::fromStdString(text), max);
+}
+
+QString linesBoundedForDisplay(const QString& text, qsizetype maxLine)
+{
+    QString shown;
+    shown.reserve(std::min(text.size(), qsizetype(1) << 20));
+    qsizetype start = 0;
+    while (start <= text.size()) {
+        qsizetype end = text.indexOf(QLatin1Char('\n'), start);
+        if (end < 0)
+            end = text.size();
+        const QString line = text.mid(start, end - start);
+        shown += line.size() > maxLine ? boundedForDisplay(line, maxLine) : line;
+        if (end < text.size())
+            shown += QLatin1Char('\n');
+        start = end + 1;
+    }
+    return shown;
 }
 
 } // namespace dsw

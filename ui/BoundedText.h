@@ -15,4 +15,9 @@ QString firstCharacters(QStringView text, qsizetype max);
 QString boundedForDisplay(const QString& text, qsizetype max = kMaxDisplayedCharacters);
 QString boundedForDisplay(const std::string& text, qsizetype max = kMaxDisplayedCharacters);
 
+// For showing a file (a config, an export): every line longer than `maxLine` characters cut as above,
+// the line count unchanged. One line of megabytes would block the layout.
+inline constexpr qsizetype kMaxDisplayedLine = 10000;
+QString linesBoundedForDisplay(const QString& text, qsizetype maxLine = kMaxDisplayedLine);
+
 } // namespace dsw

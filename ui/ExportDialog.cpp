@@ -1,5 +1,7 @@
 #include "ExportDialog.h"
 
+#include "BoundedText.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
@@ -56,7 +58,8 @@ void ExportDialog::refresh()
 {
     m_previews->clear();
     for (const auto& f : files()) {
-        auto* view = new QPlainTextEdit(QString::fromStdString(f.content), m_previews);
+        // Shown with long lines cut (the file written is complete).
+        auto* view = new QPlainTextEdit(linesBoundedForDisplay(QString::fromStdString(f.content)), m_previews);
         view->setReadOnly(true);
         view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
         view->setObjectName(QString::fromStdString(f.name));

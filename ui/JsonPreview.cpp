@@ -1,5 +1,6 @@
 #include "JsonPreview.h"
 
+#include "BoundedText.h"
 #include "JsonHighlighter.h"
 
 #include <QEvent>
@@ -21,7 +22,9 @@ JsonPreview::JsonPreview(QWidget* parent)
 
 void JsonPreview::showConfig(const nlohmann::ordered_json& config, bool markChanges)
 {
-    const QString text = QString::fromStdString(config.dump(2));
+    // A line longer than kMaxDisplayedLine (a long string or key of an imported config) is shown cut:
+    // laying out megabytes of one line blocks the window. Copy and export use the config itself.
+    const QString text = linesBoundedForDisplay(QString::fromStdString(config.dump(2)));
     const QStringList lines = text.split('\n');
     if (text == toPlainText())
         return;

@@ -6,7 +6,8 @@ namespace dsw {
 
 class JsonHighlighter;
 
-// The read-only, highlighted ds_config. Lines whose content changed with the last update are marked.
+// The read-only, highlighted ds_config. Lines whose content changed with the last update are marked;
+// lines longer than kMaxDisplayedLine are shown cut (with how much is not shown).
 class JsonPreview : public QPlainTextEdit {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(JsonPreview)

@@ -4,6 +4,7 @@
 #include "BoundedLineEdit.h"
 #include "BoundedPlainTextEdit.h"
 #include "BoundedText.h"
+#include "ExportDialog.h"
 #include "InputRegistry.h"
 #include "MainWindow.h"
 #include "ProjectDocument.h"
@@ -269,6 +270,47 @@ private slots:
         QVERIFY(!shown.isEmpty());
         QVERIFY2(shown.size() < kMaxDisplayedCharacters + path.size() + 100, qPrintable(QString::number(shown.size())));
         QVERIFY(shown.contains("more characters not shown"));
+    }
+
+    void anImportedConfigWithALongValueOpensQuickly()
+    {
+        // A config may hold one long string (up to the 4 MiB config limit): the preview lays out its line.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("long.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(R"({"train_micro_batch_size_per_gpu": 4, "comment": ")" + std::string(2 << 20, 'x')
+                                             + R"(", "x_unknown_)" + std::string(1 << 20, 'k') + R"(": 1})"));
+        file.close();
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QString refused;
+        QTimer::singleShot(0, [&] { // a refusal would wait in a message box
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                refused = box->text();
+                box->reject();
+            }
+        });
+        bool imported = false;
+        const qint64 ms = timed([&] { imported = w.importConfig(path); });
+        QVERIFY2(refused.isEmpty(), qPrintable(refused));
+        qInfo("import of a config with a 2 MiB value and a 1 MiB key: %lld ms", static_cast<long long>(ms));
+        QVERIFY(imported);
+        QVERIFY2(ms < kBudgetMs, qPrintable(QString::number(ms)));
+        // The preview shows the long lines cut, saying so; the config itself is whole.
+        const QString preview = w.findChild<QPlainTextEdit*>("jsonPreview")->toPlainText();
+        QVERIFY(preview.size() < 4 * kMaxDisplayedLine);
+        QVERIFY(preview.contains("more characters not shown"));
+        QCOMPARE(w.document()->plan().config["comment"].get<std::string>().size(), size_t(2 << 20));
+        // So does the export dialog's preview.
+        ExportDialog dialog(w.document()->plan().config, w.document()->project().answers);
+        QElapsedTimer timer;
+        timer.start();
+        dialog.show();
+        QApplication::processEvents();
+        QVERIFY2(timer.elapsed() < kBudgetMs, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(dialog.findChild<QPlainTextEdit*>("ds_config.json")->toPlainText().size() < 4 * kMaxDisplayedLine);
     }
 
     void boundedForDisplayKeepsShortTextAndCutsLongText()
