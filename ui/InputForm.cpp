@@ -80,6 +80,9 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, QWidget* parent
         notice->setWordWrap(true);
         notice->setTextFormat(Qt::PlainText);
         notice->setVisible(false);
+        // As wide as the field (a word-wrapped label in a form row is otherwise narrow).
+        error->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+        notice->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
         QString label = QString::fromStdString(spec->label);
         if (spec->unit == "GiB")
             label += QStringLiteral(" (%1)").arg(QString::fromStdString(spec->unit));
