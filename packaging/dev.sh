@@ -56,7 +56,7 @@ open)
     ;;
 test)
     install_missing
-    check_files=(--file "$(command -v strace)")
+    check_files=(--file "$(command -v strace)" --file "$(command -v xvfb-run)" --file "$(command -v xauth)")
     configure_and_build
     QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" --output-on-failure -j "$jobs"
     # The KSyntaxHighlighting adapter, compiled and tested against Qt 5 + KF5 (Debian 12 has no KF6).
