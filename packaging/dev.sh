@@ -50,14 +50,14 @@ check_files=()
 case "$command" in
 open)
     install_missing
-    configure_and_build
+    configure_and_build -DDSW_BUILD_TESTS=OFF # the app alone; "test" turns them back on
     shift
     exec "$build/app/ds-wizard" "$@"
     ;;
 test)
     install_missing
     check_files=(--file "$(command -v strace)" --file "$(command -v xvfb-run)" --file "$(command -v xauth)")
-    configure_and_build
+    configure_and_build -DDSW_BUILD_TESTS=ON
     QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" --output-on-failure -j "$jobs"
     # The KSyntaxHighlighting adapter, compiled and tested against Qt 5 + KF5 (Debian 12 has no KF6).
     QT_QPA_PLATFORM=offscreen bash "$root/tests/kf5compat/run.sh" "$build/kf5compat"
@@ -84,7 +84,7 @@ package)
     for tool in dpkg-shlibdeps file lintian desktop-file-validate appstreamcli xmllint update-mime-database groff; do
         check_files+=(--file "$(command -v "$tool")")
     done
-    configure_and_build
+    configure_and_build -DDSW_BUILD_TESTS=ON
     bash "$root/packaging/check-package.sh" "$build"
     ;;
 *)
