@@ -169,7 +169,9 @@ int stage(const FileToWrite& file, Staged& s)
     if (file.executable)
         mode |= (mode & 0444) >> 2; // executable by whoever may read it
     if (s.existed && (old.st_uid != created.st_uid || old.st_gid != created.st_gid))
-        (void)::fchown(fd, old.st_uid, old.st_gid); // keeps a file's owner when root saves it; else it just fails
+        // Keeps a file's owner when root saves it; for anyone else it fails, and the saver owns the file.
+        if (::fchown(fd, old.st_uid, old.st_gid) != 0) {
+        }
     if (::fchmod(fd, mode) != 0)
         error = errno;
     if (!error)

@@ -121,7 +121,11 @@ QString ProjectDocument::loadFromBytes(const QByteArray& bytes, const QString& f
 
 QString ProjectDocument::saveAs(const QString& path)
 {
-    const QString error = writeFileAtomically(path, QByteArray::fromStdString(serializeProject(m_project)));
+    // Never write a project that open would refuse (larger than kMaxProjectBytes).
+    const auto file = serializeProjectForFile(m_project);
+    if (!file)
+        return QStringLiteral("cannot save %1: %2").arg(path, QString::fromStdString(file.error()));
+    const QString error = writeFileAtomically(path, QByteArray::fromStdString(file.value()));
     if (!error.isEmpty())
         return error;
     m_fileName = path;

@@ -59,6 +59,25 @@ private slots:
         QVERIFY(readAll(path) != saved);
     }
 
+    // A project that open would refuse is never written: a compact file within the limit whose
+    // indented form is not (unknown keys are kept on re-save) stays as it was, the document modified.
+    void saveThatCouldNotBeOpenedAgainIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("big.dswiz");
+        QByteArray compact = R"({"format":"ds-wizard-project","version":1,"answers":{},"kept":[)";
+        compact += QByteArray("1,").repeated(1500000) + "1]}";
+        QVERIFY(writeBytes(path, compact));
+        ProjectDocument document;
+        QCOMPARE(document.load(path), QString());
+        document.setAnswer("hardware.nodes", 2);
+        const QString error = document.saveAs(path);
+        QVERIFY2(error.startsWith("cannot save " + path + ": the project would be "), qPrintable(error));
+        QVERIFY2(error.contains("opens projects of at most"), qPrintable(error));
+        QCOMPARE(readAll(path), compact);
+        QVERIFY(document.isModified());
+    }
+
     // The recent-files list is written at once and a failure is reported (the window shows it).
     void recentFilesReportAWriteFailure()
     {
