@@ -1,5 +1,5 @@
 #pragma once
-#include "ConfigExport.h"
+#include "config/ConfigExport.h"
 
 #include <QMainWindow>
 #include <string>

@@ -1,5 +1,5 @@
 # Writes OUT: a C++ file with each of FILES as a string, looked up by file name.
-set(body "#include \"KnowledgeFiles.h\"\n#include <map>\n\nnamespace dsw {\n\nconst std::string& knowledgeFile(std::string_view name)\n{\n    static const std::map<std::string, std::string, std::less<>> files = {\n")
+set(body "#include \"knowledge/KnowledgeFiles.h\"\n#include <map>\n\nnamespace dsw {\n\nconst std::string& knowledgeFile(std::string_view name)\n{\n    static const std::map<std::string, std::string, std::less<>> files = {\n")
 string(REPLACE "|" ";" FILES "${FILES}")
 foreach(f IN LISTS FILES)
     get_filename_component(name ${f} NAME)

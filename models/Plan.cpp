@@ -1,16 +1,16 @@
 #include "Plan.h"
 
-#include "BatchKeys.h"
-#include "CrossChecks.h"
-#include "InputRegistry.h"
-#include "MemoryAdvisor.h"
-#include "NvmeAdvisor.h"
-#include "OnebitAdvisor.h"
-#include "PipelineAdvisor.h"
-#include "PrecisionAdvisor.h"
-#include "SparseAdvisor.h"
-#include "Version.h"
-#include "ZeroAdvisor.h"
+#include "advise/BatchKeys.h"
+#include "advise/CrossChecks.h"
+#include "project/InputRegistry.h"
+#include "advise/MemoryAdvisor.h"
+#include "advise/NvmeAdvisor.h"
+#include "advise/OnebitAdvisor.h"
+#include "advise/PipelineAdvisor.h"
+#include "advise/PrecisionAdvisor.h"
+#include "advise/SparseAdvisor.h"
+#include "util/Version.h"
+#include "advise/ZeroAdvisor.h"
 
 #include <algorithm>
 #include <map>

@@ -1,10 +1,10 @@
 #pragma once
-#include "Advice.h"
-#include "Answers.h"
-#include "ConfigComposer.h"
-#include "ConfigLinter.h"
-#include "ImportedConfigPlan.h"
-#include "ProjectFile.h"
+#include "advise/Advice.h"
+#include "project/Answers.h"
+#include "advise/ConfigComposer.h"
+#include "lint/ConfigLinter.h"
+#include "config/ImportedConfigPlan.h"
+#include "project/ProjectFile.h"
 
 #include <nlohmann/json.hpp>
 #include <string>

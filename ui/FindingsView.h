@@ -1,6 +1,6 @@
 #pragma once
-#include "ConfigLinter.h"
-#include "ImportedConfigPlan.h"
+#include "lint/ConfigLinter.h"
+#include "config/ImportedConfigPlan.h"
 
 #include <QListWidget>
 #include <vector>

@@ -3,7 +3,7 @@
 #include "BoundedLineEdit.h"
 #include "BoundedPlainTextEdit.h"
 #include "BoundedText.h"
-#include "GpuCatalog.h"
+#include "knowledge/GpuCatalog.h"
 
 #include <QComboBox>
 #include <QFormLayout>

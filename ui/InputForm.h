@@ -1,6 +1,6 @@
 #pragma once
-#include "Answers.h"
-#include "InputRegistry.h"
+#include "project/Answers.h"
+#include "project/InputRegistry.h"
 
 #include <QWidget>
 #include <map>

@@ -1,6 +1,6 @@
 #include "PipelineChart.h"
 
-#include "Count.h"
+#include "util/Count.h"
 
 #include <QPainter>
 

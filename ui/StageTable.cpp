@@ -1,6 +1,6 @@
 #include "StageTable.h"
 
-#include "Count.h"
+#include "util/Count.h"
 
 #include <QHeaderView>
 

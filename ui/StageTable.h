@@ -1,5 +1,5 @@
 #pragma once
-#include "Advice.h"
+#include "advise/Advice.h"
 
 #include <QTableWidget>
 

@@ -1,8 +1,8 @@
 #include "WhyView.h"
 
 #include "BoundedText.h"
-#include "Count.h"
-#include "SourceCatalog.h"
+#include "util/Count.h"
+#include "knowledge/SourceCatalog.h"
 
 #include <QScrollBar>
 

@@ -1,6 +1,6 @@
 #pragma once
 #include "Plan.h"
-#include "ProjectFile.h"
+#include "project/ProjectFile.h"
 
 #include <QWidget>
 

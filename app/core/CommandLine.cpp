@@ -2,14 +2,14 @@
 
 #include "CommandLineSupport.h"
 #include "ConfigCommands.h"
-#include "Count.h"
-#include "DeepSpeedEstimator.h"
-#include "InputRegistry.h"
+#include "util/Count.h"
+#include "estimate/DeepSpeedEstimator.h"
+#include "project/InputRegistry.h"
 #include "Plan.h"
 #include "PlanText.h"
-#include "ProjectFile.h"
+#include "project/ProjectFile.h"
 #include "TerminalText.h"
-#include "ZeroPaperMemory.h"
+#include "estimate/ZeroPaperMemory.h"
 
 #include <QCommandLineParser>
 #include <QFile>

@@ -1,8 +1,8 @@
 #include "CommandLineSupport.h"
 
 #include "AtomicFile.h"
-#include "Count.h"
-#include "InputRegistry.h"
+#include "util/Count.h"
+#include "project/InputRegistry.h"
 
 #include <QFile>
 #include <QFileInfo>

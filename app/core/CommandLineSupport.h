@@ -1,5 +1,5 @@
 #pragma once
-#include "ProjectFile.h"
+#include "project/ProjectFile.h"
 
 #include <QCommandLineParser>
 #include <QString>

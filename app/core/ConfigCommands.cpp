@@ -1,15 +1,15 @@
 #include "ConfigCommands.h"
 
 #include "AtomicFile.h"
-#include "ConfigDiff.h"
+#include "config/ConfigDiff.h"
 #include "CommandLineSupport.h"
-#include "ConfigExport.h"
-#include "ConfigImporter.h"
-#include "ConfigLinter.h"
+#include "config/ConfigExport.h"
+#include "config/ConfigImporter.h"
+#include "lint/ConfigLinter.h"
 #include "ExportWriter.h"
 #include "Plan.h"
 #include "TerminalText.h"
-#include "Version.h"
+#include "util/Version.h"
 
 
 namespace dsw {

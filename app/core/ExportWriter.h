@@ -1,6 +1,6 @@
 #pragma once
 #include "AtomicFile.h"
-#include "ConfigExport.h"
+#include "config/ConfigExport.h"
 
 #include <QStringList>
 #include <vector>

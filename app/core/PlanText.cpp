@@ -1,6 +1,6 @@
 #include "PlanText.h"
 
-#include "SourceCatalog.h"
+#include "knowledge/SourceCatalog.h"
 
 namespace dsw {
 

@@ -2,7 +2,7 @@
 
 #include "AcceptSuggestionCommand.h"
 #include "AtomicFile.h"
-#include "ConfigImporter.h"
+#include "config/ConfigImporter.h"
 #include "SetAnswerCommand.h"
 
 #include <QDateTime>

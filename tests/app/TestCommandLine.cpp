@@ -1,8 +1,8 @@
 // The headless command line, through the real binary (DSW_EXECUTABLE) run with QProcess:
 // --version, --help, estimate, recommend (formats, --set, --project, -o), keys, and bad input
 // (exit 2, exactly one line on stderr naming the problem, nothing written).
-#include "InputRegistry.h"
-#include "ProjectFile.h"
+#include "project/InputRegistry.h"
+#include "project/ProjectFile.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // The files that make ds-wizard a desktop application (packaging/): the desktop entry names the
 // project MIME type, shared-mime-info recognises projects by name and by content, the metainfo
 // launches the desktop entry, and the icons have the sizes the icon theme expects.
-#include "ProjectFile.h"
+#include "project/ProjectFile.h"
 
 #include <QDir>
 #include <QFile>

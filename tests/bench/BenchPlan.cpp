@@ -1,6 +1,6 @@
 // Benchmarks (not part of ctest): how long one whole-plan recompute takes, which every edit in the
 // window triggers. Run: build/tests/bench/BenchPlan  (QBENCHMARK reports per-iteration time).
-#include "ConfigImporter.h"
+#include "config/ConfigImporter.h"
 #include "Plan.h"
 
 #include <QTest>

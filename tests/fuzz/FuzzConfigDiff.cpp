@@ -1,7 +1,7 @@
 // Any bytes as two ds_configs, split at the first NUL byte (no NUL: the second is "{}"): read both,
 // diff them both ways and each with itself — never a crash, and a config never differs from itself.
-#include "ConfigDiff.h"
-#include "ConfigText.h"
+#include "config/ConfigDiff.h"
+#include "config/ConfigText.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Any bytes as a ds_config: read, lint with a context, import and re-export — never a crash.
-#include "ConfigImporter.h"
-#include "ConfigLinter.h"
-#include "ConfigText.h"
+#include "config/ConfigImporter.h"
+#include "lint/ConfigLinter.h"
+#include "config/ConfigText.h"
 #include "Plan.h"
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 // Any text pasted as an out-of-memory message: parse it and diagnose — never a crash or a hang.
-#include "MemoryAdvisor.h"
-#include "OomMessage.h"
-#include "ZeroAdvisor.h"
+#include "advise/MemoryAdvisor.h"
+#include "advise/OomMessage.h"
+#include "advise/ZeroAdvisor.h"
 
 #include <cstddef>
 #include <cstdint>

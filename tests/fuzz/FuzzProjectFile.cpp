@@ -2,7 +2,7 @@
 // what is saved opens again. Seeded with deep nesting (run.sh): a 17 KB file of nested arrays once
 // overflowed the stack.
 #include "Plan.h"
-#include "ProjectFile.h"
+#include "project/ProjectFile.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,13 +3,13 @@
 // plan within a time budget, with every number in its JSON finite and non-negative, no byte figure
 // printed as negative, and no exception. The inputs come from the registry, so a new input is covered
 // without editing this test.
-#include "Answers.h"
-#include "CheckedMath.h"
-#include "Count.h"
-#include "DeepSpeedEstimator.h"
-#include "InputRegistry.h"
+#include "project/Answers.h"
+#include "util/CheckedMath.h"
+#include "util/Count.h"
+#include "estimate/DeepSpeedEstimator.h"
+#include "project/InputRegistry.h"
 #include "Plan.h"
-#include "ProjectFile.h"
+#include "project/ProjectFile.h"
 
 #include <QTest>
 

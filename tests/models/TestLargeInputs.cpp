@@ -1,12 +1,12 @@
 // Loaders stay linear: a project holding 150,000 config keys and two 4 MiB configs load, lint and diff
 // well inside a generous budget (a quadratic step takes tens of seconds at these sizes, minutes under
 // the sanitizers). Also: whatever the importer writes, the project loader opens.
-#include "ConfigDiff.h"
-#include "ConfigImporter.h"
-#include "ConfigLinter.h"
-#include "ConfigText.h"
+#include "config/ConfigDiff.h"
+#include "config/ConfigImporter.h"
+#include "lint/ConfigLinter.h"
+#include "config/ConfigText.h"
 #include "Plan.h"
-#include "ProjectFile.h"
+#include "project/ProjectFile.h"
 #include "TestAnswers.h"
 
 #include <QTest>

@@ -1,8 +1,8 @@
 #pragma once
 // Shared by the models tests: answers typed as a user would, through the registry's parser, so a
 // typo in a test table fails loudly instead of testing the defaults.
-#include "Answers.h"
-#include "InputRegistry.h"
+#include "project/Answers.h"
+#include "project/InputRegistry.h"
 
 #include <QString>
 #include <QStringList>

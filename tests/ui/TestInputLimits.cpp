@@ -5,7 +5,7 @@
 #include "BoundedPlainTextEdit.h"
 #include "BoundedText.h"
 #include "ExportDialog.h"
-#include "InputRegistry.h"
+#include "project/InputRegistry.h"
 #include "MainWindow.h"
 #include "ProjectDocument.h"
 #include "SessionBusAddress.h"

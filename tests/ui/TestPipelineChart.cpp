@@ -1,6 +1,6 @@
 // The pipeline step's stage bars (ui/PipelineChart.h), offscreen: what it holds, not its pixels.
-#include "Answers.h"
-#include "PipelineAdvisor.h"
+#include "project/Answers.h"
+#include "advise/PipelineAdvisor.h"
 #include "PipelineChart.h"
 
 #include <QTest>

@@ -1,0 +1,39 @@
+#include "advise/BatchKeys.h"
+
+#include <string>
+
+namespace dsw {
+
+BatchKeys batchKeys(const Answers& answers)
+{
+    BatchKeys keys;
+    keys.microBatch = answers.integer("training.micro_batch_size");
+    keys.gradientAccumulation = answers.integer("training.gradient_accumulation_steps");
+    keys.dataParallel = answers.dataParallelSize();
+    const std::int64_t perStep = keys.microBatch * keys.dataParallel;
+    keys.check = {CheckLevel::Pass, "batch-identity", "", "ds-batch"};
+
+    if (answers.has("training.global_batch_size")) {
+        const std::int64_t wanted = answers.integer("training.global_batch_size");
+        if (!answers.has("training.gradient_accumulation_steps") && perStep > 0 && wanted % perStep == 0)
+            keys.gradientAccumulation = wanted / perStep; // accumulation inferred, as DeepSpeed does
+        else if (wanted != perStep * keys.gradientAccumulation) {
+            keys.check.level = CheckLevel::Fail;
+            keys.check.code = "batch-size-mismatch";
+            keys.check.message = "The global batch " + std::to_string(wanted) + " is not micro-batch "
+                + std::to_string(keys.microBatch) + " × gradient accumulation " + std::to_string(keys.gradientAccumulation)
+                + " × data-parallel size " + std::to_string(keys.dataParallel) + " = "
+                + std::to_string(perStep * keys.gradientAccumulation)
+                + "; DeepSpeed rejects this. The config uses " + std::to_string(perStep * keys.gradientAccumulation)
+                + ". Choose a global batch that is a multiple of " + std::to_string(perStep) + ".";
+        }
+    }
+    keys.trainBatchSize = perStep * keys.gradientAccumulation;
+    if (keys.check.level == CheckLevel::Pass)
+        keys.check.message = "train_batch_size " + std::to_string(keys.trainBatchSize) + " = micro-batch "
+            + std::to_string(keys.microBatch) + " × gradient accumulation " + std::to_string(keys.gradientAccumulation)
+            + " × data-parallel size " + std::to_string(keys.dataParallel) + ".";
+    return keys;
+}
+
+} // namespace dsw

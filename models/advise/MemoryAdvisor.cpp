@@ -1,0 +1,228 @@
+// Out-of-memory diagnosis: the pasted message is parsed (OomMessage.h), the job is taken to be what the answers
+// give (the ZeRO workflow's placement, micro-batch, accumulation), the likely cause is named from the message's
+// numbers, memory.phase and the estimates (MemoryDiagnosis.h), and a step-by-step plan (MemoryPlan.h) lists changes
+// with their expected savings and trade-offs.
+#include "advise/MemoryAdvisor.h"
+
+#include "util/Count.h"
+#include "advise/MemoryDiagnosis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace dsw {
+
+namespace {
+
+using namespace memory;
+using oj = nlohmann::ordered_json;
+constexpr double kGiB = 1073741824.0;
+// A GPU size this far from the answers' is reported as a different GPU (the wizard's own tolerance).
+constexpr double kCapacityMismatch = 0.10;
+
+std::string gib(double bytes) { return formatGiB(bytes); }
+std::string num(std::int64_t v) { return std::to_string(v); }
+oj orNull(const std::optional<std::int64_t>& v) { return v ? oj(*v) : oj(nullptr); }
+
+oj setupJson(const Job& j, const Setup& s)
+{
+    return oj{{"stage", s.stage},
+              {"offload_optimizer", s.offloadOptimizer},
+              {"offload_param", s.offloadParam},
+              {"activation_checkpointing", s.checkpointing},
+              {"micro_batch", s.micro},
+              {"gradient_accumulation", s.accumulation},
+              {"gpu_model_states_bytes", gpuModelStates(j, s)},
+              {"activations_bytes", activations(j, s)}};
+}
+
+void addMessageEstimates(Advice& adv, const OomReport& r)
+{
+    const std::string how = "as printed × its unit (1024 steps), to the nearest byte";
+    auto add = [&](const char* name, const std::optional<std::int64_t>& v, const std::string& formula) {
+        if (v)
+            adv.estimates.push_back({name, static_cast<double>(*v), "bytes", formula, "pytorch-format-size"});
+    };
+    add("Tried to allocate", r.triedToAllocate, how);
+    add("GPU total capacity", r.totalCapacity, how);
+    add("Free on the GPU", r.free, how);
+    add("Allocated by PyTorch", r.allocated, how);
+    add("Reserved by PyTorch", r.reserved,
+        r.format == OomFormat::New ? "allocated by PyTorch + reserved but unallocated (the message prints no total)"
+                                   : how);
+    add("Reserved but unallocated", r.reservedUnallocated, how);
+}
+
+std::string headlineFor(const OomReport& r, const Cause& c, const std::vector<Step>& steps)
+{
+    std::string h = r.kind == OomKind::CudaOutOfMemory
+        ? r.device + " out of memory" + (r.gpuIndex ? " on GPU " + num(*r.gpuIndex) : std::string())
+        : r.kind == OomKind::HostKilled ? "Process killed (host RAM)"
+                                        : "DeepSpeed's batch-size check failed";
+    h += ": likely " + causeLabel(c.id) + ".";
+    if (!steps.empty()) {
+        h += " First step: " + steps.front().change;
+        if (steps.front().saving)
+            h += ", saving " + std::string(steps.front().env.empty() ? "" : "up to ")
+                + gib(static_cast<double>(*steps.front().saving));
+        h += ".";
+    }
+    return h;
+}
+
+std::string parsedSummary(const OomReport& r)
+{
+    if (r.kind == OomKind::HostKilled)
+        return "Read a host kill (\"" + r.marker + "\"): exit code -9 / SIGKILL usually means the host ran out of RAM.";
+    if (r.kind == OomKind::BatchAssertion)
+        return "Read DeepSpeed's batch-size assertion.";
+    if (r.format == OomFormat::NoNumbers)
+        return "Read the CUDA runtime's \"CUDA error: out of memory\": it prints no sizes, so the cause comes from "
+               "memory.phase and the estimates.";
+    return "Read " + r.device + "'s out-of-memory message ("
+        + (r.format == OomFormat::New       ? "PyTorch 2.1 or newer"
+               : r.format == OomFormat::Old ? "PyTorch 2.0 or older"
+                                            : "sizes after the request not found")
+        + (r.gpuIndex ? ", GPU " + num(*r.gpuIndex) : std::string()) + ").";
+}
+
+void addUnique(std::vector<std::string>& ids, const std::string& id)
+{
+    if (!id.empty() && std::find(ids.begin(), ids.end(), id) == ids.end())
+        ids.push_back(id);
+}
+
+} // namespace
+
+Advice adviseMemory(const Answers& answers, const Advice& zero)
+{
+    Advice adv;
+    adv.workflow = "memory";
+    const std::string message = answers.text("memory.oom_message");
+    if (message.empty()) {
+        adv.status = AdviceStatus::NeedsInput;
+        adv.missing = {"memory.oom_message"};
+        adv.headline = "Paste the out-of-memory message to diagnose it.";
+        return adv;
+    }
+    const OomReport r = parseOomMessage(message);
+    adv.details["kind"] = toString(r.kind);
+    adv.details["parsed"] = oj{{"tried_to_allocate_bytes", orNull(r.triedToAllocate)},
+                               {"total_capacity_bytes", orNull(r.totalCapacity)},
+                               {"free_bytes", orNull(r.free)},
+                               {"allocated_bytes", orNull(r.allocated)},
+                               {"reserved_bytes", orNull(r.reserved)}};
+    oj batch = nullptr;
+    if (r.batchTrain)
+        batch = oj{{"train_batch_size", *r.batchTrain},
+                   {"micro_batch_per_gpu", *r.batchMicro},
+                   {"gradient_acc_step", *r.batchAccumulation},
+                   {"world_size", *r.batchWorld}};
+    adv.details["message"] = oj{{"format", r.format == OomFormat::None ? oj(nullptr) : oj(toString(r.format))},
+                                {"device", r.device.empty() ? oj(nullptr) : oj(r.device)},
+                                {"gpu_index", r.gpuIndex ? oj(*r.gpuIndex) : oj(nullptr)},
+                                {"reserved_unallocated_bytes", orNull(r.reservedUnallocated)},
+                                {"process_in_use_bytes", orNull(r.processInUse)},
+                                {"other_processes_bytes", orNull(r.otherProcessesInUse)},
+                                {"allocator_hint", r.allocatorHint.empty() ? oj(nullptr) : oj(r.allocatorHint)},
+                                {"marker", r.marker.empty() ? oj(nullptr) : oj(r.marker)},
+                                {"batch", batch},
+                                {"truncated", r.truncated}};
+    adv.details["reserved_basis"] = r.format == OomFormat::New
+        ? "allocated by PyTorch + reserved but unallocated (the new message prints no total)"
+        : r.reserved ? "\"reserved in total by PyTorch\" as printed"
+                     : "";
+    if (r.truncated)
+        adv.checks.push_back(
+            {CheckLevel::Warn, "oom-message-truncated", "Only the first 64 KiB of the message were read.", ""});
+    if (r.kind == OomKind::Unrecognised) {
+        adv.status = AdviceStatus::NeedsInput;
+        adv.missing = {"memory.oom_message"};
+        adv.headline = "The message was not recognised; nothing is guessed from it.";
+        adv.checks.push_back(
+            {CheckLevel::Warn, "oom-message-unrecognised",
+             "Could not parse this message, so nothing is guessed from it. The wizard reads PyTorch's "
+             "\"CUDA out of memory. Tried to allocate …\" (the PyTorch ≤ 2.0 and ≥ 2.1 wordings) and the "
+             "CUDA runtime's \"CUDA error: out of memory\", host kills (\"Killed\", exit code -9 or 137, "
+             "SIGKILL, DeepSpeed's \"exits with return code = -9\") and DeepSpeed's \"Check batch related "
+             "parameters\" assertion. Paste the whole error, down to the traceback's last line.",
+             "pytorch-oom-message"});
+        adv.sources = {"pytorch-oom-message"};
+        return adv;
+    }
+    adv.status = AdviceStatus::Complete;
+    adv.checks.push_back({CheckLevel::Pass, "oom-message-parsed", parsedSummary(r),
+                          r.kind == OomKind::CudaOutOfMemory  ? "pytorch-oom-message"
+                              : r.kind == OomKind::HostKilled ? "axolotl-faq-exit9"
+                                                              : "ds-batch-assert"});
+    const Job job = jobFrom(answers, r.totalCapacity);
+    Planner p{job, setupFrom(answers, zero), adv, {}};
+    adv.details["assumed_setup"] = setupJson(job, p.setup);
+    Cause cause;
+    if (r.kind == OomKind::CudaOutOfMemory) {
+        const double given = answers.number("hardware.gpu_memory_gib") * kGiB;
+        if (r.totalCapacity && given > 0
+            && std::abs(static_cast<double>(*r.totalCapacity) - given) > kCapacityMismatch * given)
+            p.warn("oom-gpu-memory-differs",
+                   "The message reports " + gib(static_cast<double>(*r.totalCapacity)) + " on the GPU, the answers "
+                       + gib(given)
+                       + " (hardware.gpu): the numbers below use the message's "
+                         "(the 10% tolerance is the wizard's own).",
+                   "pytorch-oom-message");
+        addMessageEstimates(adv, r);
+        cause = diagnoseCuda(r, p);
+        adv.estimates.push_back({"Model states per GPU (assumed setup)",
+                                 adv.details["assumed_setup"]["gpu_model_states_bytes"].get<double>(), "bytes",
+                                 "ZeRO paper, K = 12, or DeepSpeed's estimator with offload", "zero-paper"});
+        adv.estimates.push_back(
+            {"Activations per GPU (assumed setup)", adv.details["assumed_setup"]["activations_bytes"].get<double>(),
+             "bytes", activationFormula(adv.details["assumed_setup"]["activation_checkpointing"].get<bool>()),
+             "korthikanti"});
+    } else if (r.kind == OomKind::HostKilled) {
+        cause = diagnoseHostKill(p);
+    } else {
+        cause = diagnoseBatch(r, p, answers);
+    }
+    adv.details["cause"]
+        = oj{{"id", cause.id}, {"text", cause.text}, {"source", cause.source.empty() ? oj(nullptr) : oj(cause.source)}};
+    adv.details["shortfall_bytes"] = r.triedToAllocate && r.free ? oj(*r.triedToAllocate - *r.free) : oj(nullptr);
+    oj steps = oj::array();
+    for (std::size_t i = 0; i < p.steps.size(); ++i) {
+        const Step& s = p.steps[i];
+        steps.push_back(oj{{"id", s.id},
+                           {"change", s.change},
+                           {"config", s.config},
+                           {"env", s.env.empty() ? oj(nullptr) : oj(s.env)},
+                           {"code", s.code.empty() ? oj(nullptr) : oj(s.code)},
+                           {"saving_bytes", orNull(s.saving)},
+                           {"tradeoff", s.tradeoff},
+                           {"source", s.source},
+                           {"estimated_gpu_bytes_after", orNull(s.gpuAfter)}});
+        const std::string title = "Step " + num(static_cast<std::int64_t>(i + 1)) + ": " + s.change;
+        adv.tradeoffs.push_back({title,
+                                 s.tradeoff
+                                     + (s.saving ? " Expected saving: " + std::string(s.env.empty() ? "" : "up to ")
+                                                + gib(static_cast<double>(*s.saving)) + "."
+                                                 : ""),
+                                 s.source});
+        if (!s.env.empty())
+            adv.snippets.push_back({"bash", title, "export " + s.env + "\n"});
+        if (!s.config.is_null())
+            adv.snippets.push_back({"json", title, s.config.dump(2)});
+        if (!s.code.empty())
+            adv.snippets.push_back({"python", title, s.code});
+    }
+    adv.details["steps"] = steps;
+    adv.headline = headlineFor(r, cause, p.steps);
+    addUnique(adv.sources, cause.source);
+    for (const auto& s : p.steps)
+        addUnique(adv.sources, s.source);
+    for (const auto& c : adv.checks)
+        addUnique(adv.sources, c.source);
+    for (const auto& e : adv.estimates)
+        addUnique(adv.sources, e.source);
+    return adv;
+}
+
+} // namespace dsw

@@ -1,0 +1,10 @@
+#pragma once
+#include "advise/Advice.h"
+#include "project/Answers.h"
+
+namespace dsw {
+
+// DeepNVMe tensor I/O: aio_handle or gds_handle, blocking vs non-blocking code, tuning, ds_report.
+Advice adviseNvme(const Answers& answers);
+
+} // namespace dsw

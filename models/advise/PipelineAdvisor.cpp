@@ -1,0 +1,465 @@
+// Pipeline parallelism: DeepSpeed's own layer partitioning (deepspeed-facts §2.9), the 1F1B bubble
+// (Narayanan et al. 2021), per-stage memory (ZeRO paper K = 12 plus Korthikanti et al.'s first-stage
+// activations) and the ZeRO stages the pipeline engine accepts.
+#include "advise/PipelineAdvisor.h"
+
+#include "estimate/ActivationMemory.h"
+#include "advise/BatchKeys.h"
+#include "util/CheckedMath.h"
+#include "util/Count.h"
+#include "estimate/PipelinePartition.h"
+#include "util/RegexLimits.h"
+#include "advise/ZeroAdvisor.h"
+#include "estimate/ZeroPaperMemory.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <optional>
+#include <regex>
+
+namespace dsw {
+
+namespace {
+
+using oj = nlohmann::ordered_json;
+constexpr double kGiB = 1073741824.0;
+constexpr double kLargeBubble = 0.25;        // the wizard's own threshold for a "large" bubble
+constexpr double kLayerTotalTolerance = 0.10; // the wizard's own tolerance between layer sum and model.params
+constexpr std::int64_t kMaxLayerParams = 100'000'000'000'000; // model.params' maximum: no layer is larger
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+std::string trimmed(std::string_view s)
+{
+    const auto first = s.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return {};
+    return std::string(s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1));
+}
+
+template <typename T>
+std::string list(const std::vector<T>& values)
+{
+    std::string out = "[";
+    for (std::size_t i = 0; i < values.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(values[i]);
+    return out + "]";
+}
+
+std::string percent(double fraction)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100);
+    return buf;
+}
+
+// What DeepSpeed's PipelineModule._partition_layers would do with these layers: the boundaries, or the
+// failed check that quotes the exception it would raise.
+struct Partition {
+    std::vector<int> parts; // empty when DeepSpeed would raise
+    std::optional<Check> failure;
+};
+
+Partition partitionLayers(const std::vector<PipelineLayer>& layers, int stages, const std::string& requested)
+{
+    auto fail = [](const char* code, std::string message) {
+        return Partition{{}, Check{CheckLevel::Fail, code, std::move(message), "ds-pipeline-module"}};
+    };
+    const std::string method = lower(requested); // DeepSpeed lower-cases the method before matching it
+    if (method == "uniform")
+        return {partitionUniform(static_cast<int>(layers.size()), stages), std::nullopt};
+    std::vector<double> weights;
+    if (method == "parameters") {
+        for (const auto& l : layers)
+            weights.push_back(static_cast<double>(l.params));
+    } else if (method.rfind("type:", 0) == 0) {
+        const std::string pattern = method.substr(5, method.find(':', 5) - 5); // method.split(':')[1]
+        if (const auto why = regexTooComplex(pattern))
+            return fail("pipeline-partition-regex-too-complex",
+                        "partition_method \"" + requested + "\": '" + pattern + "' is refused because " + *why
+                            + "; such patterns can take unbounded time to match. A plain name or alternatives "
+                              "(type:transformer, type:embedding|head) match the same layers.");
+        std::regex regex;
+        try {
+            regex = std::regex(pattern, std::regex::ECMAScript | std::regex::icase);
+        } catch (const std::regex_error&) {
+            return fail("pipeline-partition-bad-regex",
+                        "partition_method \"" + requested + "\": '" + pattern + "' is not a valid regular expression "
+                        "(checked with ECMAScript syntax, which agrees with Python's re for simple patterns).");
+        }
+        std::map<std::string, bool> matches; // a few class names over up to 10 002 layers: match each once
+        for (const auto& l : layers) { // binary weights: 1 where the class name matches (search, any case)
+            auto [it, added] = matches.try_emplace(l.typeName, false);
+            if (added)
+                it->second = std::regex_search(l.typeName, regex);
+            weights.push_back(it->second ? 1.0 : 0.0);
+        }
+        if (std::count(weights.begin(), weights.end(), 1.0) == 0)
+            return fail("pipeline-partition-no-match",
+                        "DeepSpeed would raise RuntimeError: Partitioning '" + pattern + "' found no valid layers to "
+                        "partition. The layers here are named Embedding, TransformerBlock and LMHead when derived, "
+                        "Layer when given in pipeline.layer_params.");
+    } else {
+        return fail("pipeline-partition-method-unknown", "DeepSpeed would raise NotImplementedError: Partitioning method "
+                                                             + method + " not implemented. Use uniform, parameters or type:REGEX.");
+    }
+    if (const std::int64_t work = balancedPartitionWork(static_cast<std::int64_t>(weights.size()), stages);
+        work > kMaxBalancedPartitionWork)
+        return fail("pipeline-partition-too-large",
+                    "partition_method \"" + requested + "\": DeepSpeed's balanced partition of "
+                        + std::to_string(weights.size()) + " layers into " + std::to_string(stages) + " stages tries "
+                        + std::to_string(work) + " split points (the work grows as layers² × stages), more than the "
+                        + std::to_string(kMaxBalancedPartitionWork) + " the wizard computes. Use \"uniform\" (layers per "
+                        "stage, instant), or fewer stages or layers; DeepSpeed runs the same search, in Python, when it "
+                        "builds the PipelineModule.");
+    return {partitionBalanced(weights, stages), std::nullopt};
+}
+
+int zeroStageOf(const Advice& zero, const Answers& a)
+{
+    if (zero.details.contains("recommended") && zero.details["recommended"].contains("stage"))
+        return zero.details["recommended"]["stage"].get<int>();
+    return a.text("zero.stage") == "auto" ? 0 : static_cast<int>(a.integer("zero.stage"));
+}
+
+bool checkpointingOf(const Advice& zero, const Answers& a)
+{
+    if (zero.details.contains("recommended") && zero.details["recommended"].contains("activation_checkpointing"))
+        return zero.details["recommended"]["activation_checkpointing"].get<bool>();
+    return a.text("training.activation_checkpointing") == "on";
+}
+
+void addZeroChecks(Advice& adv, int zeroStage)
+{
+    if (zeroStage >= 2) {
+        adv.checks.push_back({CheckLevel::Fail, "pipeline-requires-zero-0-or-1",
+                              "The ZeRO workflow recommends stage " + std::to_string(zeroStage)
+                                  + ", but DeepSpeed's pipeline engine asserts \"ZeRO-2 and ZeRO-3 are incompatible "
+                                    "with pipeline parallelism\". Use ZeRO stage 0 or 1 (zero.stage), or no pipeline. "
+                                    "The memory figures here assume stage 1.",
+                              "ds-pipe-zero"});
+        return;
+    }
+    adv.checks.push_back({CheckLevel::Pass, "pipeline-requires-zero-0-or-1",
+                          "ZeRO stage " + std::to_string(zeroStage)
+                              + " works with pipeline parallelism (the engine rejects stages 2 and 3).",
+                          "ds-pipe-zero"});
+    if (zeroStage == 1)
+        adv.checks.push_back({CheckLevel::Warn, "pipeline-zero1-no-overlap-comm",
+                              "With ZeRO-1 and a pipeline DeepSpeed logs \"Pipeline parallelism does not support "
+                              "overlapped communication, will be disabled.\": gradient reduction does not overlap "
+                              "the backward pass.",
+                              "ds-pipe-zero1-overlap"});
+}
+
+// What the rest of the advice is computed from.
+struct PipelineSetup {
+    int stages = 0;
+    std::int64_t gpus = 0;
+    std::int64_t dataParallel = 0;
+    BatchKeys batch;
+    int zeroStage = 0;
+    bool checkpointing = false;
+    ActivationInputs activation{};
+    std::int64_t activations = 0;
+    double usable = 0;
+    double bubble = 0;
+};
+
+std::string snippet(const Answers& a, const std::vector<PipelineLayer>& layers, bool derived, const PipelineSetup& s)
+{
+    std::string code = "import deepspeed\nfrom deepspeed.pipe import PipelineModule, LayerSpec\n\n";
+    if (derived) {
+        const auto h = std::to_string(a.integer("model.hidden_size"));
+        const auto v = std::to_string(a.integer("model.vocab_size"));
+        code += "# Your own layer classes; the plan assumes these parameter counts:\n#   Embedding "
+            + std::to_string(layers.front().params) + ", TransformerBlock " + std::to_string(layers[1].params)
+            + " each, LMHead " + std::to_string(layers.back().params) + "\n"
+            + "layers = [LayerSpec(Embedding, vocab_size=" + v + ", hidden_size=" + h + ")]\n"
+            + "layers += [LayerSpec(TransformerBlock, hidden_size=" + h + ") for _ in range("
+            + std::to_string(layers.size() - 2) + ")]\n"
+            + "layers += [LayerSpec(LMHead, hidden_size=" + h + ", vocab_size=" + v + ")]\n\n";
+    } else {
+        code += "layers = [...]  # your " + std::to_string(layers.size())
+            + " layers (LayerSpec or nn.Module), in the order of pipeline.layer_params\n\n";
+    }
+    code += "# The stage count and the partitioning are set here: DeepSpeed never reads\n"
+            "# \"stages\" or \"partition\" from ds_config.json.\n"
+            "model = PipelineModule(layers=layers, num_stages=" + std::to_string(s.stages)
+        + ", partition_method=\"" + a.text("pipeline.partition_method") + "\",\n"
+        + "                       loss_fn=loss_fn,  # loss = loss_fn(outputs, labels)\n"
+        + "                       activation_checkpoint_interval=" + (s.checkpointing ? "1" : "0") + ")\n"
+        + "engine, _, _, _ = deepspeed.initialize(model=model,\n"
+          "                                       model_parameters=[p for p in model.parameters() if p.requires_grad],\n"
+          "                                       config=\"ds_config.json\")\n\n"
+        + "# Each train_batch() pulls gradient_accumulation_steps (" + std::to_string(s.batch.gradientAccumulation)
+        + ") micro-batches of\n# train_micro_batch_size_per_gpu (" + std::to_string(s.batch.microBatch)
+        + ") samples from the iterator, pushes them through the stages, then\n# reduces gradients over the "
+        + std::to_string(s.dataParallel) + " data-parallel replicas and steps the optimizer.\n"
+        + "train_iter = iter(deepspeed.utils.RepeatingLoader(train_loader))\n"
+          "for step in range(total_steps):\n    loss = engine.train_batch(data_iter=train_iter)\n";
+    return code;
+}
+
+void addTopologyChecks(Advice& adv, const PipelineSetup& s, int layerCount)
+{
+    const std::string p = std::to_string(s.stages), gpus = std::to_string(s.gpus);
+    if (s.gpus % s.stages != 0)
+        adv.checks.push_back({CheckLevel::Fail, "pipeline-stages-divide-gpus",
+                              p + " stages do not divide the " + gpus + " GPUs; PipelineModule would raise RuntimeError: "
+                                  "num_stages (" + p + ") must divide distributed world size (" + gpus + ").",
+                              "ds-pipeline-module"});
+    else
+        adv.checks.push_back({CheckLevel::Pass, "pipeline-stages-divide-gpus",
+                              p + " stages divide the " + gpus + " GPUs: " + std::to_string(s.dataParallel)
+                                  + " data-parallel replicas of the pipeline.",
+                              "ds-pipeline-module"});
+    if (s.stages > layerCount)
+        adv.checks.push_back({CheckLevel::Fail, "pipeline-stages-exceed-layers",
+                              p + " stages for " + std::to_string(layerCount) + " layers: DeepSpeed's partition leaves "
+                                  + std::to_string(s.stages - layerCount) + " stage(s) without a layer. Use at most "
+                                  + std::to_string(layerCount) + " stages.",
+                              "ds-partition"});
+}
+
+// The plan from DeepSpeed's boundaries: per-stage counts and memory, the balance and memory checks.
+void addPlan(Advice& adv, const PipelineSetup& s, const std::vector<PipelineLayer>& layers, const std::vector<int>& parts)
+{
+    const int memoryStage = std::min(s.zeroStage, 1); // the pipeline engine allows ZeRO 0 or 1 only
+    std::vector<int> layersPerStage;
+    std::vector<std::int64_t> paramsPerStage, memoryPerStage;
+    for (int st = 0; st < s.stages; ++st) {
+        std::int64_t params = 0;
+        for (int i = parts[st]; i < parts[st + 1]; ++i)
+            params += layers[i].params;
+        layersPerStage.push_back(parts[st + 1] - parts[st]);
+        paramsPerStage.push_back(params);
+        memoryPerStage.push_back(addSat(zeroPaperModelStates(params, memoryStage, static_cast<int>(s.dataParallel)).total,
+                                        s.activations));
+    }
+    adv.details["plan"] = oj{{"stages", s.stages}, {"parts", parts}, {"layers_per_stage", layersPerStage},
+                             {"params_per_stage", paramsPerStage}, {"bubble_fraction", s.bubble}};
+    adv.details["memory_per_stage_bytes"] = memoryPerStage;
+
+    auto allEqual = [](const auto& v) { return std::adjacent_find(v.begin(), v.end(), std::not_equal_to<>()) == v.end(); };
+    if (!allEqual(layersPerStage) || !allEqual(paramsPerStage))
+        adv.checks.push_back({CheckLevel::Warn, "pipeline-uneven-partition",
+                              "The stages differ: layers per stage " + list(layersPerStage) + ", parameters per stage "
+                                  + list(paramsPerStage) + ". The stage with the most work sets the pace of all of "
+                                  "them, and the one with the most parameters needs the most memory.",
+                              "ds-partition"});
+
+    const auto worst = std::max_element(memoryPerStage.begin(), memoryPerStage.end());
+    const auto worstStage = static_cast<std::size_t>(worst - memoryPerStage.begin());
+    const std::int64_t states
+        = zeroPaperModelStates(paramsPerStage[worstStage], memoryStage, static_cast<int>(s.dataParallel)).total;
+    const std::string perParam = (memoryStage == 0 ? "16 bytes" : "(4 + 12/" + std::to_string(s.dataParallel) + ") bytes")
+        + " per parameter at ZeRO-" + std::to_string(memoryStage);
+    const bool fits = static_cast<double>(*worst) <= s.usable;
+    std::string text = "Stage " + std::to_string(worstStage) + " needs " + formatGiB(static_cast<double>(*worst)) + " of "
+        + formatGiB(s.usable) + " usable per GPU (" + std::to_string(int(kGpuReserveFraction * 100)) + "% kept free): "
+        + "model states " + formatGiB(static_cast<double>(states)) + " (" + std::to_string(paramsPerStage[worstStage])
+        + " parameters × " + perParam + ") + activations " + formatGiB(static_cast<double>(s.activations))
+        + ". Under 1F1B the first stage holds up to " + std::to_string(s.stages) + " micro-batches × L/"
+        + std::to_string(s.stages) + " layers, the activations of all L layers of one micro-batch of "
+        + std::to_string(s.batch.microBatch) + " (checkpointing " + (s.checkpointing ? "on" : "off")
+        + "; the fp32 logits term is included, so this is an upper bound).";
+    if (!fits) {
+        text += " Try more stages";
+        if (!s.checkpointing && static_cast<double>(addSat(states, activationBytes(s.activation, true))) <= s.usable)
+            text += ", activation checkpointing (it would then fit)";
+        text += s.batch.microBatch > 1 ? ", or a smaller micro-batch." : ".";
+    }
+    adv.checks.push_back({fits ? CheckLevel::Pass : CheckLevel::Fail, "pipeline-micro-batch-fits", text, "korthikanti"});
+    adv.estimates.push_back({"Largest stage memory per GPU", static_cast<double>(*worst), "bytes",
+                             "stage parameters × " + perParam + " (ZeRO paper, K = 12) + first-stage activations",
+                             "zero-paper"});
+    adv.headline = std::to_string(s.stages) + " pipeline stages × " + std::to_string(s.dataParallel)
+        + " data-parallel: layers per stage " + list(layersPerStage) + ", bubble " + percent(s.bubble);
+    if (s.checkpointing)
+        adv.fragment = oj{{"pipeline", {{"activation_checkpoint_interval", 1}}}};
+}
+
+void addBubbleAndBatch(Advice& adv, const PipelineSetup& s)
+{
+    const std::int64_t m = s.batch.gradientAccumulation;
+    if (s.bubble > kLargeBubble)
+        adv.checks.push_back({CheckLevel::Warn, "pipeline-large-bubble",
+                              "The pipeline idles " + percent(s.bubble) + " of each batch ((p − 1)/(m + p − 1) with p = "
+                                  + std::to_string(s.stages) + ", m = " + std::to_string(m) + " micro-batches), above the "
+                                  "wizard's own 25% threshold. Raise gradient_accumulation_steps to at least 4p = "
+                                  + std::to_string(4 * s.stages) + " to bring it under 20%.",
+                              "narayanan-bubble"});
+    adv.estimates.push_back({"Pipeline bubble", s.bubble, "fraction",
+                             "(p − 1)/(m + p − 1): idle share of an iteration of (m + p − 1)(t_f + t_b) (Narayanan et al. "
+                             "Eq. 1), m = gradient_accumulation_steps; the paper's (p − 1)/m is relative to the ideal time",
+                             "narayanan-bubble"});
+    adv.estimates.push_back({"Activations of the first stage", static_cast<double>(s.activations), "bytes",
+                             activationFormula(s.checkpointing), "korthikanti"});
+    adv.estimates.push_back({"Data-parallel size", static_cast<double>(s.dataParallel), "GPUs", "GPUs / stages",
+                             "ds-pipeline-module"});
+    const std::int64_t train = s.batch.microBatch * m * s.dataParallel;
+    adv.estimates.push_back({"train_batch_size", static_cast<double>(train), "samples",
+                             "micro-batch × gradient_accumulation_steps × data-parallel size", "ds-pipe-batch"});
+    adv.details["batch"] = oj{{"data_parallel_size", s.dataParallel}, {"micro_batch_size", s.batch.microBatch},
+                              {"micro_batches", m}, {"train_batch_size", train}};
+}
+
+void addTradeoffs(Advice& adv, const PipelineSetup& s, bool derived)
+{
+    adv.tradeoffs.push_back({"Stages: memory against idle time",
+                             "More stages put fewer layers on each GPU, but leave fewer data-parallel replicas and a larger "
+                             "bubble, (p − 1)/(m + p − 1); more micro-batches per batch shrink it.",
+                             "narayanan-bubble"});
+    adv.tradeoffs.push_back({"Partition method",
+                             "\"parameters\" (DeepSpeed's default) balances trainable parameters per stage; \"uniform\" "
+                             "balances the number of layers; \"type:REGEX\" balances the layers whose class name matches. "
+                             "DeepSpeed's balanced partition minimises the spread (largest − smallest stage).",
+                             "ds-pipeline-tutorial"});
+    adv.tradeoffs.push_back({"Where the stage count lives",
+                             std::string("num_stages and partition_method are PipelineModule arguments. ds_config's "
+                                         "pipeline.stages and pipeline.partition are never read, so the wizard does not "
+                                         "write them")
+                                 + (s.checkpointing ? "; it writes only pipeline.activation_checkpoint_interval, which "
+                                                      "overrides the module's value when above 0."
+                                                    : "."),
+                             "ds-pipeline-config"});
+    if (derived)
+        adv.tradeoffs.push_back({"Layer sizes (derived)",
+                                 "Embedding and head are vocab × hidden each (untied: the wizard's assumption); each "
+                                 "transformer block is 12h² + 13h, the standard GPT block count with biases and layer "
+                                 "norms. Give pipeline.layer_params for another architecture.",
+                                 "narayanan-params"});
+}
+
+} // namespace
+
+std::int64_t transformerBlockParams(std::int64_t hidden) { return 12 * hidden * hidden + 13 * hidden; }
+
+Result<std::vector<std::int64_t>> parseLayerParams(std::string_view text)
+{
+    std::vector<std::int64_t> counts;
+    if (trimmed(text).empty())
+        return counts;
+    std::size_t start = 0;
+    for (int index = 0;; ++index) {
+        const std::size_t comma = text.find(',', start);
+        const std::string item = trimmed(text.substr(start, comma == std::string_view::npos ? text.npos : comma - start));
+        const auto count = parseCount(item);
+        if (!count || *count > kMaxLayerParams)
+            return Result<std::vector<std::int64_t>>::failure(
+                "pipeline.layer_params: item " + std::to_string(index + 1) + " \"" + item
+                + "\" is not a parameter count from 0 to " + formatCount(kMaxLayerParams)
+                + " (comma-separated counts such as 131M, 201379840, 1.3e9).");
+        counts.push_back(*count);
+        if (comma == std::string_view::npos)
+            return counts;
+        start = comma + 1;
+    }
+}
+
+std::vector<PipelineLayer> pipelineLayers(const Answers& a)
+{
+    std::vector<PipelineLayer> layers;
+    const auto given = parseLayerParams(a.text("pipeline.layer_params"));
+    if (!given)
+        return layers;
+    if (!given.value().empty()) {
+        for (std::size_t i = 0; i < given.value().size(); ++i)
+            layers.push_back({"layer " + std::to_string(i), "Layer", given.value()[i]});
+        return layers;
+    }
+    const std::int64_t h = a.integer("model.hidden_size");
+    const std::int64_t v = a.integer("model.vocab_size");
+    layers.push_back({"embedding", "Embedding", v * h});
+    for (std::int64_t i = 0; i < a.integer("model.layers"); ++i)
+        layers.push_back({"block " + std::to_string(i), "TransformerBlock", transformerBlockParams(h)});
+    layers.push_back({"head", "LMHead", v * h}); // untied from the embedding
+    return layers;
+}
+
+Advice advisePipeline(const Answers& a, const Advice& zero)
+{
+    Advice adv;
+    adv.workflow = "pipeline";
+    PipelineSetup s;
+    s.stages = static_cast<int>(a.integer("pipeline.stages"));
+    if (s.stages <= 1) {
+        adv.status = AdviceStatus::NotApplicable;
+        adv.headline = "No pipeline: pipeline.stages is 1, so every GPU holds all layers (data parallelism only).";
+        return adv;
+    }
+    adv.status = AdviceStatus::Complete;
+    adv.sources = {"ds-pipeline-module", "ds-partition", "ds-pipeline-config", "ds-pipe-zero", "narayanan-bubble",
+                   "korthikanti", "zero-paper", "ds-pipe-batch", "ds-pipeline-tutorial"};
+    const auto parsed = parseLayerParams(a.text("pipeline.layer_params"));
+    if (!parsed) {
+        adv.status = AdviceStatus::NeedsInput;
+        adv.missing = {"pipeline.layer_params"};
+        adv.headline = "Pipeline of " + std::to_string(s.stages) + " stages: pipeline.layer_params needs fixing";
+        adv.checks.push_back({CheckLevel::Fail, "pipeline-layer-params-invalid", parsed.error(), ""});
+        return adv;
+    }
+    const bool derived = parsed.value().empty();
+    const auto layers = pipelineLayers(a);
+
+    s.gpus = a.integer("hardware.gpus_per_node") * a.integer("hardware.nodes");
+    s.dataParallel = std::max<std::int64_t>(1, s.gpus / s.stages);
+    s.batch = batchKeys(a); // the micro-batch and accumulation the composer writes; DeepSpeed's micro-batches = GAS
+    s.zeroStage = zeroStageOf(zero, a);
+    s.checkpointing = checkpointingOf(zero, a);
+    s.activation = activationInputsFor(a, s.batch.microBatch);
+    s.activations = activationBytes(s.activation, s.checkpointing);
+    s.usable = a.number("hardware.gpu_memory_gib") * kGiB * (1 - kGpuReserveFraction);
+    s.bubble = static_cast<double>(s.stages - 1) / static_cast<double>(s.batch.gradientAccumulation + s.stages - 1);
+
+    addTopologyChecks(adv, s, static_cast<int>(layers.size()));
+    const Partition partition = partitionLayers(layers, s.stages, a.text("pipeline.partition_method"));
+    if (partition.failure)
+        adv.checks.push_back(*partition.failure);
+    std::int64_t layerTotal = 0;
+    for (const auto& l : layers)
+        layerTotal += l.params;
+    const std::int64_t modelParams = a.integer("model.params");
+    if (modelParams > 0 && std::abs(static_cast<double>(layerTotal - modelParams)) > kLayerTotalTolerance * modelParams)
+        adv.checks.push_back({CheckLevel::Warn, "pipeline-layer-total-differs",
+                              "The layers add up to " + std::to_string(layerTotal) + " parameters but model.params is "
+                                  + std::to_string(modelParams) + " (more than the wizard's own 10% tolerance); the plan uses "
+                                  "the layer counts." + (derived ? " Give pipeline.layer_params for the real layers." : ""),
+                              derived ? "narayanan-params" : ""});
+    if (!partition.parts.empty())
+        addPlan(adv, s, layers, partition.parts);
+    else
+        adv.headline = std::to_string(s.stages) + " pipeline stages: the partition method fails (see the checks)";
+    addZeroChecks(adv, s.zeroStage);
+    addBubbleAndBatch(adv, s);
+    addTradeoffs(adv, s, derived);
+    adv.snippets.push_back({"python", "PipelineModule and the training loop", snippet(a, layers, derived, s)});
+    if (derived)
+        adv.sources.push_back("narayanan-params");
+    if (s.zeroStage == 1)
+        adv.sources.push_back("ds-pipe-zero1-overlap");
+
+    oj rows = oj::array();
+    const auto& parts = partition.parts;
+    for (int i = 0; i < static_cast<int>(layers.size()); ++i) // the stage s with parts[s] <= i < parts[s + 1]
+        rows.push_back(oj{{"name", layers[i].name}, {"params", layers[i].params},
+                          {"stage", parts.empty() ? oj(nullptr) : oj(std::upper_bound(parts.begin(), parts.end(), i) - parts.begin() - 1)}});
+    adv.details["layers"] = rows;
+    adv.details["partition_method"] = lower(a.text("pipeline.partition_method"));
+    adv.details["zero_stage"] = s.zeroStage;
+    adv.details["activation_checkpointing"] = s.checkpointing;
+    adv.details["activations_bytes"] = s.activations;
+    adv.details["gpu_usable_bytes"] = s.usable;
+    return adv;
+}
+
+} // namespace dsw

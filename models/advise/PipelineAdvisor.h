@@ -1,0 +1,37 @@
+#pragma once
+#include "advise/Advice.h"
+#include "project/Answers.h"
+#include "util/Result.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dsw {
+
+// One pipeline layer as DeepSpeed partitions it: the embedding, each transformer block, the head.
+struct PipelineLayer {
+    std::string name;       // e.g. "embedding", "block 3", "head"
+    std::string typeName;   // class-like name for type:REGEX ("Embedding", "TransformerBlock", "LMHead")
+    std::int64_t params = 0;
+};
+
+// Parameters of one derived transformer block: 12h² + 13h (the standard GPT block, biases and layer norms
+// included; Narayanan et al. 2021, Eq. 2 per layer).
+std::int64_t transformerBlockParams(std::int64_t hidden);
+
+// pipeline.layer_params parsed: comma-separated counts, each as models/util/Count.h parseCount reads it ("7B",
+// "350M", "1.3e9"). An empty list gives an empty vector; the error names pipeline.layer_params and the bad item.
+Result<std::vector<std::int64_t>> parseLayerParams(std::string_view list);
+
+// Layers from pipeline.layer_params (named "layer i", type "Layer"), or derived from the model's dimensions
+// when it is empty: embedding (vocab × hidden), model.layers blocks, head (vocab × hidden, untied).
+// Empty when pipeline.layer_params is not a valid list.
+std::vector<PipelineLayer> pipelineLayers(const Answers& answers);
+
+// The layer→stage plan, bubble, batch keys, PipelineModule snippet and checks. `zero` is the ZeRO
+// workflow's advice (pipeline parallelism allows ZeRO stage 0 or 1 only).
+Advice advisePipeline(const Answers& answers, const Advice& zero);
+
+} // namespace dsw

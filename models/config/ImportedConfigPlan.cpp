@@ -1,0 +1,73 @@
+#include "config/ImportedConfigPlan.h"
+#include "util/JsonAccess.h"
+
+namespace dsw {
+
+namespace {
+
+using oj = nlohmann::ordered_json;
+
+std::string workflowOf(const std::string& topKey)
+{
+    if (topKey == "zero_optimization" || topKey == "aio")
+        return "zero";
+    if (topKey == "fp16" || topKey == "bf16" || topKey == "bfloat16")
+        return "precision";
+    if (topKey == "pipeline" || topKey == "sparse_attention")
+        return topKey == "pipeline" ? "pipeline" : "sparse";
+    return "base";
+}
+
+void diff(const oj& imported, const oj& wizard, const std::string& pointer, const std::string& top,
+          std::vector<Suggestion>& out)
+{
+    for (const auto& [key, value] : wizard.items()) {
+        const std::string path = pointer + "/" + pointerToken(key);
+        const std::string block = top.empty() ? key : top;
+        if (!imported.is_object() || !imported.contains(key)) {
+            out.push_back({path, nullptr, value, workflowOf(block), "", false});
+            continue;
+        }
+        const oj& mine = imported.at(key);
+        if (mine.is_object() && value.is_object())
+            diff(mine, value, path, block, out);
+        else if (mine != value)
+            out.push_back({path, mine, value, workflowOf(block), "", false});
+    }
+}
+
+bool enabled(const oj& config, const char* key) { return isEnabled(config, key); }
+
+} // namespace
+
+std::vector<Suggestion> suggestionsFor(const oj& imported, const oj& wizard)
+{
+    std::vector<Suggestion> out;
+    diff(imported, wizard, "", "", out);
+    // Switching precision also means turning the other mode off: fp16 and bf16 are never both enabled.
+    for (const char* from : {"fp16", "bf16", "bfloat16"}) {
+        const bool wizardUsesOther = (std::string(from) == "fp16") ? enabled(wizard, "bf16") || enabled(wizard, "bfloat16")
+                                                                   : enabled(wizard, "fp16");
+        if (enabled(imported, from) && wizardUsesOther && !wizard.contains(from))
+            out.push_back({std::string("/") + from, imported.at(from), nullptr, "precision", "", false});
+    }
+    return out;
+}
+
+oj applySuggestions(oj config, const std::vector<Suggestion>& suggestions)
+{
+    for (const auto& s : suggestions) {
+        if (!s.accepted)
+            continue;
+        const oj::json_pointer p(s.pointer);
+        if (s.to.is_null()) {
+            if (config.contains(p))
+                config.at(p.parent_pointer()).erase(p.back());
+        } else {
+            config[p] = s.to; // creates missing parent objects; existing keys keep their place
+        }
+    }
+    return config;
+}
+
+} // namespace dsw

@@ -1,0 +1,174 @@
+#include "config/LaunchScript.h"
+
+#include "config/ConfigExport.h"
+#include "config/HfAutoValues.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace dsw {
+
+namespace {
+
+using oj = nlohmann::ordered_json;
+using Words = std::vector<std::string>;
+
+// The user's script name never goes into a comment: a newline in it would end the comment.
+constexpr const char* kFillInScript =
+    "# FILL IN: the script on the line after the launcher is a placeholder: name your training script\n"
+    "# and add its own arguments after it.\n";
+
+bool isTrainer(const LaunchSetup& s) { return s.launcher == "hf-trainer"; }
+bool isAccelerate(const LaunchSetup& s) { return s.launcher == "accelerate"; }
+
+std::string joinQuoted(const Words& words)
+{
+    std::string out;
+    for (const std::string& w : words)
+        out += (out.empty() ? "" : " ") + shellQuote(w);
+    return out;
+}
+
+// One command, one group of words per line, joined with backslash continuations.
+std::string commandLines(const std::vector<std::string>& lines)
+{
+    std::string out;
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        out += (i == 0 ? "" : "  ") + lines[i] + (i + 1 < lines.size() ? " \\\n" : "\n");
+    return out;
+}
+
+std::string header(const LaunchSetup& s)
+{
+    const std::string who = isAccelerate(s) ? "Accelerate (accelerate launch)"
+                            : isTrainer(s)  ? "the Hugging Face Trainer, started by the DeepSpeed launcher"
+                                            : "the DeepSpeed launcher";
+    std::string out = "#!/usr/bin/env bash\n";
+    out += "# Starts training with " + who + ": " + std::to_string(s.nodes) + (s.nodes == 1 ? " node" : " nodes")
+        + " x " + std::to_string(s.gpusPerNode) + " GPUs.\n";
+    out += "# Written by ds-wizard from the DeepSpeed, Transformers and Accelerate documentation; not run.\n";
+    out += "set -euo pipefail\n";
+    out += "# The files named below lie next to this script; give your script's path relative to this folder.\n";
+    if (s.nodes > 1)
+        out += "# Every node needs these files and your script at the same path (a shared file system, or copies).\n";
+    out += "cd -- \"$(dirname -- \"${BASH_SOURCE[0]}\")\"\n\n";
+    return out;
+}
+
+// The values the exported JSON leaves to "auto", and who supplies each.
+std::string autoValuesComment(const oj& config, const LaunchSetup& s)
+{
+    const std::vector<AutoValue> autos = autoValues(config, autoFillerForLauncher(s.launcher));
+    if (autos.empty())
+        return {};
+    std::string out = isAccelerate(s)
+                          ? "# ds_config.json says \"auto\" where Accelerate fills the value in accelerator.prepare(), from\n"
+                            "# what follows \"<-\"; give your script the wizard's values (in brackets) to train its plan:\n"
+                          : "# ds_config.json says \"auto\" where the Trainer fills the value from what follows \"<-\".\n"
+                            "# The flags below carry the wizard's values (in brackets); if your script builds\n"
+                            "# TrainingArguments in code instead of parsing the command line, set them there.\n";
+    for (const AutoValue& av : autos)
+        out += "#   " + av.pointer + " <- " + av.suppliedBy + " [" + av.value.dump() + "]\n";
+    return out;
+}
+
+Words trainerFlags(const oj& config)
+{
+    Words out;
+    for (const AutoValue& av : autoValues(config, AutoFiller::TransformersTrainer))
+        out.insert(out.end(), av.trainerArguments.begin(), av.trainerArguments.end());
+    return out;
+}
+
+std::string deepspeedCommand(const oj& config, const LaunchSetup& s)
+{
+    Words launcher = {"deepspeed"};
+    if (s.nodes > 1)
+        launcher.insert(launcher.end(), {"--hostfile", kHostfileName, "--num_nodes", std::to_string(s.nodes)});
+    launcher.insert(launcher.end(), {"--num_gpus", std::to_string(s.gpusPerNode)});
+
+    std::string out;
+    if (s.nodes > 1)
+        out += "# Run on one node: the launcher starts all nodes listed in hostfile over passwordless SSH (pdsh).\n";
+    out += kFillInScript;
+
+    std::vector<std::string> lines = {joinQuoted(launcher), shellQuote(s.trainingScript)};
+    if (isTrainer(s)) {
+        const Words flags = trainerFlags(config);
+        // One flag per line: "--name value" or a lone "--bf16".
+        for (std::size_t i = 0; i < flags.size(); ++i) {
+            const bool hasValue = i + 1 < flags.size() && flags[i + 1].rfind("--", 0) != 0;
+            lines.push_back(hasValue ? joinQuoted({flags[i], flags[i + 1]}) : shellQuote(flags[i]));
+            if (hasValue)
+                ++i;
+        }
+        // The Trainer's TrainingArguments(deepspeed=...) takes the config path.
+        lines.push_back(joinQuoted({"--deepspeed", kDeepSpeedConfigFileName}));
+    } else {
+        // deepspeed.add_config_arguments(): --deepspeed is a flag, --deepspeed_config the path.
+        lines.push_back(joinQuoted({"--deepspeed", "--deepspeed_config", kDeepSpeedConfigFileName}));
+    }
+    return out + commandLines(lines);
+}
+
+std::string accelerateCommand(const LaunchSetup& s)
+{
+    std::string out;
+    Words launcher = {"accelerate", "launch", "--config_file", kAccelerateConfigFileName};
+    std::string first = joinQuoted(launcher);
+    if (s.nodes > 1) {
+        const std::string others = s.nodes == 2 ? "MACHINE_RANK=1 on the other"
+                                                : "MACHINE_RANK=1 ... " + std::to_string(s.nodes - 1) + " on the others";
+        out += "# Run this script on every node: MACHINE_RANK=0 on the main node (main_process_ip in "
+               "accelerate_config.yaml),\n# " + others + " (it overrides machine_rank: 0 there).\n";
+        first += " --machine_rank \"${MACHINE_RANK:-0}\"";
+    }
+    out += kFillInScript;
+    return out + commandLines({first, shellQuote(s.trainingScript)});
+}
+
+} // namespace
+
+std::string shellQuote(const std::string& word)
+{
+    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'
+               || c == '.' || c == '/' || c == ',' || c == ':' || c == '=' || c == '+' || c == '@' || c == '%';
+    });
+    if (plain)
+        return word;
+    std::string out = "'";
+    for (const char c : word)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+bool launchUsesHostfile(const LaunchSetup& setup)
+{
+    return !isAccelerate(setup) && setup.nodes > 1;
+}
+
+std::string launchScript(const nlohmann::ordered_json& config, const LaunchSetup& setup)
+{
+    LaunchSetup s = setup;
+    if (s.trainingScript.empty())
+        s.trainingScript = "train.py";
+    std::string out = header(s);
+    if (s.launcher != "deepspeed")
+        out += autoValuesComment(config, s);
+    out += isAccelerate(s) ? accelerateCommand(s) : deepspeedCommand(config, s);
+    return out;
+}
+
+std::string hostfileTemplate(std::int64_t nodes, std::int64_t gpusPerNode)
+{
+    // Lines starting with '#' are comments to DeepSpeed's hostfile parser (launcher/runner.py _parse_hostfile).
+    std::string out = "# DeepSpeed hostfile: one line per node, \"<host name or SSH alias> slots=<GPUs>\".\n"
+                      "# FILL IN: replace node-1 ... with your hosts' names; the first node runs launch.sh and\n"
+                      "# reaches the others over passwordless SSH.\n";
+    for (std::int64_t i = 1; i <= nodes; ++i)
+        out += "node-" + std::to_string(i) + " slots=" + std::to_string(gpusPerNode) + "\n";
+    return out;
+}
+
+} // namespace dsw

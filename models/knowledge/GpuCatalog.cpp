@@ -1,0 +1,72 @@
+#include "knowledge/GpuCatalog.h"
+
+#include "knowledge/KnowledgeFiles.h"
+#include "util/TsvTable.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+namespace dsw {
+
+namespace {
+std::string upper(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
+    return s;
+}
+} // namespace
+
+std::optional<double> GpuSpec::computeCapabilityNumber() const
+{
+    double value = 0;
+    auto [end, ec] = std::from_chars(computeCapability.data(), computeCapability.data() + computeCapability.size(), value);
+    if (ec != std::errc() || end != computeCapability.data() + computeCapability.size())
+        return std::nullopt;
+    return value;
+}
+
+const GpuCatalog& GpuCatalog::instance()
+{
+    static const GpuCatalog catalog(knowledgeFile("gpus.tsv"));
+    return catalog;
+}
+
+GpuCatalog::GpuCatalog(const std::string& tsv)
+{
+    for (auto& row : parseTsv(tsv)) {
+        GpuSpec g;
+        g.id = row["id"];
+        g.name = row["name"];
+        g.vendor = row["vendor"];
+        g.architecture = row["architecture"];
+        g.computeCapability = row["compute_capability"];
+        g.memoryGb = std::stod(row["memory_gb"]);
+        g.memoryStated = row["memory_vendor_stated"];
+        g.bf16 = row["bf16_supported"] == "y";
+        g.fp8How = row["fp8_supported_how"];
+        g.bf16DenseTflops = row["bf16_dense_tflops"];
+        g.fp16DenseTflops = row["fp16_tensor_dense_tflops"];
+        g.intraNodeLink = row["intra_node_link"];
+        g.sourceUrl = row["source_url"];
+        g.verification = row["verification"];
+        m_gpus.push_back(std::move(g));
+    }
+}
+
+const GpuSpec* GpuCatalog::find(const std::string& id) const
+{
+    const std::string wanted = upper(id);
+    auto it = std::find_if(m_gpus.begin(), m_gpus.end(), [&](const GpuSpec& g) { return upper(g.id) == wanted; });
+    return it == m_gpus.end() ? nullptr : &*it;
+}
+
+std::vector<std::string> GpuCatalog::ids() const
+{
+    std::vector<std::string> out;
+    for (const auto& g : m_gpus)
+        out.push_back(g.id);
+    return out;
+}
+
+} // namespace dsw

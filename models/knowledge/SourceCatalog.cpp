@@ -1,0 +1,28 @@
+#include "knowledge/SourceCatalog.h"
+
+#include "knowledge/KnowledgeFiles.h"
+#include "util/TsvTable.h"
+
+#include <algorithm>
+
+namespace dsw {
+
+const SourceCatalog& SourceCatalog::instance()
+{
+    static const SourceCatalog catalog(knowledgeFile("sources.tsv"));
+    return catalog;
+}
+
+SourceCatalog::SourceCatalog(const std::string& tsv)
+{
+    for (auto& row : parseTsv(tsv))
+        m_sources.push_back({row["id"], row["title"], row["url"], row["quote"]});
+}
+
+const Source* SourceCatalog::find(const std::string& id) const
+{
+    auto it = std::find_if(m_sources.begin(), m_sources.end(), [&](const Source& s) { return s.id == id; });
+    return it == m_sources.end() ? nullptr : &*it;
+}
+
+} // namespace dsw

@@ -1,0 +1,315 @@
+// Rules about what keys mean together (deepspeed-facts §2.2-§2.11, §3, §6): options that do nothing
+// at the ZeRO stage in use, precision conflicts and hardware, pipeline and 1-bit optimizers with ZeRO,
+// sparse attention on current PyTorch, and defaults that changed between DeepSpeed versions.
+#include "lint/ConfigRules.h"
+
+#include "knowledge/GpuCatalog.h"
+#include "lint/LintReport.h"
+#include "util/Version.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace dsw {
+
+namespace {
+
+using oj = nlohmann::ordered_json;
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+}
+
+std::string textAt(const LintReport& r, const std::string& pointer, const std::string& fallback = "")
+{
+    const oj* v = r.at(pointer);
+    return v && v->is_string() ? v->get<std::string>() : fallback;
+}
+
+bool isTrue(const LintReport& r, const std::string& pointer)
+{
+    const oj* v = r.at(pointer);
+    return v && v->is_boolean() && v->get<bool>();
+}
+
+void zeroForm(LintReport& r)
+{
+    const oj* zero = r.at("/zero_optimization");
+    if (zero && zero->is_boolean())
+        r.add(LintLevel::Warning, "legacy-zero-bool", "/zero_optimization",
+              std::string("\"zero_optimization\": ") + zero->dump() + " is the legacy form: DeepSpeed turns it into stage " +
+                  (zero->get<bool>() ? "1" : "0") + " and logs \"this format of ZeRO optimization setup is deprecated\".",
+              std::string("\"zero_optimization\": {\"stage\": ") + (zero->get<bool>() ? "1" : "0") + "}", "ds-zero-legacy");
+    if (isTrue(r, "/zero_optimization/legacy_stage1"))
+        r.add(LintLevel::Error, "legacy-stage1", "/zero_optimization/legacy_stage1",
+              "legacy_stage1 is true: DeepSpeed raises \"The deprecated version of ZeRO Stage 1 is not supported in "
+              "deepspeed >= 0.5.9.\"",
+              "remove it", "ds-legacy-stage1");
+}
+
+// Offload blocks: which device, and whether a usable nvme_path is set.
+void offloadAtStage(LintReport& r, int stage)
+{
+    const std::string param = "/zero_optimization/offload_param";
+    const std::string optimizer = "/zero_optimization/offload_optimizer";
+    auto device = [&](const std::string& block) { return textAt(r, block + "/device", "none"); };
+    auto pathMissing = [&](const std::string& block) { return textAt(r, block + "/nvme_path").empty(); };
+
+    if (const std::string d = device(param); r.at(param) && (d == "cpu" || d == "nvme")) {
+        if (stage < 3)
+            r.add(LintLevel::Warning, "offload-param-below-stage-3", param,
+                  "offload_param (device " + d + ") at ZeRO stage " + std::to_string(stage) + " does nothing: it is read only on "
+                  "the ZeRO-3 path (\"Valid only with stage 3\") and ignored without an error.",
+                  "use stage 3, or remove offload_param", "ds-offload-param-stage3");
+        else if (d == "nvme" && pathMissing(param))
+            r.add(LintLevel::Error, "nvme-path-missing", param,
+                  "offload_param goes to NVMe without an nvme_path: DeepSpeed fails with \"\\\"nvme_path\\\" in DeepSpeed "
+                  "Config cannot be None if remote device is nvme\".",
+                  "set \"nvme_path\" to the NVMe mount point", "ds-nvme-path");
+    }
+    if (const std::string d = device(optimizer); r.at(optimizer) && (d == "cpu" || d == "nvme")) {
+        if (stage == 0)
+            r.add(LintLevel::Warning, "zero-option-at-stage-0", optimizer,
+                  "offload_optimizer at stage 0 does nothing: offloading works with ZeRO stage 1, 2 or 3 (\"CPU offloading is "
+                  "available with ZeRO stage 1, 2, 3.\").",
+                  "use stage 1 or higher, or remove offload_optimizer", "ds-offload-stages");
+        else if (stage < 3 && d == "nvme")
+            r.add(LintLevel::Warning, "nvme-below-stage-3", optimizer + "/device",
+                  "offload_optimizer device nvme at ZeRO stage " + std::to_string(stage) + " silently acts as CPU offload "
+                  "(\"NVMe offloading is available only with ZeRO stage 3.\"): nothing is written to NVMe.",
+                  "use stage 3 for NVMe, or write \"device\": \"cpu\"", "ds-offload-stages");
+        else if (stage == 3 && d == "nvme" && pathMissing(optimizer))
+            r.add(LintLevel::Error, "nvme-path-missing", optimizer,
+                  "offload_optimizer goes to NVMe without an nvme_path: the config loads, but ZeRO-3 fails when it joins the "
+                  "swap folder onto the missing path.",
+                  "set \"nvme_path\" to the NVMe mount point", "ds-nvme-path");
+    }
+    const oj* ratio = r.at(optimizer + "/ratio");
+    if (const auto v = ratio ? numberValue(*ratio) : std::nullopt; v && *v < 1.0 && stage != 3)
+        r.add(LintLevel::Error, "partial-offload-below-stage-3", optimizer + "/ratio",
+              "offload_optimizer.ratio " + shortJson(*ratio) + " at ZeRO stage " + std::to_string(stage) + ": pydantic "
+              "rejects the config with \"Partial offloading only supported for ZeRO Stage 3.\"",
+              "use stage 3, or remove ratio", "ds-partial-offload");
+}
+
+void optionsAtStage(LintReport& r, int stage)
+{
+    const oj* zero = r.at("/zero_optimization");
+    if (!zero || !zero->is_object())
+        return;
+    offloadAtStage(r, stage);
+    for (auto it = zero->begin(); it != zero->end(); ++it) {
+        const SchemaKey* spec = r.schema().key("zero_optimization", it.key());
+        if (!spec || spec->rejected || spec->allStages || it.value().is_null() || it.key() == "offload_param"
+            || it.key() == "offload_optimizer")
+            continue;
+        const std::string pointer = "/zero_optimization/" + pointerToken(it.key());
+        if (stage == 0)
+            r.add(LintLevel::Warning, "zero-option-at-stage-0", pointer,
+                  "zero_optimization." + it.key() + " does nothing at stage 0: ZeRO is disabled (zero_enabled is stage > 0), "
+                  "so DeepSpeed builds no ZeRO optimizer to pass it to.",
+                  "remove it, or choose stage 1, 2 or 3", "ds-zero-optimizer");
+        else if (stage < 3 && spec->stages == std::vector<int>{3})
+            r.add(LintLevel::Warning, "stage3-option-below-stage-3", pointer,
+                  "zero_optimization." + it.key() + " only takes effect at stage 3; the stage-" + std::to_string(stage) +
+                      " optimizer never receives it.",
+                  "remove it, or use stage 3", "ds-zero-optimizer");
+    }
+}
+
+void precision(LintReport& r, std::optional<int> stage)
+{
+    const std::optional<bool> fp16 = r.enabled("fp16");
+    const std::optional<bool> bf16 = r.enabled("bf16");
+    const std::string bf16Block = r.bf16Pointer();
+    if (fp16.value_or(false) && bf16.value_or(false))
+        r.add(LintLevel::Error, "fp16-and-bf16", bf16Block + "/enabled",
+              "fp16 and bf16 are both enabled: DeepSpeed stops with \"bfloat16 and fp16 modes cannot be simultaneously enabled\".",
+              "enable only one: bf16 where the GPU has it, fp16 otherwise", "ds-fp16-config");
+    if (bf16.value_or(false) && r.context().has("hardware.gpu")) {
+        const GpuSpec* gpu = GpuCatalog::instance().find(r.context().text("hardware.gpu"));
+        if (gpu && !gpu->bf16)
+            r.add(LintLevel::Error, "bf16-unsupported-gpu", bf16Block + "/enabled",
+                  gpu->id + " (" + gpu->architecture + ", compute capability " + gpu->computeCapability + ") has no bf16: "
+                  "DeepSpeed stops with \"Type bf16 is not supported on your device.\"",
+                  "use fp16 with dynamic loss scaling: \"fp16\": {\"enabled\": true, \"loss_scale\": 0}", "ds-bf16-config");
+    }
+    if (isTrue(r, "/amp/enabled") && stage && *stage > 0)
+        r.add(LintLevel::Error, "amp-with-zero", "/amp/enabled",
+              "Apex amp with ZeRO stage " + std::to_string(*stage) + ": DeepSpeed asserts \"Amp and ZeRO are not currently "
+              "compatible, please use (legacy) fp16 mode which performs similar to amp opt_mode=O2\".",
+              "use the fp16 or bf16 block instead of amp", "ds-amp-zero");
+    else if (isTrue(r, "/amp/enabled") && (fp16.value_or(false) || bf16.value_or(false)))
+        r.add(LintLevel::Error, "amp-with-fp16-bf16", "/amp/enabled",
+              "Apex amp together with the fp16/bf16 block: DeepSpeed raises \"Cannot enable both amp with (legacy) fp16 or "
+              "bfloat16 mode\".",
+              "keep either amp or the fp16/bf16 block", "ds-amp-zero");
+    if (stage && *stage == 0) {
+        if (isTrue(r, "/fp16/fp16_master_weights_and_grads"))
+            r.add(LintLevel::Error, "master-weights-need-zero", "/fp16/fp16_master_weights_and_grads",
+                  "DeepSpeed asserts \"Fp16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3.\"",
+                  "use ZeRO stage 1 or higher", "ds-config-sanity");
+        if (!bf16Block.empty() && isTrue(r, bf16Block + "/bf16_master_weights_and_grads"))
+            r.add(LintLevel::Error, "master-weights-need-zero", bf16Block + "/bf16_master_weights_and_grads",
+                  "DeepSpeed asserts \"Bf16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3.\"",
+                  "use ZeRO stage 1 or higher", "ds-config-sanity");
+    }
+    if (!bf16Block.empty() && isTrue(r, bf16Block + "/bf16_optimizer_states")
+        && !isTrue(r, bf16Block + "/bf16_master_weights_and_grads"))
+        r.add(LintLevel::Error, "bf16-optimizer-states-need-master-weights", bf16Block + "/bf16_optimizer_states",
+              "DeepSpeed asserts \"bf16_optimizer_states requires bf16_master_weights_and_grads to be enabled.\"",
+              "set \"bf16_master_weights_and_grads\": true", "ds-config-sanity");
+}
+
+void pipeline(LintReport& r, std::optional<int> stage)
+{
+    const Answers& a = r.context();
+    const long long stages = a.has("pipeline.stages") ? a.integer("pipeline.stages") : 0;
+    const bool block = r.at("/pipeline") != nullptr;
+    const bool pipelined = stages > 1 || (block && !a.has("pipeline.stages"));
+    if (!stage || !pipelined)
+        return;
+    const std::string why = stages > 1 ? "With " + std::to_string(stages) + " pipeline stages (pipeline.stages)"
+                                       : "The config has a \"pipeline\" block; if the model is a PipelineModule";
+    if (*stage >= 2)
+        r.add(stages > 1 ? LintLevel::Error : LintLevel::Warning, "pipeline-with-zero-2-3", "/zero_optimization/stage",
+              why + ", ZeRO stage " + std::to_string(*stage) + " stops DeepSpeed's pipeline engine: \"ZeRO-2 and ZeRO-3 are "
+              "incompatible with pipeline parallelism\".",
+              "use ZeRO stage 0 or 1 with pipeline parallelism", "ds-pipe-zero");
+    else if (*stage == 1 && isTrue(r, "/zero_optimization/overlap_comm"))
+        r.add(LintLevel::Info, "pipeline-disables-overlap-comm", "/zero_optimization/overlap_comm",
+              why + ", ZeRO-1's overlap_comm is switched off: \"Pipeline parallelism does not support overlapped "
+              "communication, will be disabled.\"",
+              std::nullopt, "ds-pipe-zero1-overlap");
+}
+
+void optimizer(LintReport& r, std::optional<int> stage)
+{
+    const std::string type = lower(textAt(r, "/optimizer/type"));
+    if (type.empty())
+        return; // without a type DeepSpeed builds no optimizer from the config
+    static const std::map<std::string, std::string> oneBit = {{"onebitadam", "1bit-Adam is not compatible with ZeRO"},
+                                                              {"zerooneadam", "0/1 Adam is not compatible with ZeRO"},
+                                                              {"onebitlamb", "1bit-Lamb is not compatible with ZeRO"}};
+    if (auto it = oneBit.find(type); it != oneBit.end()) {
+        if (stage && *stage > 0)
+            r.add(LintLevel::Error, "onebit-with-zero", "/optimizer/type",
+                  textAt(r, "/optimizer/type") + " with ZeRO stage " + std::to_string(*stage) + ": DeepSpeed asserts \"" +
+                      it->second + "\".",
+                  "set zero_optimization.stage to 0, or use Adam/AdamW with ZeRO", "ds-onebit-zero");
+        const oj* backend = r.at("/optimizer/params/comm_backend_name");
+        static const std::vector<std::string> backends = {"nccl", "mpi", "hccl", "compressed"};
+        if (backend && (!backend->is_string()
+                        || std::find(backends.begin(), backends.end(), backend->get<std::string>()) == backends.end()))
+            r.add(LintLevel::Error, "comm-backend-unknown", "/optimizer/params/comm_backend_name",
+                  "comm_backend_name " + shortJson(*backend) + " is none of nccl, mpi, hccl, compressed: the optimizer keeps "
+                  "no communication backend and fails on its first use.",
+                  "use \"nccl\"", "ds-onebit-backend-names");
+    }
+    const oj* lossScale = r.at("/fp16/loss_scale");
+    if ((type == "lamb" || type == "onebitlamb") && lossScale && numberValue(*lossScale).value_or(0) != 0)
+        r.add(LintLevel::Error, "lamb-needs-dynamic-loss-scale", "/fp16/loss_scale",
+              "A static fp16.loss_scale (" + shortJson(*lossScale) + ") with " + textAt(r, "/optimizer/type") +
+                  ": DeepSpeed asserts \"DeepSpeed " + type + " optimizer requires dynamic loss scaling\".",
+              "set \"loss_scale\": 0", "ds-onebit-lamb-dls");
+    if (const oj* norm = r.at("/optimizer/params/max_grad_norm"))
+        r.add(LintLevel::Error, "max-grad-norm-in-optimizer", "/optimizer/params/max_grad_norm",
+              "max_grad_norm in optimizer.params: DeepSpeed raises \"'max_grad_norm' is not supported as an optimizer "
+              "parameter, please switch to using the deepspeed parameter 'gradient_clipping'\".",
+              "remove it and set \"gradient_clipping\": " + shortJson(*norm), "ds-max-grad-norm");
+}
+
+void sparseAttention(LintReport& r)
+{
+    if (!r.at("/sparse_attention"))
+        return;
+    const Answers& a = r.context();
+    const Version torch = Version::parse(a.has("software.torch_version") ? a.text("software.torch_version") : "");
+    const std::string deepspeed = a.has("software.deepspeed_version") ? a.text("software.deepspeed_version") : "";
+    if (torch.valid() && torch.parts[0] >= 2)
+        r.add(LintLevel::Error, "sparse-attention-unsupported-torch", "/sparse_attention",
+              "PyTorch " + a.text("software.torch_version") + ": DeepSpeed's sparse_attn op requires \"a torch version >= 1.5 "
+              "and < 2.0\" and triton==1.0.0, so sparse attention cannot run.",
+              "use another long-sequence method (e.g. FlashAttention or Ulysses sequence parallelism)", "ds-sparse-op");
+    else if (!deepspeed.empty() && versionAtLeast(deepspeed, "0.19"))
+        r.add(LintLevel::Error, "sparse-attention-unsupported-torch", "/sparse_attention",
+              "DeepSpeed " + deepspeed + " requires torch>=2.0.0, while its sparse_attn op requires a torch version >= 1.5 "
+              "and < 2.0: sparse attention can never run on it.",
+              "use another long-sequence method (e.g. FlashAttention or Ulysses sequence parallelism)", "ds-requirements");
+    else
+        r.add(LintLevel::Warning, "sparse-attention-legacy", "/sparse_attention",
+              "DeepSpeed's sparse_attn op requires a torch version >= 1.5 and < 2.0 and triton==1.0.0 (not ROCm); DeepSpeed "
+              "0.19 itself requires torch>=2.0.0.",
+              "set software.torch_version to check it", "ds-sparse-op");
+}
+
+// The block at `path` is in the config and in use (an offload with a device, an enabled bf16).
+bool blockActive(const LintReport& r, const std::string& path, std::string& pointer)
+{
+    pointer.clear();
+    std::size_t start = 0;
+    while (!path.empty() && start <= path.size()) {
+        const std::size_t dot = path.find('.', start);
+        pointer += "/" + path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        start = dot == std::string::npos ? path.size() + 1 : dot + 1;
+    }
+    if (path == "bf16")
+        pointer = r.bf16Pointer();
+    if (path.empty())
+        return true;
+    const oj* b = pointer.empty() ? nullptr : r.at(pointer);
+    if (!b || !b->is_object())
+        return false;
+    if (path.rfind("zero_optimization.offload_", 0) == 0) {
+        const std::string d = textAt(r, pointer + "/device", "none");
+        return d == "cpu" || d == "nvme";
+    }
+    if (path == "bf16" || path == "fp16")
+        return r.enabled(path).value_or(false);
+    return true;
+}
+
+void changedDefaults(LintReport& r)
+{
+    if (!r.context().has("software.deepspeed_version"))
+        return;
+    const std::string version = r.context().text("software.deepspeed_version");
+    for (const SchemaBlock& block : r.schema().blocks())
+        for (const SchemaKey& key : block.keys) {
+            std::string pointer;
+            if (key.changes.empty() || !blockActive(r, block.path, pointer))
+                continue;
+            if (r.at(pointer + "/" + key.name) || (!key.field.empty() && r.at(pointer + "/" + key.field)))
+                continue;
+            const std::string name = (block.path.empty() ? "" : block.path + ".") + key.name;
+            for (const SchemaKey::DefaultChange& c : key.changes) {
+                const bool newDefault = versionAtLeast(version, c.from);
+                r.add(newDefault && !c.quiet ? LintLevel::Warning : LintLevel::Info, "default-changed", pointer,
+                      name + " is not set: DeepSpeed " + version + " uses " + (newDefault ? c.newValue : c.oldValue).dump() +
+                          (newDefault ? " (the default since " + c.from + "; earlier versions used " + c.oldValue.dump() + ")"
+                                      : " (from " + c.from + " the default is " + c.newValue.dump() + ")") + ".",
+                      "set \"" + key.name + "\" explicitly", c.source);
+            }
+        }
+}
+
+} // namespace
+
+void applyConfigRules(LintReport& r)
+{
+    const std::optional<int> stage = r.zeroStage();
+    zeroForm(r);
+    if (stage)
+        optionsAtStage(r, *stage);
+    precision(r, stage);
+    lintBatchSizes(r);
+    pipeline(r, stage);
+    optimizer(r, stage);
+    sparseAttention(r);
+    changedDefaults(r);
+}
+
+} // namespace dsw

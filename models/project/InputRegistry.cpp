@@ -1,0 +1,416 @@
+#include "project/InputRegistry.h"
+
+#include "util/Count.h"
+#include "knowledge/GpuCatalog.h"
+
+#include <algorithm>
+#include <charconv>
+#include <iomanip>
+#include <cmath>
+#include <sstream>
+
+namespace dsw {
+
+namespace {
+
+// Unicode code points in UTF-8 text: every byte that is not a continuation byte (10xxxxxx) starts one.
+std::size_t characterCount(const std::string& text)
+{
+    return static_cast<std::size_t>(
+        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+using json = nlohmann::json;
+
+InputSpec count(std::string id, std::string label, json def, double min, double max, std::string help)
+{
+    InputSpec s;
+    s.id = std::move(id);
+    s.type = InputType::Count;
+    s.label = std::move(label);
+    s.unit = "parameters";
+    s.min = min;
+    s.max = max;
+    s.defaultValue = std::move(def);
+    s.help = std::move(help);
+    return s;
+}
+
+InputSpec integer(std::string id, std::string label, json def, double min, double max, std::string unit, std::string help)
+{
+    InputSpec s = count(std::move(id), std::move(label), std::move(def), min, max, std::move(help));
+    s.type = InputType::Integer;
+    s.unit = std::move(unit);
+    return s;
+}
+
+InputSpec number(std::string id, std::string label, json def, double min, double max, std::string unit, std::string help)
+{
+    InputSpec s = integer(std::move(id), std::move(label), std::move(def), min, max, std::move(unit), std::move(help));
+    s.type = InputType::Number;
+    return s;
+}
+
+InputSpec choice(std::string id, std::string label, std::vector<std::string> values, json def, std::string help)
+{
+    InputSpec s;
+    s.id = std::move(id);
+    s.type = InputType::Choice;
+    s.label = std::move(label);
+    s.values = std::move(values);
+    s.defaultValue = std::move(def);
+    s.help = std::move(help);
+    return s;
+}
+
+InputSpec text(std::string id, std::string label, json def, std::string help)
+{
+    InputSpec s;
+    s.id = std::move(id);
+    s.type = InputType::Text;
+    s.label = std::move(label);
+    s.defaultValue = std::move(def);
+    s.help = std::move(help);
+    return s;
+}
+
+InputSpec& on(InputSpec& s, std::string page, std::vector<std::string> workflows)
+{
+    s.page = std::move(page);
+    s.workflows = std::move(workflows);
+    return s;
+}
+
+InputSpec derived(InputSpec s, std::string how)
+{
+    s.defaultValue = nullptr;
+    s.derivedDefault = std::move(how);
+    return s;
+}
+
+std::string formatNumber(double v)
+{
+    std::ostringstream out;
+    out << std::setprecision(15) << v; // 1048576, not 1.04858e+06
+    return out.str();
+}
+
+bool parseDouble(const std::string& text, double& out)
+{
+    std::string s;
+    for (char c : text)
+        if (!std::isspace(static_cast<unsigned char>(c)))
+            s.push_back(c);
+    if (s.empty())
+        return false;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && end == s.data() + s.size() && std::isfinite(out);
+}
+
+} // namespace
+
+InputRegistry::InputRegistry()
+{
+    const std::vector<std::string> all = {"zero", "precision", "pipeline", "memory", "nvme", "onebit", "sparse"};
+    auto add = [this](InputSpec s, std::string page, std::vector<std::string> workflows) {
+        m_specs.push_back(std::move(on(s, std::move(page), std::move(workflows))));
+    };
+
+    // Setup: the answers shared by several workflows, asked once.
+    add(count("model.params", "Parameters", 7000000000LL, 1e6, 1e14,
+              "Total trainable parameters; accepts 7B, 350M, 1.3e9 or 7000000000."),
+        "setup", {"zero", "memory", "onebit", "pipeline"});
+    add(integer("model.layers", "Transformer layers", 32, 1, 10000, "layers", "Number of transformer blocks."),
+        "setup", {"zero", "memory", "pipeline"});
+    add(integer("model.hidden_size", "Hidden size", 4096, 1, 1000000, "", "Width of the residual stream (d_model)."),
+        "setup", {"zero", "memory", "pipeline"});
+    add(integer("model.attention_heads", "Attention heads", 32, 1, 4096, "heads", "Attention heads per layer."),
+        "setup", {"zero", "memory", "sparse", "pipeline"});
+    add(integer("model.vocab_size", "Vocabulary size", 32000, 1, 10000000, "tokens", "Tokenizer vocabulary size."),
+        "setup", {"zero", "memory", "pipeline"});
+    add(integer("model.seq_len", "Sequence length", 2048, 1, 10000000, "tokens", "Training sequence length."),
+        "setup", {"zero", "memory", "sparse", "pipeline"});
+    add(derived(count("model.largest_layer_params", "Largest layer", nullptr, 1, 1e13,
+                      "Parameters of the largest single module (DeepSpeed counts one module's own parameters, "
+                      "usually the embedding or LM head, not a whole transformer block)."),
+                "model.vocab_size × model.hidden_size"),
+        "setup", {"zero", "memory"});
+    add(InputSpec{[] {
+            InputSpec s;
+            s.id = "hardware.gpu";
+            s.type = InputType::Gpu;
+            s.label = "GPU";
+            s.defaultValue = "A100-80GB";
+            s.help = "The accelerator, by catalog id (case-insensitive); see `ds-wizard keys` for the list.";
+            return s;
+        }()},
+        "setup", all);
+    add(derived(number("hardware.gpu_memory_gib", "GPU memory", nullptr, 1, 4096, "GiB",
+                       "Memory of one GPU; defaults to the catalog's figure for hardware.gpu (the vendor's GB taken as GiB)."),
+                "the catalog's memory for hardware.gpu"),
+        "setup", {"zero", "memory", "pipeline"});
+    add(integer("hardware.gpus_per_node", "GPUs per node", 8, 1, 64, "GPUs", "GPUs in each node."),
+        "setup", all);
+    add(integer("hardware.nodes", "Nodes", 1, 1, 100000, "nodes", "Number of nodes."), "setup", all);
+    add(integer("training.micro_batch_size", "Micro-batch per GPU", 4, 1, 65536, "samples",
+                "train_micro_batch_size_per_gpu: samples per GPU per forward pass."),
+        "setup", {"zero", "memory", "pipeline"});
+    add(integer("training.gradient_accumulation_steps", "Gradient accumulation", 1, 1, 1000000, "steps",
+                "Micro-batches accumulated per optimizer step (the pipeline's number of micro-batches)."),
+        "setup", {"zero", "pipeline", "memory"});
+    add(derived(integer("training.global_batch_size", "Global batch", nullptr, 1, 1e9, "samples",
+                        "train_batch_size: samples per optimizer step over all GPUs."),
+                "micro-batch × gradient accumulation × data-parallel size"),
+        "setup", {"zero", "pipeline"});
+    add(choice("training.optimizer", "Optimizer",
+               {"adamw", "adam", "lamb", "adagrad", "lion", "onebit-adam", "zero-one-adam", "onebit-lamb"}, "adamw",
+               "The optimizer DeepSpeed builds from the config."),
+        "setup", {"zero", "onebit", "memory"});
+    add(number("training.learning_rate", "Learning rate", 0.0001, 0, 10, "", "Peak learning rate (optimizer.params.lr)."),
+        "setup", {"zero"});
+    add(number("training.gradient_clipping", "Gradient clipping", 1.0, 0, 1e6, "",
+               "Global gradient-norm clip; 0 disables. Always written, since DeepSpeed's default changed in 0.19.3."),
+        "setup", {"zero"});
+    add(choice("training.precision", "Precision", {"auto", "fp16", "bf16", "fp8", "fp32"}, "auto",
+               "auto picks bf16 where the GPU supports it, fp16 otherwise."),
+        "setup", {"precision", "zero", "memory"});
+    add(text("software.deepspeed_version", "DeepSpeed version", "0.19.5", "Installed DeepSpeed version, e.g. 0.19.5."),
+        "setup", all);
+    add(text("software.torch_version", "PyTorch version", "2.8.0", "Installed PyTorch version, e.g. 2.8.0."),
+        "setup", {"precision", "sparse", "onebit"});
+    add(choice("software.launcher", "Launcher", {"deepspeed", "hf-trainer", "accelerate"}, "deepspeed",
+               "What reads the config: the deepspeed launcher, the Hugging Face Trainer or Accelerate."),
+        "setup", all);
+
+    // ZeRO step.
+    add(choice("zero.stage", "ZeRO stage", {"auto", "0", "1", "2", "3"}, "auto",
+               "auto recommends the fastest stage that fits; a number asks for that stage."),
+        "zero", {"zero"});
+    add(choice("zero.offload_optimizer", "Offload optimizer states", {"auto", "none", "cpu", "nvme"}, "auto",
+               "auto offloads only when nothing fits without; none, cpu or nvme asks for that placement."),
+        "zero", {"zero", "memory"});
+    add(choice("zero.offload_param", "Offload parameters", {"auto", "none", "cpu", "nvme"}, "auto",
+               "auto offloads only when nothing fits without; parameters can be offloaded at stage 3 only."),
+        "zero", {"zero", "memory"});
+    add(number("hardware.cpu_memory_gib", "CPU memory per node", 1024, 1, 1048576, "GiB",
+               "Host RAM of one node, used for offload and for loading the model."),
+        "zero", {"zero", "memory"});
+    add(choice("hardware.nvme", "Local NVMe", {"none", "nvme"}, "none", "Whether each node has a local NVMe SSD for offload."),
+        "zero", {"zero", "nvme", "memory"});
+    add(text("hardware.nvme_path", "NVMe mount path", "", "Mount point of the NVMe SSD, e.g. /local_nvme; needed for NVMe offload."),
+        "zero", {"zero", "nvme", "memory"});
+    add(number("hardware.nvme_capacity_gib", "NVMe capacity per node", 0, 0, 1e7, "GiB",
+               "Free space on the NVMe SSD of one node; 0 when unknown (the need is shown, not checked)."),
+        "zero", {"zero"});
+    add(choice("training.activation_checkpointing", "Activation checkpointing", {"auto", "on", "off"}, "auto",
+               "auto turns it on only when activations would not fit otherwise."),
+        "zero", {"zero", "memory", "pipeline"});
+
+    // Setup, shared by the later workflows.
+    add(choice("model.architecture", "Architecture", {"decoder", "encoder", "encoder-decoder"}, "decoder",
+               "decoder (unidirectional attention, GPT-like), encoder (bidirectional, BERT-like) or encoder-decoder."),
+        "setup", {"sparse", "pipeline"});
+    add(text("software.cuda_version", "CUDA version", "12.4", "CUDA toolkit version, e.g. 12.4 (GDS needs 11.4 or newer)."),
+        "setup", {"nvme", "sparse"});
+    add(choice("hardware.inter_node_network", "Inter-node network",
+               {"infiniband-ndr", "infiniband-hdr", "roce-200g", "ethernet-100g", "ethernet-25g", "ethernet-10g", "efa"},
+               "infiniband-hdr", "The network between nodes; sets the bandwidth unless hardware.inter_node_gbps is given."),
+        "setup", {"onebit"});
+    add(number("hardware.inter_node_gbps", "Inter-node bandwidth", 0, 0, 1e5, "Gbit/s",
+               "Per-node network bandwidth; 0 takes the figure for hardware.inter_node_network."),
+        "setup", {"onebit"});
+    add(integer("training.total_steps", "Total training steps", 100000, 1, 1e9, "steps", "Optimizer steps in the whole run."),
+        "setup", {"onebit"});
+
+    // Precision step.
+    add(choice("precision.checkpoint_dtype", "Checkpoint trained in", {"unknown", "bf16", "fp16", "fp32"}, "unknown",
+               "The precision the starting checkpoint was trained in; a bf16-trained model can overflow in fp16."),
+        "precision", {"precision"});
+
+    // Pipeline step.
+    add(integer("pipeline.stages", "Pipeline stages", 1, 1, 1024, "stages",
+                "Pipeline stages (PipelineModule num_stages); must divide the GPU count. 1 means no pipeline."),
+        "pipeline", {"pipeline", "zero", "memory"});
+    add(text("pipeline.partition_method", "Partition method", "parameters",
+             "uniform (layers per stage), parameters (balance trainable parameters) or type:REGEX (balance layers whose "
+             "class name matches)."),
+        "pipeline", {"pipeline"});
+    add(text("pipeline.layer_params", "Parameters per layer", "",
+             "Comma-separated parameter counts, one per layer in order; empty derives them from the model's "
+             "dimensions (embedding, transformer blocks, head). For type:REGEX, listed layers are named Layer; derived "
+             "ones Embedding, TransformerBlock and LMHead."),
+        "pipeline", {"pipeline"});
+
+    // Out-of-memory step.
+    auto oom = text("memory.oom_message", "Out-of-memory message", "",
+                    "Paste the error: PyTorch's CUDA out-of-memory message, a host kill (exit -9, Killed) or DeepSpeed's "
+                    "batch-size assertion.");
+    oom.max = 65536;
+    add(oom, "memory", {"memory"});
+    add(choice("memory.phase", "When it failed", {"unknown", "model-load", "forward", "backward", "optimizer-step", "checkpoint-save"},
+               "unknown", "The phase of training in which the error appeared."),
+        "memory", {"memory"});
+
+    // DeepNVMe step.
+    add(choice("nvme.tensor_location", "Tensors to read and write", {"cpu", "cuda"}, "cuda",
+               "Whether the tensors you move to and from NVMe live in host (cpu) or GPU (cuda) memory."),
+        "nvme", {"nvme"});
+    {
+        InputSpec gds;
+        gds.id = "nvme.gds";
+        gds.type = InputType::Boolean;
+        gds.label = "GPUDirect Storage available";
+        gds.defaultValue = false;
+        gds.help = "Whether NVIDIA GPUDirect Storage (libcufile, nvidia-fs) is installed and working on the nodes.";
+        add(gds, "nvme", {"nvme"});
+    }
+
+    // 1-bit Adam step.
+    add(choice("onebit.comm_backend", "Communication backend", {"nccl", "mpi", "hccl", "compressed"}, "nccl",
+               "comm_backend_name of the 1-bit optimizers."),
+        "onebit", {"onebit"});
+
+    // Sparse attention step.
+    add(choice("sparse.pattern", "Sparse attention pattern", {"none", "auto", "fixed", "variable", "bigbird", "bslongformer"},
+               "none", "none leaves attention dense; auto picks a pattern from the sequence length and architecture."),
+        "sparse", {"sparse"});
+    add(integer("sparse.block", "Block size", 16, 1, 4096, "tokens", "Sparse attention block size; must divide the sequence length."),
+        "sparse", {"sparse"});
+}
+
+const InputRegistry& InputRegistry::instance()
+{
+    static const InputRegistry registry;
+    return registry;
+}
+
+const InputSpec* InputRegistry::find(const std::string& id) const
+{
+    auto it = std::find_if(m_specs.begin(), m_specs.end(), [&](const InputSpec& s) { return s.id == id; });
+    return it == m_specs.end() ? nullptr : &*it;
+}
+
+std::vector<const InputSpec*> InputRegistry::onPage(const std::string& page) const
+{
+    std::vector<const InputSpec*> out;
+    for (const auto& s : m_specs)
+        if (s.page == page)
+            out.push_back(&s);
+    return out;
+}
+
+std::string InputRegistry::allowed(const InputSpec& spec)
+{
+    auto join = [](const std::vector<std::string>& v) {
+        std::string out;
+        for (const auto& x : v)
+            out += (out.empty() ? "" : ", ") + x;
+        return out;
+    };
+    switch (spec.type) {
+    case InputType::Count:
+        return "a whole number from " + formatCount(static_cast<std::int64_t>(spec.min)) + " to "
+            + formatCount(static_cast<std::int64_t>(spec.max)) + " (7B, 350M, 1.3e9 and 7000000000 are accepted)";
+    case InputType::Integer:
+        return "a whole number from " + formatNumber(spec.min) + " to " + formatNumber(spec.max);
+    case InputType::Number:
+        return "a number from " + formatNumber(spec.min) + " to " + formatNumber(spec.max);
+    case InputType::Choice:
+        return "one of: " + join(spec.values);
+    case InputType::Gpu:
+        return "a GPU id: " + join(GpuCatalog::instance().ids());
+    case InputType::Text:
+        return "text of at most " + std::to_string(maxCharacters(spec)) + " characters";
+    case InputType::Boolean:
+        return "true or false";
+    }
+    return "";
+}
+
+std::size_t InputRegistry::maxCharacters(const InputSpec& spec)
+{
+    if (spec.type == InputType::Text)
+        return spec.max > 0 ? static_cast<std::size_t>(spec.max) : 4096;
+    return 64;
+}
+
+Result<nlohmann::json> InputRegistry::parse(const std::string& id, const std::string& text) const
+{
+    const InputSpec* spec = find(id);
+    if (!spec)
+        return Result<json>::failure("unknown input '" + id + "'; `ds-wizard keys` lists the inputs");
+    // Long text is refused before it is parsed or quoted in a message (bounded work, bounded output).
+    if (const std::size_t length = characterCount(text); length > maxCharacters(*spec))
+        return Result<json>::failure(id + ": text of " + std::to_string(length) + " characters is longer than the "
+                                     + std::to_string(maxCharacters(*spec)) + " allowed");
+    auto bad = [&](const std::string& why) {
+        return Result<json>::failure(id + ": \"" + text + "\" " + why + "; allowed: " + allowed(*spec));
+    };
+    switch (spec->type) {
+    case InputType::Count:
+    case InputType::Integer: {
+        auto n = parseCount(text);
+        if (!n)
+            return bad("is not a whole number");
+        if (spec->type == InputType::Integer && text.find_first_of("kKmMbBgGtT") != std::string::npos)
+            return bad("is not a plain whole number");
+        if (*n < spec->min || *n > spec->max)
+            return bad("is out of range");
+        return json(*n);
+    }
+    case InputType::Number: {
+        double v = 0;
+        if (!parseDouble(text, v))
+            return bad("is not a number");
+        if (v < spec->min || v > spec->max)
+            return bad("is out of range");
+        return json(v);
+    }
+    case InputType::Choice:
+        if (std::find(spec->values.begin(), spec->values.end(), text) == spec->values.end())
+            return bad("is not a known value");
+        return json(text);
+    case InputType::Gpu: {
+        const GpuSpec* gpu = GpuCatalog::instance().find(text);
+        if (!gpu)
+            return bad("is not a known GPU");
+        return json(gpu->id);
+    }
+    case InputType::Text:
+        return json(text); // its length is checked above
+    case InputType::Boolean:
+        if (text == "true" || text == "yes" || text == "1")
+            return json(true);
+        if (text == "false" || text == "no" || text == "0")
+            return json(false);
+        return bad("is not true or false");
+    }
+    return bad("is not valid");
+}
+
+Result<nlohmann::json> InputRegistry::validate(const std::string& id, const nlohmann::json& value) const
+{
+    const InputSpec* spec = find(id);
+    if (!spec)
+        return Result<json>::failure("unknown input '" + id + "'");
+    if (value.is_string())
+        return parse(id, value.get<std::string>());
+    if (value.is_boolean() && spec->type == InputType::Boolean)
+        return json(value.get<bool>());
+    if (value.is_number_integer() && spec->type == InputType::Choice)
+        return parse(id, std::to_string(value.get<long long>())); // zero.stage written as a number
+    if (value.is_number() && spec->type != InputType::Choice && spec->type != InputType::Gpu
+        && spec->type != InputType::Text && spec->type != InputType::Boolean) {
+        const double v = value.get<double>();
+        if (!std::isfinite(v)) // JSON text has no NaN or infinity, but a value set in code can
+            return Result<json>::failure(id + ": " + value.dump() + " is not a number; allowed: " + allowed(*spec));
+        if (spec->type != InputType::Number && v != std::floor(v))
+            return Result<json>::failure(id + ": " + value.dump() + " is not a whole number; allowed: " + allowed(*spec));
+        if (v < spec->min || v > spec->max)
+            return Result<json>::failure(id + ": " + value.dump() + " is out of range; allowed: " + allowed(*spec));
+        return spec->type == InputType::Number ? json(v) : json(static_cast<std::int64_t>(v));
+    }
+    return Result<json>::failure(id + ": " + value.dump() + " has the wrong type; allowed: " + allowed(*spec));
+}
+
+} // namespace dsw

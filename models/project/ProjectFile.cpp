@@ -1,0 +1,201 @@
+#include "project/ProjectFile.h"
+
+#include "project/InputRegistry.h"
+#include "util/OrderedJsonReader.h"
+#include "util/OrderedObjectBuilder.h"
+#include "util/Utf8.h"
+
+#include <algorithm>
+
+namespace dsw {
+
+namespace {
+
+using oj = nlohmann::ordered_json;
+
+std::string lineAndColumn(const std::string& bytes, std::size_t offset)
+{
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i + 1 < offset && i < bytes.size(); ++i) {
+        if (bytes[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+std::string mebibytes(std::size_t bytes)
+{
+    return std::to_string(bytes / (1024 * 1024)) + " MiB";
+}
+
+} // namespace
+
+bool Project::isHandled(const std::string& workflow) const
+{
+    return std::any_of(handled.begin(), handled.end(), [&](const HandledWorkflow& h) { return h.workflow == workflow; });
+}
+
+void Project::markHandled(const std::string& workflow, const std::string& at, const std::string& summary)
+{
+    handled.erase(std::remove_if(handled.begin(), handled.end(), [&](const HandledWorkflow& h) { return h.workflow == workflow; }),
+                  handled.end());
+    handled.push_back({workflow, at, summary, nlohmann::ordered_json::object()});
+}
+
+namespace {
+
+Result<Project> parse(const std::string& bytes)
+{
+    if (bytes.size() > kMaxProjectBytes)
+        return Result<Project>::failure("the project file is " + std::to_string(bytes.size()) + " bytes; ds-wizard opens at most "
+                                        + std::to_string(kMaxProjectBytes) + " bytes (" + mebibytes(kMaxProjectBytes)
+                                        + "); a ds-wizard project is a few kilobytes");
+    if (auto bad = firstInvalidUtf8(bytes))
+        return Result<Project>::failure("invalid UTF-8 at byte offset " + std::to_string(*bad)
+                                        + ": a project file must be UTF-8 text");
+    // Before anything recursive (copies, comparisons and dumps of nlohmann values all recurse).
+    if (auto deep = firstTooDeep(bytes, kMaxProjectDepth))
+        return Result<Project>::failure("the project file is nested too deeply: " + describe(*deep, kMaxProjectDepth));
+    OrderedJsonRead read = readOrderedJson(bytes);
+    if (read.error && read.error->syntax)
+        return Result<Project>::failure("the project file is not valid JSON (" + lineAndColumn(bytes, read.error->byte) + ")");
+    if (read.error) // e.g. a number too large for a double
+        return Result<Project>::failure("the project file cannot be read: " + read.error->what);
+    oj root = std::move(read.value);
+    if (!root.is_object() || !root.contains("format") || root["format"] != "ds-wizard-project") // value() throws on a non-string
+        return Result<Project>::failure("not a ds-wizard project: \"format\" must be \"ds-wizard-project\"");
+    if (!root.contains("version") || !root["version"].is_number_integer())
+        return Result<Project>::failure("the project file has no integer \"version\"");
+    const auto version = root["version"].get<long long>();
+    if (version > kProjectFormatVersion)
+        return Result<Project>::failure("this project was written by a newer ds-wizard (format version "
+                                        + std::to_string(version) + "); this ds-wizard reads version "
+                                        + std::to_string(kProjectFormatVersion) + " — update ds-wizard to open it");
+    if (version < 1)
+        return Result<Project>::failure("the project file's \"version\" must be 1");
+
+    Project project;
+    std::vector<std::string> errors;
+    const oj answers = root.value("answers", oj::object());
+    if (!answers.is_object())
+        return Result<Project>::failure("\"answers\" must be an object of input id to value");
+    const auto& registry = InputRegistry::instance();
+    OrderedObjectBuilder unknownAnswers;
+    for (const auto& [id, value] : answers.items()) {
+        if (!registry.find(id)) {
+            unknownAnswers.set(id, value);
+            continue;
+        }
+        auto r = registry.validate(id, nlohmann::json(value));
+        if (r)
+            project.answers.set(id, r.value());
+        else
+            errors.push_back(r.error());
+    }
+    project.unknownAnswers = unknownAnswers.take();
+    const oj handled = root.value("handled", oj::array());
+    if (!handled.is_array())
+        errors.push_back("\"handled\" must be a list of {workflow, at, summary}");
+    else
+        for (const auto& h : handled) {
+            if (!h.is_object() || !h.contains("workflow") || !h["workflow"].is_string() || !h.value("at", oj("")).is_string() || !h.value("summary", oj("")).is_string())
+                errors.push_back("\"handled\": each entry needs a \"workflow\" string; \"at\" and \"summary\" are text");
+            else {
+                HandledWorkflow entry{h["workflow"].get<std::string>(), h.value("at", ""), h.value("summary", "")};
+                OrderedObjectBuilder extra;
+                for (const auto& [key, value] : h.items())
+                    if (key != "workflow" && key != "at" && key != "summary")
+                        extra.set(key, value);
+                entry.extra = extra.take();
+                project.handled.push_back(std::move(entry));
+            }
+        }
+    if (root.contains("notes") && !root["notes"].is_string())
+        errors.push_back("\"notes\" must be text");
+    else
+        project.notes = root.value("notes", "");
+    if (!errors.empty()) {
+        std::string message = "the project has " + std::to_string(errors.size()) + " bad value(s):";
+        for (const auto& e : errors)
+            message += "\n  " + e;
+        return Result<Project>::failure(message);
+    }
+    if (root.contains("imported_config")) {
+        project.importedConfig = root["imported_config"];
+        if (!project.importedConfig.is_object())
+            return Result<Project>::failure("\"imported_config\" must be a ds_config object");
+        const oj accepted = root.value("accepted_suggestions", oj::array());
+        if (!accepted.is_array() || !std::all_of(accepted.begin(), accepted.end(), [](const oj& p) { return p.is_string(); }))
+            return Result<Project>::failure("\"accepted_suggestions\" must be a list of JSON pointers");
+        for (const auto& p : accepted)
+            project.acceptedSuggestions.push_back(p.get<std::string>());
+    }
+    static const std::vector<std::string> known = {"format", "version", "answers", "handled", "notes",
+                                                    "imported_config", "accepted_suggestions"};
+    OrderedObjectBuilder unknownKeys;
+    for (const auto& [key, value] : root.items())
+        if (std::find(known.begin(), known.end(), key) == known.end())
+            unknownKeys.set(key, value);
+    project.unknownKeys = unknownKeys.take();
+    return project;
+}
+
+} // namespace
+
+Result<Project> parseProject(const std::string& bytes)
+{
+    try {
+        return parse(bytes);
+    } catch (const std::exception& e) { // e.g. out of memory: report, never throw to the caller
+        return Result<Project>::failure(std::string("the project file cannot be read: ") + e.what());
+    }
+}
+
+std::string serializeProject(const Project& project)
+{
+    OrderedObjectBuilder root;
+    root.set("format", "ds-wizard-project");
+    root.set("version", kProjectFormatVersion);
+    OrderedObjectBuilder answers;
+    for (const auto& [id, value] : project.answers.given())
+        answers.set(id, value);
+    for (const auto& [id, value] : project.unknownAnswers.items())
+        answers.set(id, value);
+    root.set("answers", answers.take());
+    oj handled = oj::array();
+    for (const auto& h : project.handled) {
+        OrderedObjectBuilder entry;
+        entry.set("workflow", h.workflow);
+        entry.set("at", h.at);
+        entry.set("summary", h.summary);
+        for (const auto& [key, value] : h.extra.items())
+            entry.set(key, value);
+        handled.push_back(entry.take());
+    }
+    root.set("handled", std::move(handled));
+    root.set("notes", project.notes);
+    if (!project.importedConfig.is_null()) {
+        root.set("imported_config", project.importedConfig);
+        root.set("accepted_suggestions", project.acceptedSuggestions);
+    }
+    for (const auto& [key, value] : project.unknownKeys.items())
+        root.set(key, value);
+    return root.take().dump(2) + "\n";
+}
+
+Result<std::string> serializeProjectForFile(const Project& project)
+{
+    std::string bytes = serializeProject(project);
+    if (bytes.size() > kMaxProjectBytes)
+        return Result<std::string>::failure("the project would be " + std::to_string(bytes.size()) + " bytes (its config "
+                                            "indented inside the project), and ds-wizard opens projects of at most "
+                                            + std::to_string(kMaxProjectBytes) + " bytes (" + mebibytes(kMaxProjectBytes)
+                                            + ")");
+    return bytes;
+}
+
+} // namespace dsw

@@ -1,0 +1,754 @@
+// ZeRO stage and offload advice (models/advise/ZeroAdvisor.h) and the config composer (models/advise/ConfigComposer.h).
+//
+// Every expected number below is computed by hand from the conventions in models/advise/ZeroOptions.cpp's
+// header comment and deepspeed-facts §1, never copied from the program's output:
+//   usable GPU  = gpu_memory_gib × 2^30 × 0.9                (A100-80GB: 77309411328 B, A100-40GB: 38654705664 B,
+//                                                              V100-32GB: 30923764531.2 B)
+//   no offload  = ZeRO paper, K = 12, Ψ = params, Nd = data-parallel size:
+//                 stage 0: 16Ψ; 1: 4Ψ + 12Ψ/Nd; 2: 2Ψ + 14Ψ/Nd; 3: 16Ψ/Nd + 4·largest layer
+//                 CPU per node: stages 0–2: Ψ·4·G·1.5, stage 3 (zero.Init): largest·4·G·1.5
+//   offload     = DeepSpeed's estimators, factor 1.5, zero_init; G = GPUs per node, N = nodes, T = G·N:
+//                 ZeRO-2 cpu: GPU 2Ψ, CPU Ψ·max(4G,16)·1.5 (the docs' per-node form)
+//                 ZeRO-3 opt cpu: GPU 4·largest + 2Ψ/T, CPU Ψ·16/N·1.5; opt+param cpu: GPU 4·largest, CPU Ψ·18/N·1.5
+//                 ZeRO-3 opt nvme, param cpu: GPU 4·largest, CPU Ψ·2/N·1.5, NVMe 16Ψ/N
+//                 ZeRO-3 opt nvme, param nvme: GPU 4·largest, CPU largest·4·G·1.5, NVMe 18Ψ/N
+//   activations = Korthikanti et al.: per layer 34·s·b·h + 5·a·s²·b, logits 4·s·b·v;
+//                 without checkpointing L·perLayer + logits, with it 2·s·b·h·L + perLayer + logits.
+//
+// Model shapes used (s = 2048 everywhere):
+//   125M: L 12, h 768,  a 12, v 50257 (largest = 50257·768  = 38597376)
+//   1.3B: L 24, h 2048, a 16, v 50257 (largest = 50257·2048 = 102926336)
+//   7B:   L 32, h 4096, a 32, v 32000 (largest = 32000·4096 = 131072000)
+//   13B:  L 40, h 5120, a 40, v 32000 (largest = 32000·5120 = 163840000)
+//   70B:  L 80, h 8192, a 64, v 32000 (largest = 32000·8192 = 262144000)
+#include "project/Answers.h"
+#include "TestAnswers.h"
+#include "advise/ConfigComposer.h"
+#include "project/InputRegistry.h"
+#include "Plan.h"
+#include "advise/ZeroAdvisor.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+using namespace dsw;
+using namespace dsw::test;
+using oj = nlohmann::ordered_json;
+
+
+namespace {
+
+
+
+QStringList model125M() { return {"model.params=125M", "model.layers=12", "model.hidden_size=768", "model.attention_heads=12", "model.vocab_size=50257", "model.seq_len=2048"}; }
+QStringList model1p3B() { return {"model.params=1.3B", "model.layers=24", "model.hidden_size=2048", "model.attention_heads=16", "model.vocab_size=50257", "model.seq_len=2048"}; }
+QStringList model7B() { return {"model.params=7B", "model.layers=32", "model.hidden_size=4096", "model.attention_heads=32", "model.vocab_size=32000", "model.seq_len=2048"}; }
+QStringList model13B() { return {"model.params=13B", "model.layers=40", "model.hidden_size=5120", "model.attention_heads=40", "model.vocab_size=32000", "model.seq_len=2048"}; }
+QStringList model70B() { return {"model.params=70B", "model.layers=80", "model.hidden_size=8192", "model.attention_heads=64", "model.vocab_size=32000", "model.seq_len=2048"}; }
+QStringList cluster(const char* gpu, int gpusPerNode, int nodes, int cpuGiB)
+{
+    return {QStringLiteral("hardware.gpu=%1").arg(gpu), QStringLiteral("hardware.gpus_per_node=%1").arg(gpusPerNode),
+            QStringLiteral("hardware.nodes=%1").arg(nodes), QStringLiteral("hardware.cpu_memory_gib=%1").arg(cpuGiB)};
+}
+
+bool hasCheck(const Advice& adv, const std::string& code, CheckLevel level)
+{
+    return std::any_of(adv.checks.begin(), adv.checks.end(),
+                       [&](const Check& c) { return c.code == code && c.level == level; });
+}
+const Check* findCheck(const Advice& adv, const std::string& code)
+{
+    auto it = std::find_if(adv.checks.begin(), adv.checks.end(), [&](const Check& c) { return c.code == code; });
+    return it == adv.checks.end() ? nullptr : &*it;
+}
+
+// What must hold for any answers. Returns an empty string or the first violation.
+QString invariantViolation(const Answers& a)
+{
+    const auto options = zeroOptions(a);
+    if (options.empty())
+        return "no options";
+    for (const auto& o : options) {
+        const QString label = q(o.label());
+        if (o.offloadParam != "none" && o.stage != 3)
+            return "offload_param without stage 3: " + label;
+        if ((o.offloadOptimizer == "nvme" || o.offloadParam == "nvme") && o.stage != 3)
+            return "nvme below stage 3: " + label;
+        if (o.gpuTotal != o.gpuModelStates + o.activations)
+            return "gpu total is not model states + activations: " + label;
+        if (o.gpuModelStates <= 0 || o.activations <= 0 || o.cpuPerNode <= 0)
+            return "non-positive size: " + label;
+        const double usable = a.number("hardware.gpu_memory_gib") * 1073741824.0 * (1 - kGpuReserveFraction);
+        if (o.fitsGpu != (o.gpuTotal <= usable))
+            return "fitsGpu disagrees with usable memory: " + label;
+        if (o.fitsCpu != (o.cpuPerNode <= a.number("hardware.cpu_memory_gib") * 1073741824.0))
+            return "fitsCpu disagrees with host memory: " + label;
+        const std::string ckpt = a.text("training.activation_checkpointing");
+        if ((ckpt == "on" && !o.checkpointing) || (ckpt == "off" && o.checkpointing))
+            return "activation checkpointing ignores the answer: " + label;
+        const std::string stage = a.text("zero.stage");
+        if (stage != "auto" && std::to_string(o.stage) != stage)
+            return "zero.stage ignored: " + label;
+    }
+
+    const Advice adv = adviseZero(a);
+    const auto firstFit = std::find_if(options.begin(), options.end(), [](const ZeroOption& o) { return o.fits(); });
+    const oj& rec = adv.details.at("recommended");
+    if (adv.details.at("fits").get<bool>() != (firstFit != options.end()))
+        return "details.fits disagrees with the options";
+    if (firstFit != options.end()) {
+        if (rec.at("stage") != firstFit->stage || rec.at("offload_optimizer") != firstFit->offloadOptimizer
+            || rec.at("offload_param") != firstFit->offloadParam
+            || rec.at("activation_checkpointing") != firstFit->checkpointing)
+            return "recommended is not the first fitting option: " + q(rec.dump());
+        if (!hasCheck(adv, "zero-fits-gpu", CheckLevel::Pass) || findCheck(adv, "zero-nothing-fits"))
+            return "a fitting plan lacks zero-fits-gpu or has zero-nothing-fits";
+    } else if (!hasCheck(adv, "zero-nothing-fits", CheckLevel::Fail) || findCheck(adv, "zero-fits-gpu")) {
+        return "a plan where nothing fits lacks the zero-nothing-fits failure";
+    }
+
+    // The fragment.
+    const oj& zero = adv.fragment.at("zero_optimization");
+    const int stage = zero.at("stage").get<int>();
+    if (stage != rec.at("stage").get<int>())
+        return "fragment stage differs from the recommendation";
+    if (zero.contains("offload_param") && stage != 3)
+        return "fragment: offload_param below stage 3";
+    bool usesNvme = false;
+    for (const char* key : {"offload_optimizer", "offload_param"}) {
+        const std::string expected = rec.at(key).get<std::string>();
+        if (!zero.contains(key)) {
+            if (expected != "none")
+                return QString("fragment lacks ") + key;
+            continue;
+        }
+        const oj& block = zero.at(key);
+        if (block.at("device") != expected)
+            return QString("fragment device differs for ") + key;
+        if (!block.contains("pin_memory") || block.at("pin_memory") != true)
+            return QString("pin_memory not written as true in ") + key;
+        if (block.at("device") == "nvme") {
+            usesNvme = true;
+            if (stage != 3)
+                return "fragment: nvme below stage 3";
+            if (!block.contains("nvme_path") || block.at("nvme_path").get<std::string>().empty()
+                || block.at("nvme_path") != a.text("hardware.nvme_path"))
+                return QString("nvme without the answered nvme_path in ") + key;
+        } else if (block.contains("nvme_path")) {
+            return QString("nvme_path on a non-nvme device in ") + key;
+        }
+    }
+    if (usesNvme != adv.fragment.contains("aio"))
+        return "aio block present without nvme, or missing with nvme";
+    if (hasCheck(adv, "offload-pin-memory", CheckLevel::Warn) != (rec.at("offload_optimizer") != "none"))
+        return "offload-pin-memory warning does not follow the offload";
+    const bool autoCkptOn = rec.at("activation_checkpointing") == true && a.text("training.activation_checkpointing") == "auto";
+    if (hasCheck(adv, "activation-checkpointing-needed", CheckLevel::Warn) != autoCkptOn)
+        return "activation-checkpointing-needed does not follow the choice";
+
+    // The composed config: the batch identity, and the zero fragment carried over unchanged.
+    const Plan plan = makePlan(a);
+    const oj& cfg = plan.config;
+    const auto tbs = cfg.at("train_batch_size").get<std::int64_t>();
+    const auto mbs = cfg.at("train_micro_batch_size_per_gpu").get<std::int64_t>();
+    const auto gas = cfg.at("gradient_accumulation_steps").get<std::int64_t>();
+    if (tbs != mbs * gas * a.dataParallelSize())
+        return QStringLiteral("batch identity broken: %1 != %2 x %3 x %4").arg(tbs).arg(mbs).arg(gas).arg(a.dataParallelSize());
+    if (mbs != a.integer("training.micro_batch_size"))
+        return "micro batch differs from the answer";
+    if (cfg.at("zero_optimization") != zero)
+        return "composed zero_optimization differs from the advisor's fragment";
+    if (usesNvme != cfg.contains("aio"))
+        return "composed config aio does not follow nvme";
+    if (!plan.findings.empty())
+        return "unexpected finding: " + q(plan.findings.front().message);
+    if (!plan.inputErrors.empty())
+        return "unexpected input error: " + q(plan.inputErrors.front());
+    return {};
+}
+
+} // namespace
+
+class TestZeroAdvisor : public QObject {
+    Q_OBJECT
+private slots:
+    void scenarios_data()
+    {
+        QTest::addColumn<QStringList>("settings");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<QString>("offloadOptimizer");
+        QTest::addColumn<QString>("offloadParam");
+        QTest::addColumn<bool>("checkpointing");
+        QTest::addColumn<bool>("fits");
+        QTest::addColumn<qint64>("gpuTotal");
+        QTest::addColumn<qint64>("cpuPerNode");
+        QTest::addColumn<qint64>("nvmePerNode");
+
+        // 125M, 8×A100-80GB, micro 4. Activations: sbh = 6291456, per layer 213909504 + 1006632960 = 1220542464,
+        // ×12 = 14646509568, logits 4·2048·4·50257 = 1646821376 → 16293330944. Stage 0: 16·125e6 = 2e9 →
+        // 18293330944 ≤ 77309411328. CPU: 125e6·4·8·1.5 = 6e9.
+        QTest::newRow("125M 8xA100-80GB: stage 0")
+            << (model125M() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"})
+            << 0 << "none" << "none" << false << true << qint64(18293330944LL) << qint64(6000000000LL) << qint64(0);
+
+        // 7B, 8×A100-80GB, micro 1. Activations: sbh = 8388608, per layer 34·sbh + 5·32·2048² = 285212672 +
+        // 671088640 = 956301312, ×32 = 30601641984, logits 262144000 → 30863785984. Stage 0: 112e9 (no, even with
+        // checkpointing); stage 1: 4·7e9 + 12·7e9/8 = 38.5e9 → 69363785984 ≤ 77309411328. CPU 7e9·32·1.5 = 336e9.
+        QTest::newRow("7B 8xA100-80GB micro 1: stage 1")
+            << (model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=1"})
+            << 1 << "none" << "none" << false << true << qint64(69363785984LL) << qint64(336000000000LL) << qint64(0);
+
+        // 7B, micro 4: activations without checkpointing 32·3825205248 + 1048576000 = 123455143936 exceed a GPU
+        // alone, so auto turns checkpointing on: 2·33554432·32 + 3825205248 + 1048576000 = 7021264896.
+        // Stage 0 + ckpt: 112e9 + … no; stage 1 + ckpt: 38.5e9 + 7021264896 = 45521264896.
+        QTest::newRow("7B micro 4 auto: checkpointing needed")
+            << (model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"})
+            << 1 << "none" << "none" << true << true << qint64(45521264896LL) << qint64(336000000000LL) << qint64(0);
+
+        // Same with checkpointing off: every option carries 123455143936 B of activations > 77309411328, nothing
+        // fits; the closest is the least GPU memory: ZeRO-3 optimizer+params → CPU, 4·131072000 = 524288000 →
+        // 123979431936; CPU 7e9·18·1.5 = 189e9.
+        QTest::newRow("7B micro 4 checkpointing off: nothing fits")
+            << (model7B() + cluster("A100-80GB", 8, 1, 1024)
+                + QStringList{"training.micro_batch_size=4", "training.activation_checkpointing=off"})
+            << 3 << "cpu" << "cpu" << false << false << qint64(123979431936LL) << qint64(189000000000LL) << qint64(0);
+
+        // 125M with checkpointing on although it fits without: 2·6291456·12 + 1220542464 + 1646821376 = 3018358784,
+        // + 2e9 = 5018358784.
+        QTest::newRow("125M checkpointing on: always")
+            << (model125M() + cluster("A100-80GB", 8, 1, 1024)
+                + QStringList{"training.micro_batch_size=4", "training.activation_checkpointing=on"})
+            << 0 << "none" << "none" << true << true << qint64(5018358784LL) << qint64(6000000000LL) << qint64(0);
+
+        // 70B, 8×A100-80GB, 1 TiB RAM, micro 1. Activations with checkpointing: sbh = 16777216,
+        // 2·sbh·80 = 2684354560, per layer 570425344 + 1342177280 = 1912602624, logits 262144000 → 4859101184
+        // (without: 80·1912602624 + 262144000 = 153270353920, never fits). No offload: stage 3 = 16·70e9/8 +
+        // 4·262144000 = 141048576000 > usable. ZeRO-2 offload GPU 2Ψ = 140e9 > usable. ZeRO-3 optimizer → CPU fits
+        // the GPU (1048576000 + 17.5e9 + 4859101184) but needs 70e9·16·1.5 = 1.68e12 B of RAM > 1 TiB
+        // (1099511627776); with params too 70e9·18·1.5 = 1.89e12. No NVMe. So nothing fits; the closest is
+        // ZeRO-3 with both offloaded: 1048576000 + 4859101184 = 5907677184 per GPU.
+        QTest::newRow("70B 8xA100-80GB 1 TiB: nothing fits, closest stage 3")
+            << (model70B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=1"})
+            << 3 << "cpu" << "cpu" << true << false << qint64(5907677184LL) << qint64(1890000000000LL) << qint64(0);
+
+        // Same with 2 TiB (2199023255552 B): ZeRO-3 optimizer → CPU fits: GPU 1048576000 + 17.5e9 + 4859101184 =
+        // 23407677184, CPU 1.68e12.
+        QTest::newRow("70B 8xA100-80GB 2 TiB: stage 3 optimizer offload")
+            << (model70B() + cluster("A100-80GB", 8, 1, 2048) + QStringList{"training.micro_batch_size=1"})
+            << 3 << "cpu" << "none" << true << true << qint64(23407677184LL) << qint64(1680000000000LL) << qint64(0);
+
+        // 70B on 2 nodes (Nd = 16): stage 3 without offload = 70e9 + 1048576000 + 4859101184 = 75907677184
+        // ≤ 77309411328 (stage 2: 140e9 + 61.25e9, no). CPU: 262144000·4·8·1.5 = 12582912000.
+        QTest::newRow("70B 2x8xA100-80GB: stage 3 no offload")
+            << (model70B() + cluster("A100-80GB", 8, 2, 1024) + QStringList{"training.micro_batch_size=1"})
+            << 3 << "none" << "none" << true << true << qint64(75907677184LL) << qint64(12582912000LL) << qint64(0);
+
+        // 13B on 1×V100-32GB (usable 30923764531.2 B), micro 1. No offload: 16·13e9 = 208e9, no. ZeRO-2 optimizer →
+        // CPU: 2·13e9 = 26e9 + activations with checkpointing (2·10485760·40 = 838860800, per layer 356515840 +
+        // 838860800 = 1195376640, logits 262144000 → 2296381440) = 28296381440 fits (without checkpointing
+        // 48077209600 of activations, no). CPU 13e9·max(4,16)·1.5 = 312e9.
+        QTest::newRow("13B 1xV100-32GB: CPU offload")
+            << (model13B() + cluster("V100-32GB", 1, 1, 1024) + QStringList{"training.micro_batch_size=1"})
+            << 2 << "cpu" << "none" << true << true << qint64(28296381440LL) << qint64(312000000000LL) << qint64(0);
+
+        // 70B, 256 GiB RAM (274877906944 B) with NVMe: CPU offloads need ≥ 1.68e12, no. ZeRO-3 optimizer → NVMe,
+        // params → CPU: GPU 1048576000 + 4859101184 = 5907677184, CPU 70e9·2·1.5 = 210e9, NVMe 16·70e9 = 1120e9.
+        QTest::newRow("70B 256 GiB with NVMe: optimizer to NVMe")
+            << (model70B() + cluster("A100-80GB", 8, 1, 256)
+                + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme", "hardware.nvme_path=/local_nvme"})
+            << 3 << "nvme" << "cpu" << true << true << qint64(5907677184LL) << qint64(210000000000LL)
+            << qint64(1120000000000LL);
+
+        // 128 GiB RAM (137438953472 B < 210e9): parameters go to NVMe too. CPU 262144000·4·8·1.5 = 12582912000,
+        // NVMe 18·70e9 = 1260e9.
+        QTest::newRow("70B 128 GiB with NVMe: everything to NVMe")
+            << (model70B() + cluster("A100-80GB", 8, 1, 128)
+                + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme", "hardware.nvme_path=/mnt/nvme0"})
+            << 3 << "nvme" << "nvme" << true << true << qint64(5907677184LL) << qint64(12582912000LL)
+            << qint64(1260000000000LL);
+
+        // Same without NVMe: nothing fits; closest ZeRO-3 optimizer+params → CPU (CPU 1.89e12).
+        QTest::newRow("70B 256 GiB without NVMe: nothing fits")
+            << (model70B() + cluster("A100-80GB", 8, 1, 256) + QStringList{"training.micro_batch_size=1"})
+            << 3 << "cpu" << "cpu" << true << false << qint64(5907677184LL) << qint64(1890000000000LL) << qint64(0);
+
+        // NVMe said but no path: NVMe options are not usable, same as without NVMe.
+        QTest::newRow("70B 256 GiB NVMe without path: nothing fits")
+            << (model70B() + cluster("A100-80GB", 8, 1, 256) + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme"})
+            << 3 << "cpu" << "cpu" << true << false << qint64(5907677184LL) << qint64(1890000000000LL) << qint64(0);
+
+        // Forced stage 3 for 125M: 16·125e6/8 = 250e6, + 4·38597376 = 154389504, + 16293330944 = 16697720448.
+        // CPU: 38597376·4·8·1.5 = 1852674048.
+        QTest::newRow("125M forced stage 3")
+            << (model125M() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4", "zero.stage=3"})
+            << 3 << "none" << "none" << false << true << qint64(16697720448LL) << qint64(1852674048LL) << qint64(0);
+
+        // Forced stage 0 for 70B: only stage-0 options; closest with checkpointing: 1120e9 + 4859101184.
+        // CPU 70e9·4·8·1.5 = 3.36e12.
+        QTest::newRow("70B forced stage 0: nothing fits")
+            << (model70B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=1", "zero.stage=0"})
+            << 0 << "none" << "none" << true << false << qint64(1124859101184LL) << qint64(3360000000000LL) << qint64(0);
+
+        // Forced stage 2 for 13B on a V100: same as the auto choice above.
+        QTest::newRow("13B 1xV100-32GB forced stage 2")
+            << (model13B() + cluster("V100-32GB", 1, 1, 1024) + QStringList{"training.micro_batch_size=1", "zero.stage=2"})
+            << 2 << "cpu" << "none" << true << true << qint64(28296381440LL) << qint64(312000000000LL) << qint64(0);
+    }
+
+    void scenarios()
+    {
+        QFETCH(QStringList, settings);
+        QFETCH(int, stage);
+        QFETCH(QString, offloadOptimizer);
+        QFETCH(QString, offloadParam);
+        QFETCH(bool, checkpointing);
+        QFETCH(bool, fits);
+        QFETCH(qint64, gpuTotal);
+        QFETCH(qint64, cpuPerNode);
+        QFETCH(qint64, nvmePerNode);
+
+        const Answers a = answersFrom(settings);
+        const Advice adv = adviseZero(a);
+        QCOMPARE(q(adv.workflow), QStringLiteral("zero"));
+        QCOMPARE(q(toString(adv.status)), QStringLiteral("complete"));
+        const oj& rec = adv.details.at("recommended");
+        QCOMPARE(rec.at("stage").get<int>(), stage);
+        QCOMPARE(q(rec.at("offload_optimizer").get<std::string>()), offloadOptimizer);
+        QCOMPARE(q(rec.at("offload_param").get<std::string>()), offloadParam);
+        QCOMPARE(rec.at("activation_checkpointing").get<bool>(), checkpointing);
+        QCOMPARE(adv.details.at("fits").get<bool>(), fits);
+        QCOMPARE(rec.at("fits").get<bool>(), fits);
+        QCOMPARE(qint64(rec.at("gpu_total_bytes").get<std::int64_t>()), gpuTotal);
+        QCOMPARE(qint64(rec.at("cpu_per_node_bytes").get<std::int64_t>()), cpuPerNode);
+        QCOMPARE(qint64(rec.at("nvme_per_node_bytes").get<std::int64_t>()), nvmePerNode);
+        QCOMPARE(adv.hasFailedCheck(), !fits);
+        QVERIFY(q(adv.headline).startsWith(fits ? "Recommended: " : "Nothing fits"));
+
+        const QString violation = invariantViolation(a);
+        QVERIFY2(violation.isEmpty(), qPrintable(violation));
+    }
+
+    // ---- NVMe ---------------------------------------------------------------------------------
+    void nvmeFragment()
+    {
+        const Answers a = answersFrom(model70B() + cluster("A100-80GB", 8, 1, 128)
+                                      + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme",
+                                                    "hardware.nvme_path=/mnt/nvme0"});
+        const Advice adv = adviseZero(a);
+        const oj& zero = adv.fragment.at("zero_optimization");
+        QCOMPARE(zero.at("stage").get<int>(), 3);
+        for (const char* key : {"offload_optimizer", "offload_param"}) {
+            JSON_COMPARE(zero.at(key).at("device"), oj("nvme"));
+            JSON_COMPARE(zero.at(key).at("nvme_path"), oj("/mnt/nvme0"));
+            JSON_COMPARE(zero.at(key).at("pin_memory"), oj(true));
+        }
+        // aio: DeepSpeed's defaults (deepspeed-facts §2.7), with the key name of 0.16.4 and later.
+        QVERIFY(adv.fragment.contains("aio"));
+        const oj& aio = adv.fragment.at("aio");
+        JSON_COMPARE(aio.at("block_size"), oj(1048576));
+        JSON_COMPARE(aio.at("queue_depth"), oj(8));
+        JSON_COMPARE(aio.at("intra_op_parallelism"), oj(1));
+        QVERIFY(!aio.contains("thread_count"));
+        JSON_COMPARE(aio.at("single_submit"), oj(false));
+        JSON_COMPARE(aio.at("overlap_events"), oj(true));
+        // NVMe capacity unknown: the need is shown as a warning, not checked.
+        QVERIFY(hasCheck(adv, "zero-nvme-capacity-unknown", CheckLevel::Warn));
+        QVERIFY(hasCheck(adv, "offload-pin-memory", CheckLevel::Warn));
+        // Composed: the aio block lands right after zero_optimization.
+        const Plan plan = makePlan(a);
+        std::vector<std::string> keys;
+        for (const auto& [k, v] : plan.config.items())
+            keys.push_back(k);
+        const auto z = std::find(keys.begin(), keys.end(), "zero_optimization");
+        QVERIFY(z != keys.end() && z + 1 != keys.end());
+        QCOMPARE(q(*(z + 1)), QStringLiteral("aio"));
+    }
+
+    void aioKeyFollowsVersion_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::addColumn<QString>("key");
+        QTest::newRow("0.15.0: old name") << "0.15.0" << "thread_count";
+        QTest::newRow("0.16.3: old name") << "0.16.3" << "thread_count";
+        QTest::newRow("0.16.4: renamed") << "0.16.4" << "intra_op_parallelism";
+        QTest::newRow("0.19.5") << "0.19.5" << "intra_op_parallelism";
+    }
+    void aioKeyFollowsVersion()
+    {
+        QFETCH(QString, version);
+        QFETCH(QString, key);
+        const Answers a = answersFrom(model70B() + cluster("A100-80GB", 8, 1, 128)
+                                      + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme",
+                                                    "hardware.nvme_path=/nvme", "software.deepspeed_version=" + version});
+        const oj aio = adviseZero(a).fragment.at("aio");
+        QVERIFY2(aio.contains(key.toStdString()), aio.dump().c_str());
+        const QString other = key == "thread_count" ? "intra_op_parallelism" : "thread_count";
+        QVERIFY(!aio.contains(other.toStdString()));
+    }
+
+    void nvmeCapacityChecked()
+    {
+        // 128 GiB RAM forces everything to NVMe: 1260e9 B per node. 1000 GiB = 1073741824000 B is too little,
+        // 2000 GiB = 2147483648000 B is enough.
+        auto base = model70B() + cluster("A100-80GB", 8, 1, 128)
+            + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme", "hardware.nvme_path=/nvme"};
+        const Advice small = adviseZero(answersFrom(base + QStringList{"hardware.nvme_capacity_gib=1000"}));
+        QCOMPARE(small.details.at("fits").get<bool>(), false);
+        QVERIFY(hasCheck(small, "zero-nothing-fits", CheckLevel::Fail));
+        const Advice big = adviseZero(answersFrom(base + QStringList{"hardware.nvme_capacity_gib=2000"}));
+        QCOMPARE(big.details.at("fits").get<bool>(), true);
+        QVERIFY(hasCheck(big, "zero-fits-nvme", CheckLevel::Pass));
+        JSON_COMPARE(big.details.at("recommended").at("offload_param"), oj("nvme"));
+    }
+
+    void nothingFitsSuggestsWhatWould()
+    {
+        // 70B, 256 GiB, no NVMe, micro 1. Room per GPU for ZeRO-3 without offload at micro 1 with checkpointing:
+        // 77309411328 − 4·262144000 − 4859101184 = 71401734144; 16·70e9 / 71401734144 = 15.69 → 16 GPUs, 2 nodes
+        // of 8 (and the "70B 2x8xA100-80GB" scenario above confirms 2 nodes fit).
+        const Answers a = answersFrom(model70B() + cluster("A100-80GB", 8, 1, 256) + QStringList{"training.micro_batch_size=1"});
+        const Advice adv = adviseZero(a);
+        const Check* c = findCheck(adv, "zero-nothing-fits");
+        QVERIFY(c);
+        QCOMPARE(q(toString(c->level)), QStringLiteral("fail"));
+        const QString m = q(c->message);
+        QVERIFY2(m.contains("16 GPUs"), qPrintable(m));
+        QVERIFY2(m.contains("2 nodes of 8"), qPrintable(m));
+        QVERIFY2(m.contains("hardware.nvme"), qPrintable(m)); // NVMe is suggested since there is none
+        QVERIFY2(!m.contains("smaller micro-batch"), qPrintable(m)); // already 1
+        QVERIFY(q(adv.headline).startsWith("Nothing fits"));
+
+        // With micro 4 a smaller micro-batch is suggested too.
+        const Advice adv4 = adviseZero(answersFrom(model70B() + cluster("A100-80GB", 8, 1, 256) + QStringList{"training.micro_batch_size=4"}));
+        const Check* c4 = findCheck(adv4, "zero-nothing-fits");
+        QVERIFY(c4);
+        QVERIFY2(q(c4->message).contains("smaller micro-batch"), c4->message.c_str());
+
+        // With NVMe and a path, NVMe is not suggested again. 70B at s = 32768 on a T4 (usable 15461882265.6 B):
+        // one sample's activations with checkpointing hold 5·64·32768²·1 = 343597383680 B of attention scores
+        // alone, so even ZeRO-3 with everything on NVMe cannot fit, and more GPUs would not help either.
+        const QStringList huge = model70B() + cluster("T4", 1, 1, 64)
+            + QStringList{"model.seq_len=32768", "training.micro_batch_size=1", "hardware.nvme=nvme", "hardware.nvme_path=/nvme"};
+        const Advice t4 = adviseZero(answersFrom(huge));
+        const Check* ct4 = findCheck(t4, "zero-nothing-fits");
+        QVERIFY(ct4);
+        QVERIFY2(!q(ct4->message).contains("hardware.nvme ="), ct4->message.c_str());
+        QVERIFY2(!q(ct4->message).contains("would fit on"), ct4->message.c_str());
+        QVERIFY2(q(ct4->message).contains("tensor/sequence parallelism"), ct4->message.c_str());
+        const QString violation = invariantViolation(answersFrom(huge));
+        QVERIFY2(violation.isEmpty(), qPrintable(violation));
+    }
+
+    void nvmePathMissingIsAFailedCheck()
+    {
+        const Advice adv = adviseZero(answersFrom(model7B() + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme"}));
+        QVERIFY(hasCheck(adv, "nvme-path-missing", CheckLevel::Fail));
+        for (const auto& o : zeroOptions(answersFrom(model7B() + QStringList{"hardware.nvme=nvme"})))
+            if (o.offloadOptimizer == "nvme" || o.offloadParam == "nvme")
+                QVERIFY(!o.nvmeReady && !o.fits());
+        // With a path, no such failure.
+        const Advice ok = adviseZero(answersFrom(model7B() + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme",
+                                                                         "hardware.nvme_path=/nvme"}));
+        QVERIFY(!findCheck(ok, "nvme-path-missing"));
+    }
+
+    // ---- activation checkpointing ---------------------------------------------------------------
+    void checkpointingModes_data()
+    {
+        QTest::addColumn<QStringList>("settings");
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<bool>("expectedOn");
+        const QStringList fitsWithout = model125M() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"};
+        const QStringList needsIt = model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"};
+        QTest::newRow("auto, fits without") << fitsWithout << "auto" << false;
+        QTest::newRow("auto, needed") << needsIt << "auto" << true;
+        QTest::newRow("on, fits without") << fitsWithout << "on" << true;
+        QTest::newRow("on, needed") << needsIt << "on" << true;
+        QTest::newRow("off, fits without") << fitsWithout << "off" << false;
+        QTest::newRow("off, needed") << needsIt << "off" << false;
+    }
+    void checkpointingModes()
+    {
+        QFETCH(QStringList, settings);
+        QFETCH(QString, mode);
+        QFETCH(bool, expectedOn);
+        const Answers a = answersFrom(settings + QStringList{"training.activation_checkpointing=" + mode});
+        const Advice adv = adviseZero(a);
+        QCOMPARE(adv.details.at("recommended").at("activation_checkpointing").get<bool>(), expectedOn);
+        QCOMPARE(hasCheck(adv, "activation-checkpointing-needed", CheckLevel::Warn), mode == "auto" && expectedOn);
+        const bool hasSnippet = std::any_of(adv.snippets.begin(), adv.snippets.end(),
+                                            [](const Snippet& s) { return s.language == "python" && q(s.code).contains("checkpoint"); });
+        QCOMPARE(hasSnippet, expectedOn);
+        for (const auto& o : zeroOptions(a)) {
+            if (mode == "on")
+                QVERIFY(o.checkpointing);
+            if (mode == "off")
+                QVERIFY(!o.checkpointing);
+        }
+        QVERIFY(invariantViolation(a).isEmpty());
+    }
+
+    // "auto turns it on only when activations would not fit otherwise" (the input's help text).
+    // 1.3B on 8×A100-40GB (usable 38654705664 B), micro 2: sbh = 8388608, per layer 285212672 + 5·16·2048²·2 =
+    // 956301312, activations 24·956301312 + 4·2048·2·50257 = 22951231488 + 823410688 = 23774642176.
+    // Stage 0: 20.8e9 + 23774642176 = 44574642176, no. Stage 1 without checkpointing: 4·1.3e9 + 12·1.3e9/8 =
+    // 7.15e9 → 30924642176, fits — as fast as stage 0 (the ZeRO paper: stages 1 and 2 add no communication) and
+    // with no recomputation. So checkpointing is not needed and stage 1 without it should be recommended.
+    void autoCheckpointingOnlyWhenNeeded()
+    {
+        const Answers a = answersFrom(model1p3B() + cluster("A100-40GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=2"});
+        const auto options = zeroOptions(a);
+        const bool fitsWithout = std::any_of(options.begin(), options.end(),
+                                             [](const ZeroOption& o) { return o.fits() && !o.checkpointing; });
+        QVERIFY(fitsWithout);
+        const auto stage1 = std::find_if(options.begin(), options.end(), [](const ZeroOption& o) {
+            return o.stage == 1 && o.offloadOptimizer == "none" && !o.checkpointing;
+        });
+        QVERIFY(stage1 != options.end());
+        QVERIFY(stage1->fits());
+        QCOMPARE(qint64(stage1->gpuTotal), qint64(30924642176LL));
+        QCOMPARE(qint64(options.front().gpuTotal), qint64(44574642176LL)); // stage 0 without checkpointing
+        QVERIFY(!options.front().fits());
+        const Advice adv = adviseZero(a);
+        const oj& rec = adv.details.at("recommended");
+        QVERIFY(invariantViolation(a).isEmpty());
+        QCOMPARE(rec.at("activation_checkpointing").get<bool>(), false);
+        QCOMPARE(rec.at("stage").get<int>(), 1);
+        QCOMPARE(qint64(rec.at("gpu_total_bytes").get<std::int64_t>()), qint64(30924642176LL));
+    }
+
+    // ---- forced stage ----------------------------------------------------------------------------
+    void forcedStage_data()
+    {
+        QTest::addColumn<QString>("stage");
+        for (const char* s : {"0", "1", "2", "3"})
+            QTest::newRow(s) << QString::fromLatin1(s);
+    }
+    void forcedStage()
+    {
+        QFETCH(QString, stage);
+        for (const QStringList& model : {model125M(), model7B(), model70B()}) {
+            const Answers a = answersFrom(model + cluster("A100-80GB", 8, 1, 1024)
+                                          + QStringList{"training.micro_batch_size=1", "zero.stage=" + stage});
+            for (const auto& o : zeroOptions(a))
+                QCOMPARE(o.stage, stage.toInt());
+            const Advice adv = adviseZero(a);
+            QCOMPARE(adv.fragment.at("zero_optimization").at("stage").get<int>(), stage.toInt());
+            const QString violation = invariantViolation(a);
+            QVERIFY2(violation.isEmpty(), qPrintable(violation));
+        }
+    }
+
+    // ---- option order ---------------------------------------------------------------------------
+    void optionOrderFastestFirst()
+    {
+        const Answers a = answersFrom(model7B() + QStringList{"hardware.nvme=nvme", "hardware.nvme_path=/nvme"});
+        const auto options = zeroOptions(a);
+        // auto checkpointing: every placement once without and once with it.
+        QVERIFY(options.size() >= 9 * 2);
+        QCOMPARE(int(std::count_if(options.begin(), options.end(), [](const ZeroOption& o) { return o.checkpointing; })),
+                 int(options.size() / 2));
+        // Every placement the advisor documents is among them: no offload at 0–3, CPU offload at stages 2 and 3,
+        // parameters to CPU at stage 3, NVMe at stage 3.
+        auto has = [&](int stage, const char* opt, const char* param) {
+            return std::any_of(options.begin(), options.end(), [&](const ZeroOption& o) {
+                return o.stage == stage && o.offloadOptimizer == opt && o.offloadParam == param;
+            });
+        };
+        for (int st = 0; st < 4; ++st)
+            QVERIFY(has(st, "none", "none"));
+        QVERIFY(has(2, "cpu", "none"));
+        QVERIFY(has(3, "cpu", "none"));
+        QVERIFY(has(3, "cpu", "cpu"));
+        QVERIFY(has(3, "nvme", "cpu"));
+        QVERIFY(has(3, "nvme", "nvme"));
+        auto rank = [](const ZeroOption& o) {
+            const int offload = (o.offloadOptimizer == "nvme" || o.offloadParam == "nvme") ? 2
+                : (o.offloadOptimizer == "cpu" || o.offloadParam == "cpu")                  ? 1
+                                                                                             : 0;
+            return offload;
+        };
+        // Preference: no offload before offload; within each, every placement without checkpointing before any
+        // with it (checkpointing costs about one extra forward pass; offload costs PCIe traffic and a CPU step);
+        // without offload, stages in order 0, 1, 2, 3.
+        auto key = [&](const ZeroOption& o) { return std::make_pair(rank(o) > 0, o.checkpointing); };
+        for (std::size_t i = 1; i < options.size(); ++i) {
+            const auto& prev = options[i - 1];
+            const auto& cur = options[i];
+            QVERIFY2(key(prev) <= key(cur), qPrintable(q(prev.label()) + " before " + q(cur.label())));
+            if (key(prev) == key(cur) && rank(cur) == 0)
+                QVERIFY(prev.stage < cur.stage);
+        }
+        for (int s = 0; s < 4; ++s) {
+            QCOMPARE(options[s].stage, s);
+            QVERIFY(!options[s].checkpointing && rank(options[s]) == 0);
+            QCOMPARE(options[4 + s].stage, s);
+            QVERIFY(options[4 + s].checkpointing && rank(options[4 + s]) == 0);
+        }
+    }
+
+    // ---- batch identity in the composed config ----------------------------------------------------
+    void batchIdentity_data()
+    {
+        QTest::addColumn<QStringList>("settings");
+        QTest::addColumn<qint64>("trainBatch");
+        QTest::addColumn<qint64>("accumulation");
+        QTest::addColumn<bool>("mismatch");
+        QTest::newRow("defaults: 4 x 1 x 8") << QStringList{} << qint64(32) << qint64(1) << false;
+        QTest::newRow("2 nodes: 4 x 1 x 16") << QStringList{"hardware.nodes=2"} << qint64(64) << qint64(1) << false;
+        QTest::newRow("accumulation 8: 2 x 8 x 8")
+            << QStringList{"training.micro_batch_size=2", "training.gradient_accumulation_steps=8"} << qint64(128) << qint64(8) << false;
+        QTest::newRow("global 256 infers accumulation 8")
+            << QStringList{"training.global_batch_size=256"} << qint64(256) << qint64(8) << false;
+        QTest::newRow("global 100 is not a multiple of 32")
+            << QStringList{"training.global_batch_size=100"} << qint64(32) << qint64(1) << true;
+        QTest::newRow("global contradicts accumulation")
+            << QStringList{"training.global_batch_size=256", "training.gradient_accumulation_steps=2"} << qint64(64)
+            << qint64(2) << true;
+    }
+    void batchIdentity()
+    {
+        QFETCH(QStringList, settings);
+        QFETCH(qint64, trainBatch);
+        QFETCH(qint64, accumulation);
+        QFETCH(bool, mismatch);
+        const Answers a = answersFrom(settings);
+        const Plan plan = makePlan(a);
+        QCOMPARE(qint64(plan.config.at("train_batch_size").get<std::int64_t>()), trainBatch);
+        QCOMPARE(qint64(plan.config.at("gradient_accumulation_steps").get<std::int64_t>()), accumulation);
+        QCOMPARE(qint64(plan.config.at("train_batch_size").get<std::int64_t>()),
+                 qint64(plan.config.at("train_micro_batch_size_per_gpu").get<std::int64_t>() * accumulation * a.dataParallelSize()));
+        const Advice* zero = plan.find("zero");
+        QVERIFY(zero);
+        QCOMPARE(hasCheck(*zero, "batch-size-mismatch", CheckLevel::Fail), mismatch);
+        QCOMPARE(hasCheck(*zero, "batch-identity", CheckLevel::Pass), !mismatch);
+    }
+
+    // ---- composer ----------------------------------------------------------------------------------
+    void composerKeyOrder()
+    {
+        const std::vector<std::pair<std::string, oj>> fragments = {
+            {"base", oj::parse(R"({"optimizer": {"type": "AdamW"}, "custom_b": 1, "train_batch_size": 32,
+                                  "gradient_accumulation_steps": 1})")},
+            {"zero", oj::parse(R"({"aio": {"block_size": 1048576}, "zero_optimization": {"stage": 3}})")},
+            {"precision", oj::parse(R"({"custom_a": true, "bf16": {"enabled": true}})")},
+            {"pipeline", oj::parse(R"({"pipeline": {"stages": 2}, "train_micro_batch_size_per_gpu": 4})")},
+        };
+        const ComposedConfig c = composeConfig(fragments);
+        QVERIFY(c.findings.empty());
+        QStringList keys;
+        for (const auto& [k, v] : c.config.items())
+            keys << q(k);
+        // The documented order first, then unknown keys in the order first seen.
+        QCOMPARE(keys, (QStringList{"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps",
+                                    "optimizer", "bf16", "zero_optimization", "aio", "pipeline", "custom_b", "custom_a"}));
+        // Order is independent of the order of the fragments.
+        auto reversed = fragments;
+        std::reverse(reversed.begin(), reversed.end());
+        QStringList keys2;
+        const ComposedConfig c2 = composeConfig(reversed);
+        for (const auto& [k, v] : c2.config.items())
+            keys2 << q(k);
+        QCOMPARE(keys2.mid(0, 8), keys.mid(0, 8));
+        JSON_COMPARE(c2.config.at("zero_optimization"), c.config.at("zero_optimization"));
+
+        // The documented order itself begins with the batch keys and keeps fp16/bf16 before zero_optimization.
+        const auto& order = composedKeyOrder();
+        QCOMPARE(q(order.at(0)), QStringLiteral("train_batch_size"));
+        auto pos = [&](const char* k) { return std::find(order.begin(), order.end(), k) - order.begin(); };
+        QVERIFY(pos("bf16") < pos("zero_optimization"));
+        QVERIFY(pos("zero_optimization") < pos("aio"));
+    }
+
+    void composerMergesObjects()
+    {
+        const ComposedConfig c = composeConfig({
+            {"zero", oj::parse(R"({"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}})")},
+            {"memory", oj::parse(R"({"zero_optimization": {"stage": 2, "offload_optimizer": {"pin_memory": true},
+                                     "overlap_comm": true}})")},
+        });
+        QVERIFY(c.findings.empty()); // same stage twice is not a conflict
+        JSON_COMPARE(c.config.at("zero_optimization"),
+                 oj::parse(R"({"stage": 2, "offload_optimizer": {"device": "cpu", "pin_memory": true}, "overlap_comm": true})"));
+    }
+
+    void composerConflicts_data()
+    {
+        QTest::addColumn<QString>("first");
+        QTest::addColumn<QString>("second");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("kept");
+        QTest::newRow("top-level scalar") << R"({"gradient_clipping": 1.0})" << R"({"gradient_clipping": 0.5})"
+                                          << "/gradient_clipping" << "1.0";
+        QTest::newRow("nested scalar") << R"({"zero_optimization": {"stage": 2}})" << R"({"zero_optimization": {"stage": 3}})"
+                                       << "/zero_optimization/stage" << "2";
+        QTest::newRow("object against scalar") << R"({"bf16": {"enabled": true}})" << R"({"bf16": true})" << "/bf16"
+                                               << R"({"enabled": true})";
+        QTest::newRow("string values") << R"({"optimizer": {"type": "AdamW"}})" << R"({"optimizer": {"type": "OneBitAdam"}})"
+                                       << "/optimizer/type" << R"("AdamW")";
+    }
+    void composerConflicts()
+    {
+        QFETCH(QString, first);
+        QFETCH(QString, second);
+        QFETCH(QString, path);
+        QFETCH(QString, kept);
+        const ComposedConfig c = composeConfig({{"zero", oj::parse(first.toStdString())},
+                                                {"pipeline", oj::parse(second.toStdString())}});
+        QCOMPARE(int(c.findings.size()), 1);
+        const Finding& f = c.findings.front();
+        QCOMPARE(q(f.code), QStringLiteral("conflicting-fragments"));
+        QCOMPARE(q(toString(f.level)), QStringLiteral("fail"));
+        QVERIFY2(q(f.message).contains(path + ":"), f.message.c_str());
+        QCOMPARE(f.workflows, (std::vector<std::string>{"zero", "pipeline"}));
+        // The first value stays.
+        JSON_COMPARE(c.config.at(oj::json_pointer(path.toStdString())), oj::parse(kept.toStdString()));
+    }
+
+    // The finding names the fragment that set the value, not an earlier one that created the parent object.
+    void composerConflictNamesTheRightFragments()
+    {
+        const ComposedConfig c = composeConfig({
+            {"zero", oj::parse(R"({"zero_optimization": {"stage": 3}})")},
+            {"memory", oj::parse(R"({"zero_optimization": {"stage3_prefetch_bucket_size": 50000000}})")},
+            {"nvme", oj::parse(R"({"zero_optimization": {"stage3_prefetch_bucket_size": 1000000}})")},
+        });
+        QCOMPARE(int(c.findings.size()), 1);
+        JSON_COMPARE(c.config.at("zero_optimization").at("stage3_prefetch_bucket_size"), oj(50000000));
+        QCOMPARE(c.findings.front().workflows, (std::vector<std::string>{"memory", "nvme"}));
+        QVERIFY2(q(c.findings.front().message).startsWith("/zero_optimization/stage3_prefetch_bucket_size: memory sets"),
+                 c.findings.front().message.c_str());
+
+        // A key that merely starts like another key ("train_batch" / "train_batch_size") is not its parent,
+        // whichever of the two came first.
+        const ComposedConfig d = composeConfig({
+            {"base", oj::parse(R"({"train_batch": 1})")},
+            {"zero", oj::parse(R"({"train_batch_size": 8})")},
+            {"pipeline", oj::parse(R"({"train_batch_size": 16})")},
+        });
+        QCOMPARE(int(d.findings.size()), 1);
+        QCOMPARE(d.findings.front().workflows, (std::vector<std::string>{"zero", "pipeline"}));
+        const ComposedConfig e = composeConfig({
+            {"base", oj::parse(R"({"train_batch_size": 8})")},
+            {"zero", oj::parse(R"({"train_batch": 1})")},
+            {"pipeline", oj::parse(R"({"train_batch_size": 16})")},
+        });
+        QCOMPARE(int(e.findings.size()), 1);
+        QCOMPARE(e.findings.front().workflows, (std::vector<std::string>{"base", "pipeline"}));
+    }
+
+    void planHasNoConflictsByDefault()
+    {
+        const Plan plan = makePlan(Answers{});
+        QVERIFY(plan.findings.empty());
+        QVERIFY(plan.find("zero"));
+        QVERIFY(plan.config.contains("zero_optimization"));
+        QVERIFY(plan.config.contains("bf16")); // A100 default: bf16
+        QVERIFY(!plan.config.contains("fp16"));
+        QVERIFY(invariantViolation(Answers{}).isEmpty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestZeroAdvisor)
+#include "TestZeroAdvisor.moc"

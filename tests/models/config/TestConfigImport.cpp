@@ -1,0 +1,161 @@
+// Import: the answers a config implies, and re-export without edits giving back every key and value.
+#include "config/ConfigImporter.h"
+#include "Plan.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+using namespace dsw;
+using oj = nlohmann::ordered_json;
+
+namespace {
+QString corpusDir() { return QStringLiteral(DSW_SOURCE_DIR "/../shared/corpus/ds_configs"); }
+
+ParsedConfig parsed(const std::string& text)
+{
+    auto r = parseConfigText(text);
+    if (!r)
+        qFatal("%s", r.error().c_str());
+    return r.value();
+}
+} // namespace
+
+class TestConfigImport : public QObject {
+    Q_OBJECT
+private slots:
+    void fillsTheAnswersTheConfigImplies()
+    {
+        const auto imported = importConfig(parsed(R"({
+            "train_batch_size": 64, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2,
+            "gradient_clipping": 0.5, "optimizer": {"type": "AdamW", "params": {"lr": 3e-4}},
+            "bf16": {"enabled": true},
+            "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "nvme", "nvme_path": "/local_nvme"}},
+            "my_custom_key": {"x": 1}})"));
+        const Answers& a = imported.project.answers;
+        QCOMPARE(a.integer("training.micro_batch_size"), 4);
+        QCOMPARE(a.integer("training.gradient_accumulation_steps"), 2);
+        QCOMPARE(a.integer("training.global_batch_size"), 64);
+        QCOMPARE(a.number("training.gradient_clipping"), 0.5);
+        QCOMPARE(a.number("training.learning_rate"), 3e-4);
+        QCOMPARE(a.text("training.optimizer"), std::string("adamw"));
+        QCOMPARE(a.text("training.precision"), std::string("bf16"));
+        QCOMPARE(a.text("zero.stage"), std::string("3"));
+        QCOMPARE(a.text("hardware.nvme"), std::string("nvme"));
+        QCOMPARE(a.text("hardware.nvme_path"), std::string("/local_nvme"));
+    }
+
+    void offloadIsAnAnswerTheWizardKeeps()
+    {
+        // A small model that fits without offload: the imported CPU offload is still what the answers say.
+        const auto imported = importConfig(parsed(R"({"train_micro_batch_size_per_gpu": 1,
+            "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"}, "offload_param": {"device": "cpu"}}})"));
+        Answers answers = imported.project.answers;
+        QCOMPARE(answers.text("zero.offload_optimizer"), std::string("cpu"));
+        QCOMPARE(answers.text("zero.offload_param"), std::string("cpu"));
+        answers.set("model.params", std::int64_t(125000000));
+        const Plan plan = makePlan(answers);
+        const auto& zero = plan.config["zero_optimization"];
+        QCOMPARE(zero["stage"].get<int>(), 3);
+        QVERIFY(zero["offload_optimizer"]["device"] == "cpu");
+        QVERIFY(zero["offload_param"]["device"] == "cpu");
+        QVERIFY(!plan.find("zero")->hasFailedCheck());
+    }
+
+    void offloadThatNoStageAllowsIsAFailedCheck()
+    {
+        Answers answers;
+        answers.set("zero.stage", "2");
+        answers.set("zero.offload_param", "cpu"); // parameters are offloaded at stage 3 only
+        const Plan plan = makePlan(answers);
+        const Advice* zero = plan.find("zero");
+        QVERIFY(std::any_of(zero->checks.begin(), zero->checks.end(), [](const Check& c) {
+            return c.code == "zero-offload-not-possible" && c.level == CheckLevel::Fail;
+        }));
+        QVERIFY(!plan.config["zero_optimization"].contains("offload_param"));
+        QCOMPARE(plan.config["zero_optimization"]["stage"].get<int>(), 2);
+    }
+
+    void deprecatedCpuOffloadIsOptimizerOffload()
+    {
+        const auto imported = importConfig(parsed(R"({"zero_optimization": {"stage": 2, "cpu_offload": true}})"));
+        QCOMPARE(imported.project.answers.text("zero.offload_optimizer"), std::string("cpu"));
+    }
+
+    void autoValuesAreNotAnswers()
+    {
+        const auto imported = importConfig(parsed(R"({"train_micro_batch_size_per_gpu": "auto", "fp16": {"enabled": "auto"}})"));
+        QVERIFY(!imported.project.answers.has("training.micro_batch_size"));
+        QCOMPARE(imported.project.answers.text("software.launcher"), std::string("hf-trainer"));
+        QVERIFY(!imported.notes.empty());
+    }
+
+    void reexportWithoutEditsIsTheSameConfig()
+    {
+        const std::string text = R"({"zero_optimization": {"stage": 2, "reduce_bucket_size": 5e8}, "train_batch_size": 16,
+            "steps_per_print": 10, "big": 123456789012345678, "wall_clock_breakdown": false})";
+        const auto imported = importConfig(parsed(text));
+        // Through the project file as well, as `ds-wizard import` then `recommend --format config` do.
+        auto reloaded = parseProject(serializeProject(imported.project));
+        QVERIFY(reloaded.ok());
+        const Plan plan = makePlan(reloaded.value());
+        QCOMPARE(plan.config.dump(), oj::parse(text).dump()); // keys, order and values, large integers exact
+        QVERIFY(!plan.suggestions.empty()); // e.g. gradient_clipping written explicitly
+    }
+
+    void acceptedSuggestionsAreApplied()
+    {
+        auto imported = importConfig(parsed(R"({"train_batch_size": 16, "train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 2}})"));
+        Plan plan = makePlan(imported.project);
+        const auto clip = std::find_if(plan.suggestions.begin(), plan.suggestions.end(),
+                                       [](const Suggestion& s) { return s.pointer == "/gradient_clipping"; });
+        QVERIFY(clip != plan.suggestions.end());
+        QVERIFY(!plan.config.contains("gradient_clipping"));
+        imported.project.acceptedSuggestions.push_back("/gradient_clipping");
+        plan = makePlan(imported.project);
+        QVERIFY(plan.config.contains("gradient_clipping"));
+        QCOMPARE(plan.config.begin().key(), std::string("train_batch_size")); // original keys keep their place
+    }
+
+    void precisionSwitchOffersToTurnTheOtherModeOff()
+    {
+        // fp16 config imported for an A100: the wizard suggests bf16 and removing fp16, never both on.
+        auto imported = importConfig(parsed(R"({"fp16": {"enabled": true}, "zero_optimization": {"stage": 1}})"));
+        imported.project.answers.set("training.precision", "auto");
+        Plan plan = makePlan(imported.project);
+        for (const auto& s : plan.suggestions)
+            if (s.workflow == "precision")
+                imported.project.acceptedSuggestions.push_back(s.pointer);
+        plan = makePlan(imported.project);
+        QVERIFY(plan.config.contains("bf16"));
+        QVERIFY(!plan.config.contains("fp16"));
+    }
+
+    void everyStrictCorpusConfigRoundTrips()
+    {
+        QDir dir(corpusDir());
+        QVERIFY2(dir.exists(), qPrintable("the shared corpus is missing: " + corpusDir()));
+        QFile sources(dir.filePath("SOURCES.tsv"));
+        QVERIFY(sources.open(QIODevice::ReadOnly));
+        int strict = 0;
+        for (const QByteArray& line : sources.readAll().split('\n').mid(1)) {
+            const QList<QByteArray> cells = line.split('\t');
+            if (cells.size() < 7 || cells[6].trimmed() != "yes")
+                continue;
+            QFile f(dir.filePath(QString::fromUtf8(cells[0])));
+            QVERIFY2(f.open(QIODevice::ReadOnly), cells[0].constData());
+            const std::string text = f.readAll().toStdString();
+            auto config = parseConfigText(text);
+            QVERIFY2(config.ok(), cells[0].constData());
+            const auto imported = importConfig(config.value());
+            auto reloaded = parseProject(serializeProject(imported.project));
+            QVERIFY2(reloaded.ok(), cells[0].constData());
+            QVERIFY2(makePlan(reloaded.value()).config == config.value().json, cells[0].constData());
+            ++strict;
+        }
+        QVERIFY(strict >= 40);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestConfigImport)
+#include "TestConfigImport.moc"
