@@ -9,7 +9,7 @@
 #include "advise/PipelineAdvisor.h"
 #include "advise/PrecisionAdvisor.h"
 #include "advise/SparseAdvisor.h"
-#include "util/Version.h"
+#include "knowledge/DeepSpeedFacts.h"
 #include "advise/ZeroAdvisor.h"
 
 #include <algorithm>

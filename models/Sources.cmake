@@ -32,6 +32,8 @@ set(DSW_MODELS_UTIL_SOURCES
 
 # knowledge/: readers of resources/knowledge/
 set(DSW_MODELS_KNOWLEDGE_SOURCES
+    knowledge/DeepSpeedFacts.cpp
+    knowledge/DeepSpeedFacts.h
     knowledge/DeepSpeedSchema.cpp
     knowledge/DeepSpeedSchema.h
     knowledge/GpuCatalog.cpp

@@ -9,7 +9,7 @@
 #include "ExportWriter.h"
 #include "Plan.h"
 #include "TerminalText.h"
-#include "util/Version.h"
+#include "knowledge/DeepSpeedFacts.h"
 
 
 namespace dsw {

@@ -6,6 +6,7 @@
 
 #include "knowledge/GpuCatalog.h"
 #include "util/Version.h"
+#include "knowledge/DeepSpeedFacts.h"
 
 namespace dsw {
 

@@ -5,6 +5,7 @@
 #include "util/Count.h"
 #include "estimate/DeepSpeedEstimator.h"
 #include "util/Version.h"
+#include "knowledge/DeepSpeedFacts.h"
 #include "estimate/ZeroPaperMemory.h"
 #include "estimate/ActivationMemory.h"
 

@@ -1,9 +1,7 @@
 #include "util/Version.h"
 
-#include "knowledge/KnowledgeFiles.h"
-
+#include <algorithm>
 #include <cctype>
-#include <nlohmann/json.hpp>
 
 namespace dsw {
 
@@ -34,23 +32,6 @@ int Version::compare(const Version& other) const
             return a < b ? -1 : 1;
     }
     return 0;
-}
-
-const nlohmann::ordered_json& deepspeedKnowledge()
-{
-    static const nlohmann::ordered_json knowledge = nlohmann::ordered_json::parse(knowledgeFile("deepspeed.json"));
-    return knowledge;
-}
-
-std::string knowledgeVersion()
-{
-    return deepspeedKnowledge().at("knowledge_version").get<std::string>();
-}
-
-std::string basisStatement()
-{
-    return "Based on DeepSpeed " + knowledgeVersion()
-        + "'s documentation and code; ds-wizard did not run or test this configuration.";
 }
 
 } // namespace dsw

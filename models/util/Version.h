@@ -1,5 +1,4 @@
 #pragma once
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -17,11 +16,5 @@ inline bool versionAtLeast(const std::string& version, const std::string& minimu
 {
     return Version::parse(version).compare(Version::parse(minimum)) >= 0;
 }
-
-// The DeepSpeed version ds-wizard's knowledge was read from, and the sentence every recommendation carries.
-std::string knowledgeVersion();
-// resources/knowledge/deepspeed.json, parsed once (key order kept).
-const nlohmann::ordered_json& deepspeedKnowledge();
-std::string basisStatement();
 
 } // namespace dsw
