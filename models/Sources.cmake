@@ -65,6 +65,8 @@ set(DSW_MODELS_ESTIMATE_SOURCES
     estimate/OnebitCost.h
     estimate/PipelinePartition.cpp
     estimate/PipelinePartition.h
+    estimate/PlacementMemory.cpp
+    estimate/PlacementMemory.h
     estimate/ZeroPaperMemory.cpp
     estimate/ZeroPaperMemory.h
 )
