@@ -1,3 +1,5 @@
+// Sources (resources/knowledge/sources.tsv): accelerate-ds-config-file, accelerate-deepspeed-plugin,
+// accelerate-zero3-init, accelerate-default-port.
 #include "config/ConfigExport.h"
 
 #include "config/HfAutoValues.h"

@@ -1,3 +1,4 @@
+// Sources (resources/knowledge/sources.tsv): hf-trainer-auto, hf-zero3-auto, accelerate-ds-auto.
 #include "config/HfAutoValues.h"
 
 namespace dsw {

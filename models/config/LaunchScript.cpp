@@ -1,3 +1,4 @@
+// Sources (resources/knowledge/sources.tsv): ds-launcher-args, ds-launcher-hostfile, hf-trainer-launch.
 #include "config/LaunchScript.h"
 
 #include "config/ConfigExport.h"

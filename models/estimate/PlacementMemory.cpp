@@ -1,3 +1,4 @@
+// Sources (resources/knowledge/sources.tsv): ds-memory-docs-cpu (the ZeRO-1/2 offload host term).
 #include "estimate/PlacementMemory.h"
 
 #include "estimate/DeepSpeedEstimator.h"
