@@ -2,8 +2,7 @@
 #include "advise/MemoryPlan.h"
 
 #include "util/Count.h"
-#include "estimate/DeepSpeedEstimator.h"
-#include "estimate/ZeroPaperMemory.h"
+#include "estimate/PlacementMemory.h"
 
 #include <algorithm>
 
@@ -13,7 +12,6 @@ namespace {
 
 using oj = nlohmann::ordered_json;
 constexpr double kGiB = 1073741824.0;
-constexpr double kBufferFactor = 1.5; // DeepSpeed's additional_buffer_factor default
 
 std::string gib(double bytes) { return formatGiB(bytes); }
 std::string num(std::int64_t v) { return std::to_string(v); }
@@ -25,6 +23,10 @@ std::int64_t smallestFactor(std::int64_t n)
             return d;
     return n;
 }
+
+Placement placementOf(const Setup& s) { return {s.stage, s.offloadOptimizer, s.offloadParam}; }
+
+ModelShape shapeOf(const Job& j) { return {j.params, j.largest, j.gpusPerNode, j.nodes, j.dataParallel}; }
 
 } // namespace
 
@@ -68,14 +70,7 @@ Setup setupFrom(const Answers& a, const Advice& zero)
 
 std::int64_t gpuModelStates(const Job& j, const Setup& s)
 {
-    if (s.offloadOptimizer == "none")
-        return zeroPaperModelStates(j.params, s.stage, static_cast<int>(j.dataParallel)).total
-            + (s.stage == 3 ? 4 * j.largest : 0); // at most 16 × 10^14 + 4 × 10^13: no overflow
-    if (s.stage <= 2) // DeepSpeed's ZeRO-2 estimator also serves ZeRO-1
-        return estimateZero2ModelStatesMemNeeds(j.params, j.gpusPerNode, j.nodes, true, kBufferFactor).gpuBytes;
-    return estimateZero3ModelStatesMemNeeds(j.params, j.largest, j.gpusPerNode, j.nodes, true, s.offloadParam != "none",
-                                            true, kBufferFactor)
-        .gpuBytes;
+    return sizeModelStates(placementOf(s), shapeOf(j)).gpuBytes;
 }
 
 std::int64_t activations(const Job& j, const Setup& s)
@@ -87,16 +82,10 @@ std::int64_t activations(const Job& j, const Setup& s)
 
 std::int64_t offloadHostBytes(const Job& j, const Setup& s)
 {
-    const double P = static_cast<double>(j.params);
-    if (s.offloadOptimizer == "nvme")
-        return s.offloadParam == "cpu"
-            ? truncSat(P * 2 / j.nodes * kBufferFactor)
-            : truncSat(static_cast<double>(j.largest) * 4 * j.gpusPerNode * kBufferFactor);
-    if (s.stage <= 2)
-        return truncSat(P * std::max(4 * j.gpusPerNode, 16) * kBufferFactor);
-    return estimateZero3ModelStatesMemNeeds(j.params, j.largest, j.gpusPerNode, j.nodes, true, s.offloadParam != "none",
-                                            true, kBufferFactor)
-        .cpuBytes;
+    Placement p = placementOf(s);
+    if (p.offloadOptimizer == "none") // what offloading the optimizer states to the CPU would need
+        p.offloadOptimizer = "cpu";
+    return sizeModelStates(p, shapeOf(j)).cpuPerNode;
 }
 
 std::int64_t loadHostBytes(const Job& j, std::int64_t count, int bytes)

@@ -39,7 +39,7 @@ Job jobFrom(const Answers& answers, std::optional<std::int64_t> messageGpuBytes)
 // The ZeRO workflow's recommendation (details["recommended"]), or what the answers force when there is none.
 Setup setupFrom(const Answers& answers, const Advice& zero);
 
-// Estimates, with the ZeRO workflow's conventions (models/advise/ZeroOptions.cpp): the ZeRO paper without offload
+// Estimates, with the ZeRO workflow's conventions (models/estimate/PlacementMemory.h): the ZeRO paper without offload
 // (+ 4·largest layer at stage 3), DeepSpeed's estimators with offload, Korthikanti et al. for activations.
 std::int64_t gpuModelStates(const Job& job, const Setup& setup);
 std::int64_t activations(const Job& job, const Setup& setup);

@@ -1,6 +1,7 @@
 #pragma once
 #include "advise/Advice.h"
 #include "project/Answers.h"
+#include "estimate/PlacementMemory.h" // paramsPerPipelineStage
 
 #include <cstdint>
 #include <string>
@@ -44,9 +45,6 @@ struct ZeroStageLimit {
     std::string source;
 };
 ZeroStageLimit zeroStageLimit(const Answers& answers);
-
-// Parameters one GPU's pipeline stage holds: all of them without a pipeline, else an even share.
-std::int64_t paramsPerPipelineStage(const Answers& answers);
 
 // Every candidate, in the order the advisor prefers them: fastest first.
 std::vector<ZeroOption> zeroOptions(const Answers& answers);

@@ -3,6 +3,7 @@
 
 #include "estimate/DeepSpeedEstimator.h"
 #include "estimate/ZeroPaperMemory.h"
+#include "util/CheckedMath.h"
 
 #include <algorithm>
 
@@ -26,7 +27,7 @@ ModelStatesMemory sizeModelStates(const Placement& placement, const ModelShape& 
         static const char* byStage[] = {"16Ψ", "4Ψ + 12Ψ/Nd", "2Ψ + 14Ψ/Nd", "16Ψ/Nd + 4·largest layer"};
         m.gpuFormula += byStage[stage];
         if (stage == 3) {
-            m.gpuBytes += 4 * L;
+            m.gpuBytes = addSat(m.gpuBytes, mulSat(4, L));
             m.cpuPerNode = estimateZero3ModelStatesMemNeeds(P, L, G, N, false, false, true, kBufferFactor).cpuBytes;
             m.cpuFormula = "DeepSpeed estimator, zero.Init: largest layer × 4 × GPUs per node × 1.5";
         } else {
@@ -38,7 +39,7 @@ ModelStatesMemory sizeModelStates(const Placement& placement, const ModelShape& 
     if (stage <= 2) { // DeepSpeed's ZeRO-2 estimator also serves ZeRO-1
         m.gpuBytes = estimateZero2ModelStatesMemNeeds(P, G, N, true, kBufferFactor).gpuBytes;
         m.gpuFormula = "DeepSpeed estimator, ZeRO-1/2 offload: 2Ψ";
-        m.cpuPerNode = static_cast<std::int64_t>(static_cast<double>(P) * std::max(4 * G, 16) * kBufferFactor);
+        m.cpuPerNode = truncSat(static_cast<double>(P) * std::max(4 * G, 16) * kBufferFactor);
         m.cpuFormula = "DeepSpeed docs: Ψ × max(4 × GPUs per node, 16) × 1.5";
         return m;
     }
@@ -52,15 +53,21 @@ ModelStatesMemory sizeModelStates(const Placement& placement, const ModelShape& 
         return m;
     }
     // NVMe: optimizer states (16 bytes/parameter) and, with param offload to NVMe, fp16 params (2) on the SSDs.
-    m.nvmePerNode = (param == "nvme" ? 18 : 16) * P / N;
+    m.nvmePerNode = mulSat(param == "nvme" ? 18 : 16, P) / N;
     if (param == "cpu") {
-        m.cpuPerNode = static_cast<std::int64_t>(static_cast<double>(P) * 2 / N * kBufferFactor);
+        m.cpuPerNode = truncSat(static_cast<double>(P) * 2 / N * kBufferFactor);
         m.cpuFormula = "fp16 parameters in CPU memory: Ψ × 2 / nodes × 1.5";
     } else {
         m.cpuPerNode = estimateZero3ModelStatesMemNeeds(P, L, G, N, false, false, true, kBufferFactor).cpuBytes;
         m.cpuFormula = "DeepSpeed estimator, zero.Init: largest layer × 4 × GPUs per node × 1.5";
     }
     return m;
+}
+
+std::int64_t paramsPerPipelineStage(const Answers& a)
+{
+    const std::int64_t stages = std::max<std::int64_t>(1, a.integer("pipeline.stages"));
+    return (a.integer("model.params") + stages - 1) / stages;
 }
 
 ModelShape modelShapeFrom(const Answers& a)
