@@ -1,5 +1,6 @@
 #include "advise/CrossChecks.h"
 #include "util/JsonAccess.h"
+#include "knowledge/SourceCatalog.h"
 
 #include <algorithm>
 #include <cctype>
@@ -48,7 +49,7 @@ std::vector<Finding> crossWorkflowFindings(const oj& config, const Answers& answ
     if (answers.integer("pipeline.stages") > 1 && stage >= 2)
         findings.push_back({CheckLevel::Fail, "pipeline-requires-zero-0-or-1",
                             "Pipeline parallelism with ZeRO stage " + std::to_string(stage)
-                                + ": \"ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\".",
+                                + ": " + quoteOf("ds-pipe-zero") + ".",
                             {"pipeline", "zero"}});
     std::string optimizer;
     if (const auto opt = config.find("optimizer"); opt != config.end() && opt->is_object())
@@ -57,7 +58,7 @@ std::vector<Finding> crossWorkflowFindings(const oj& config, const Answers& answ
     if (onebit && stage != 0)
         findings.push_back({CheckLevel::Fail, "onebit-requires-zero-0",
                             "A 1-bit optimizer with ZeRO stage " + std::to_string(stage)
-                                + ": \"1bit-Adam is not compatible with ZeRO\" (likewise 0/1 Adam and 1-bit LAMB).",
+                                + ": " + quoteOf("ds-onebit-zero") + " (likewise 0/1 Adam and 1-bit LAMB).",
                             {"onebit", "zero"}});
     if (onebit && offloads(config))
         findings.push_back({CheckLevel::Fail, "onebit-with-offload",

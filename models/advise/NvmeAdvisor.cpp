@@ -7,6 +7,7 @@
 #include "knowledge/GpuCatalog.h"
 #include "util/Version.h"
 #include "knowledge/DeepSpeedFacts.h"
+#include "knowledge/SourceCatalog.h"
 
 namespace dsw {
 
@@ -208,7 +209,7 @@ void decideHandle(Advice& adv, Situation& s)
     if (!versionAtLeast(s.cuda, "11.4")) {
         blocked = true;
         adv.checks.push_back({CheckLevel::Warn, "nvme-gds-cuda-too-old",
-                              "CUDA " + s.cuda + ": \"NVIDIA GDS is generally available in CUDA versions 11.4 and above.\" "
+                              "CUDA " + s.cuda + ": " + quoteOf("ds-gds-cuda") + " "
                                                  "aio_handle is used.",
                               "ds-gds-cuda"});
     }

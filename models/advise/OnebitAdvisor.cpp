@@ -3,6 +3,7 @@
 #include "util/Count.h"
 #include "estimate/OnebitCost.h"
 #include "util/Version.h"
+#include "knowledge/SourceCatalog.h"
 
 #include <algorithm>
 #include <cmath>
@@ -113,17 +114,17 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
     const std::string fitNote = fits0 == false ? " The model does not fit in GPU memory at ZeRO stage 0 (see the ZeRO step)." : "";
     if (!stage)
         add(CheckLevel::Warn, "onebit-requires-zero-0",
-            subject + " needs ZeRO stage 0 (\"1bit-Adam is not compatible with ZeRO\"); the ZeRO step has no recommendation yet.",
+            subject + " needs ZeRO stage 0 (" + quoteOf("ds-onebit-zero") + "); the ZeRO step has no recommendation yet.",
             "ds-onebit-zero");
     else if (*stage != 0)
         add(CheckLevel::Fail, "onebit-requires-zero-0",
             subject + " needs ZeRO stage 0, but the ZeRO step recommends stage " + std::to_string(*stage)
-                + ": \"1bit-Adam is not compatible with ZeRO\" (likewise \"0/1 Adam is not compatible with ZeRO\" and "
+                + ": " + quoteOf("ds-onebit-zero") + " (likewise \"0/1 Adam is not compatible with ZeRO\" and "
                   "\"1bit-Lamb is not compatible with ZeRO\")." + fitNote,
             "ds-onebit-zero");
     else
         add(fits0 == false ? CheckLevel::Fail : CheckLevel::Pass, "onebit-requires-zero-0",
-            "ZeRO stage 0, as the 1-bit optimizers need (\"1bit-Adam is not compatible with ZeRO\")." + fitNote, "ds-onebit-zero");
+            "ZeRO stage 0, as the 1-bit optimizers need (" + quoteOf("ds-onebit-zero") + ")." + fitNote, "ds-onebit-zero");
 
     add(c.precision == "fp16" ? CheckLevel::Pass : CheckLevel::Warn, "onebit-fp16-only-verified",
         c.precision == "fp16"
@@ -146,7 +147,7 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
 
     if (kind.type == "OneBitLamb")
         add(CheckLevel::Pass, "onebit-lamb-dynamic-loss-scale",
-            "1-bit LAMB asserts \"DeepSpeed {} optimizer requires dynamic loss scaling\": the precision step writes "
+            "1-bit LAMB asserts " + quoteOf("ds-onebit-lamb-dls") + ": the precision step writes "
             "fp16.loss_scale 0 (dynamic), and bf16/fp32 runs keep the default 0. Do not set a static loss_scale.",
             "ds-onebit-lamb-dls");
 

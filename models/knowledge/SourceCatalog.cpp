@@ -4,6 +4,7 @@
 #include "util/TsvTable.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace dsw {
 
@@ -23,6 +24,14 @@ const Source* SourceCatalog::find(const std::string& id) const
 {
     auto it = std::find_if(m_sources.begin(), m_sources.end(), [&](const Source& s) { return s.id == id; });
     return it == m_sources.end() ? nullptr : &*it;
+}
+
+std::string quoteOf(const std::string& id)
+{
+    const Source* s = SourceCatalog::instance().find(id);
+    if (!s)
+        throw std::logic_error("no source " + id + " in resources/knowledge/sources.tsv");
+    return "\"" + s->quote + "\"";
 }
 
 } // namespace dsw

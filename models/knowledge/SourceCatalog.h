@@ -23,4 +23,8 @@ private:
     std::vector<Source> m_sources;
 };
 
+// The quote of source `id` in double quotes, as prose cites it, so a quote lives once, in sources.tsv.
+// `id` must be there (TestSourceCitations holds every cited id to it).
+std::string quoteOf(const std::string& id);
+
 } // namespace dsw

@@ -5,6 +5,7 @@
 #include "lint/ConfigRules.h"
 
 #include "lint/LintReport.h"
+#include "knowledge/SourceCatalog.h"
 
 #include <array>
 #include <cmath>
@@ -80,7 +81,7 @@ public:
             m_r.add(LintLevel::Error, "batch-size-missing", gas.present ? "/gradient_accumulation_steps" : "",
                     std::string("Neither train_batch_size nor train_micro_batch_size_per_gpu is set") +
                         (gas.present ? " (only gradient_accumulation_steps)" : "") +
-                        ": DeepSpeed stops with \"Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided\".",
+                        ": DeepSpeed stops with " + quoteOf("ds-batch-missing") + ".",
                     "set train_micro_batch_size_per_gpu (and gradient_accumulation_steps)", "ds-batch-missing");
             return;
         }

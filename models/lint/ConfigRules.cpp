@@ -6,6 +6,7 @@
 #include "knowledge/GpuCatalog.h"
 #include "lint/LintReport.h"
 #include "util/Version.h"
+#include "knowledge/SourceCatalog.h"
 
 #include <algorithm>
 #include <cctype>
@@ -62,7 +63,7 @@ void offloadAtStage(LintReport& r, int stage)
         if (stage < 3)
             r.add(LintLevel::Warning, "offload-param-below-stage-3", param,
                   "offload_param (device " + d + ") at ZeRO stage " + std::to_string(stage) + " does nothing: it is read only on "
-                  "the ZeRO-3 path (\"Valid only with stage 3\") and ignored without an error.",
+                  "the ZeRO-3 path (" + quoteOf("ds-offload-param-stage3") + ") and ignored without an error.",
                   "use stage 3, or remove offload_param", "ds-offload-param-stage3");
         else if (d == "nvme" && pathMissing(param))
             r.add(LintLevel::Error, "nvme-path-missing", param,
@@ -91,7 +92,7 @@ void offloadAtStage(LintReport& r, int stage)
     if (const auto v = ratio ? numberValue(*ratio) : std::nullopt; v && *v < 1.0 && stage != 3)
         r.add(LintLevel::Error, "partial-offload-below-stage-3", optimizer + "/ratio",
               "offload_optimizer.ratio " + shortJson(*ratio) + " at ZeRO stage " + std::to_string(stage) + ": pydantic "
-              "rejects the config with \"Partial offloading only supported for ZeRO Stage 3.\"",
+              "rejects the config with " + quoteOf("ds-partial-offload"),
               "use stage 3, or remove ratio", "ds-partial-offload");
 }
 
@@ -134,7 +135,7 @@ void precision(LintReport& r, std::optional<int> stage)
         if (gpu && !gpu->bf16)
             r.add(LintLevel::Error, "bf16-unsupported-gpu", bf16Block + "/enabled",
                   gpu->id + " (" + gpu->architecture + ", compute capability " + gpu->computeCapability + ") has no bf16: "
-                  "DeepSpeed stops with \"Type bf16 is not supported on your device.\"",
+                  "DeepSpeed stops with " + quoteOf("ds-bf16-config"),
                   "use fp16 with dynamic loss scaling: \"fp16\": {\"enabled\": true, \"loss_scale\": 0}", "ds-bf16-config");
     }
     if (isTrue(r, "/amp/enabled") && stage && *stage > 0)
@@ -150,7 +151,7 @@ void precision(LintReport& r, std::optional<int> stage)
     if (stage && *stage == 0) {
         if (isTrue(r, "/fp16/fp16_master_weights_and_grads"))
             r.add(LintLevel::Error, "master-weights-need-zero", "/fp16/fp16_master_weights_and_grads",
-                  "DeepSpeed asserts \"Fp16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3.\"",
+                  "DeepSpeed asserts " + quoteOf("ds-config-sanity"),
                   "use ZeRO stage 1 or higher", "ds-config-sanity");
         if (!bf16Block.empty() && isTrue(r, bf16Block + "/bf16_master_weights_and_grads"))
             r.add(LintLevel::Error, "master-weights-need-zero", bf16Block + "/bf16_master_weights_and_grads",

@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include <set>
+#include <stdexcept>
 
 using namespace dsw;
 using dsw::test::answersFrom;
@@ -150,6 +151,7 @@ private slots:
     void plansCiteOnlyCatalogIds();
     void lintFindingsCiteOnlyCatalogIds();
     void everyCatalogIdIsCited();
+    void quoteOfQuotesTheCatalog();
 };
 
 void TestSourceCitations::codeCitesOnlyCatalogIds()
@@ -228,6 +230,15 @@ void TestSourceCitations::everyCatalogIdIsCited()
         if (!code.cited.count(id) && !data.count(id))
             uncited << QString::fromStdString(id);
     QVERIFY2(uncited.isEmpty(), qPrintable("sources.tsv ids nothing cites (cite or remove them): " + uncited.join(", ")));
+}
+
+// Prose that cites a source's words takes them from the catalog, so they are written once.
+void TestSourceCitations::quoteOfQuotesTheCatalog()
+{
+    const Source* s = SourceCatalog::instance().find("ds-onebit-zero");
+    QVERIFY(s);
+    QCOMPARE(quoteOf("ds-onebit-zero"), "\"" + s->quote + "\"");
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, quoteOf("ds-no-such-source"));
 }
 
 QTEST_APPLESS_MAIN(TestSourceCitations)
