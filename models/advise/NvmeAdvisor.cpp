@@ -287,9 +287,7 @@ void addTradeoffs(Advice& adv, const Situation& s, const oj& aioDefaults)
                                  "ds-deepnvme-blog-2024-cpu"});
     adv.tradeoffs.push_back({"Blocking or non-blocking",
                              "sync_pwrite/sync_pread return when the I/O is done. async_pwrite/async_pread return at once "
-                             "so computation overlaps I/O, and one wait() can cover several operations; but \"To avoid data "
-                             "races and corruptions, `.wait()` must be carefully used to serialize the writing of source "
-                             "tensors, and the reading of destination tensors.\" For best performance use pinned host or "
+                             "so computation overlaps I/O, and one wait() can cover several operations; but " + quoteOf("ds-deepnvme-wait") + " For best performance use pinned host or "
                              "device tensors.",
                              "ds-deepnvme-wait"});
     adv.tradeoffs.push_back({"Handle defaults are not the ds_config aio defaults",
@@ -390,10 +388,7 @@ Advice adviseNvme(const Answers& a)
     decideHandle(adv, s);
     versionChecks(adv, s);
     adv.checks.push_back({CheckLevel::Warn, "nvme-ssd-endurance",
-                          "DeepSpeed 0.19.5 logs this on the first NVMe write: \"Offloading to NVMe can generate heavy write "
-                          "traffic. On consumer/home SSDs, repeatedly offloading data (e.g. optimizer states, hidden states) "
-                          "can blow through the drive's rated write endurance (TBW) and shorten its lifespan. Prefer "
-                          "enterprise/datacenter SSDs for sustained offloading workloads.\"",
+                          "DeepSpeed 0.19.5 logs this on the first NVMe write: " + quoteOf("ds-nvme-endurance"),
                           "ds-nvme-endurance"});
 
     adv.status = s.pathMissing ? AdviceStatus::NeedsInput : AdviceStatus::Complete;

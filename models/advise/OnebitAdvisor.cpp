@@ -172,9 +172,7 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
         const bool ok = versionAtLeast(torch, "1.8");
         add(ok ? CheckLevel::Pass : CheckLevel::Fail, "onebit-nccl-torch",
             ok ? "PyTorch " + torch + " meets the NCCL backend's PyTorch >= 1.8."
-               : "PyTorch " + torch + ": \"Please use torch 1.8 or greater to enable NCCL backend in 1-bit Adam. "
-                                      "Alternatively, please specify 'mpi' as the 'comm_backend_name' in config file to "
-                                      "proceed with the MPI backend\".",
+               : "PyTorch " + torch + ": " + quoteOf("ds-onebit-nccl-torch") + ".",
             "ds-onebit-nccl-torch");
         const std::int64_t gpus = c.nodes * c.gpusPerNode;
         if (gpus >= 64)
@@ -270,9 +268,7 @@ void addTradeoffs(Advice& adv, const Answers& a, const OnebitCost& c, const Oneb
              "ds-onebit-freeze-step"});
     if (kind.type == "OneBitAdam")
         adv.tradeoffs.push_back({"Communication volume",
-                                 "\"1-bit Adam can improve model training speed on communication-constrained clusters, "
-                                 "especially for communication-intensive large models by reducing the overall communication "
-                                 "volume by up to 5x.\" With a " + percent(c.warmup) + " warm-up the blog's formula gives "
+                                 quoteOf("ds-onebit-5x") + " With a " + percent(c.warmup) + " warm-up the blog's formula gives "
                                  + num(1 / (c.warmup + (1 - c.warmup) / c.compression)) + "x.",
                                  "ds-onebit-5x"});
     else if (kind.type == "ZeroOneAdam")
@@ -287,8 +283,7 @@ void addTradeoffs(Advice& adv, const Answers& a, const OnebitCost& c, const Oneb
                                  "ds-onebit-lamb-46x"});
     if (kind.type != "OneBitLamb")
         adv.tradeoffs.push_back({"Try 0/1 Adam first",
-                                 "The 1-bit Adam tutorial: \"Thus we would recommend to first try 0/1 Adam (tutorial), and then "
-                                 "try 1-bit Adam if 0/1 Adam couldn't provide baseline Adam's convergence in your task.\"",
+                                 "The 1-bit Adam tutorial: " + quoteOf("ds-onebit-try-zoadam"),
                                  "ds-onebit-try-zoadam"});
     adv.tradeoffs.push_back({"Watch out!", kind.watchOut, "ds-onebit-watchout"});
     if (a.text("hardware.inter_node_network").rfind("ethernet", 0) == 0 && a.number("hardware.inter_node_gbps") <= 0)

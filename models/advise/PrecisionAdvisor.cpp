@@ -2,6 +2,7 @@
 
 #include "knowledge/GpuCatalog.h"
 #include "util/Version.h"
+#include "knowledge/SourceCatalog.h"
 
 namespace dsw {
 
@@ -62,8 +63,7 @@ Advice advisePrecision(const Answers& a)
     if (wanted == "bf16" && !gpuBf16) {
         adv.checks.push_back({CheckLevel::Fail, "bf16-unsupported-gpu",
                               capabilityText(gpu) + " has no bf16 support (\"BF16 requires compute capability 8.0 or "
-                                                    "higher\"); DeepSpeed would stop with \"Type bf16 is not supported on "
-                                                    "your device.\" fp16 with dynamic loss scaling is used instead.",
+                                                    "higher\"); DeepSpeed would stop with " + quoteOf("ds-bf16-config") + " fp16 with dynamic loss scaling is used instead.",
                               "te-support-matrix"});
         use = "fp16";
     } else if (wanted == "bf16" && !dsBf16) {

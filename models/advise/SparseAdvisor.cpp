@@ -2,6 +2,7 @@
 
 #include "knowledge/GpuCatalog.h"
 #include "util/Version.h"
+#include "knowledge/SourceCatalog.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -189,8 +190,7 @@ void addPlatformChecks(Advice& adv, const Answers& a, OpVerdict& v, bool used)
     const bool tested = gpu && (gpu->id.rfind("V100", 0) == 0 || gpu->id.rfind("A100", 0) == 0);
     adv.checks.push_back({tested ? CheckLevel::Pass : CheckLevel::Warn, "sparse-attention-tested-gpus",
                           gpuName + (tested ? " is among the GPUs the tutorial names: " : " is outside the GPUs the tutorial names: ")
-                              + "\"Currently, DeepSpeed Sparse Attention can be used only on NVIDIA V100 or A100 GPUs using "
-                                "Torch >= 1.6 and CUDA 10.1, 10.2, 11.0, or 11.1.\"",
+                              + quoteOf("ds-sparse-tutorial"),
                           "ds-sparse-tutorial"});
 }
 
@@ -294,13 +294,11 @@ void addAlternatives(Advice& adv, const Answers& a)
     const std::string ds = a.text("software.deepspeed_version");
     adv.tradeoffs.push_back({"FlashAttention: exact attention in linear memory",
                              "What serves long sequences on a current stack. FlashAttention is exact (no pattern to choose); "
-                             "its Theorem 1: \"Algorithm 1 returns O = softmax(QKᵀ)V with O(N²d) FLOPs and requires O(N) "
-                             "additional memory beyond inputs and output.\" Compute stays quadratic in the sequence length; "
+                             "its Theorem 1: " + quoteOf("flashattention") + " Compute stays quadratic in the sequence length; "
                              "sparse attention cuts compute too, but approximates attention.", "flashattention"});
     adv.tradeoffs.push_back({"PyTorch SDPA",
                              "torch.nn.functional.scaled_dot_product_attention (documented from PyTorch 2.0) needs no DeepSpeed op: "
-                             "\"Scaled dot product attention attempts to automatically select the most optimal implementation "
-                             "based on the inputs.\" Check which implementation runs for your dtype, head size and GPU.",
+                             + quoteOf("torch-sdpa") + " Check which implementation runs for your dtype, head size and GPU.",
                              "torch-sdpa"});
     std::string degrees;
     for (std::int64_t d = 2; d <= heads && d <= 256; ++d)
@@ -392,9 +390,7 @@ std::string addSparseBlock(Advice& adv, const Answers& a, const OpVerdict& verdi
                                  "threshold) and bslongformer below; an encoder-decoder gets fixed, bidirectional. variable only "
                                  "when asked for.", ""});
     adv.tradeoffs.push_back({"Expected gains, as DeepSpeed stated them in 2020 (not a promise for this setup)",
-                             "\"it powers an order-of-magnitude longer input sequence and obtains up to 6x faster execution with "
-                             "comparable accuracy. It also outperforms state-of-the-art sparse implementations with 1.5-3x faster "
-                             "execution.\"", "ds-sparse-news"});
+                             quoteOf("ds-sparse-news"), "ds-sparse-news"});
     adv.tradeoffs.push_back({"The blog's measurements (V100, torch 1.x era)",
                              "\"SA decreases the memory footprint to O(wn), in which 1 < w < n is a parameter\"; \"SA empowers 10x "
                              "and 16x longer sequences comparing with dense for BERT base and large, respectively\" (\"batch size 1 "

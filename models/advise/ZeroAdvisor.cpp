@@ -8,6 +8,7 @@
 #include "knowledge/DeepSpeedFacts.h"
 #include "estimate/ZeroPaperMemory.h"
 #include "estimate/ActivationMemory.h"
+#include "knowledge/SourceCatalog.h"
 
 #include <algorithm>
 #include <cmath>
@@ -212,8 +213,7 @@ Advice adviseZero(const Answers& a)
         if (asked != "auto" && asked != got)
             adv.checks.push_back({CheckLevel::Fail, "zero-offload-not-possible",
                                   std::string(id) + " = " + asked + " cannot be combined with the allowed stages: "
-                                      "\"CPU offloading is available with ZeRO stage 1, 2, 3. NVMe offloading is available "
-                                      "only with ZeRO stage 3.\" and offload_param is valid only with stage 3.",
+                                      + quoteOf("ds-offload-stages") + " and offload_param is valid only with stage 3.",
                                   "ds-offload-stages"});
     }
     const double capacity = a.number("hardware.gpu_memory_gib") * kGiB;

@@ -46,8 +46,7 @@ void zeroForm(LintReport& r)
               std::string("\"zero_optimization\": {\"stage\": ") + (zero->get<bool>() ? "1" : "0") + "}", "ds-zero-legacy");
     if (isTrue(r, "/zero_optimization/legacy_stage1"))
         r.add(LintLevel::Error, "legacy-stage1", "/zero_optimization/legacy_stage1",
-              "legacy_stage1 is true: DeepSpeed raises \"The deprecated version of ZeRO Stage 1 is not supported in "
-              "deepspeed >= 0.5.9.\"",
+              "legacy_stage1 is true: DeepSpeed raises " + quoteOf("ds-legacy-stage1"),
               "remove it", "ds-legacy-stage1");
 }
 
@@ -140,8 +139,7 @@ void precision(LintReport& r, std::optional<int> stage)
     }
     if (isTrue(r, "/amp/enabled") && stage && *stage > 0)
         r.add(LintLevel::Error, "amp-with-zero", "/amp/enabled",
-              "Apex amp with ZeRO stage " + std::to_string(*stage) + ": DeepSpeed asserts \"Amp and ZeRO are not currently "
-              "compatible, please use (legacy) fp16 mode which performs similar to amp opt_mode=O2\".",
+              "Apex amp with ZeRO stage " + std::to_string(*stage) + ": DeepSpeed asserts " + quoteOf("ds-amp-zero") + ".",
               "use the fp16 or bf16 block instead of amp", "ds-amp-zero");
     else if (isTrue(r, "/amp/enabled") && (fp16.value_or(false) || bf16.value_or(false)))
         r.add(LintLevel::Error, "amp-with-fp16-bf16", "/amp/enabled",
@@ -177,13 +175,11 @@ void pipeline(LintReport& r, std::optional<int> stage)
                                        : "The config has a \"pipeline\" block; if the model is a PipelineModule";
     if (*stage >= 2)
         r.add(stages > 1 ? LintLevel::Error : LintLevel::Warning, "pipeline-with-zero-2-3", "/zero_optimization/stage",
-              why + ", ZeRO stage " + std::to_string(*stage) + " stops DeepSpeed's pipeline engine: \"ZeRO-2 and ZeRO-3 are "
-              "incompatible with pipeline parallelism\".",
+              why + ", ZeRO stage " + std::to_string(*stage) + " stops DeepSpeed's pipeline engine: " + quoteOf("ds-pipe-zero") + ".",
               "use ZeRO stage 0 or 1 with pipeline parallelism", "ds-pipe-zero");
     else if (*stage == 1 && isTrue(r, "/zero_optimization/overlap_comm"))
         r.add(LintLevel::Info, "pipeline-disables-overlap-comm", "/zero_optimization/overlap_comm",
-              why + ", ZeRO-1's overlap_comm is switched off: \"Pipeline parallelism does not support overlapped "
-              "communication, will be disabled.\"",
+              why + ", ZeRO-1's overlap_comm is switched off: " + quoteOf("ds-pipe-zero1-overlap"),
               std::nullopt, "ds-pipe-zero1-overlap");
 }
 
@@ -218,8 +214,7 @@ void optimizer(LintReport& r, std::optional<int> stage)
               "set \"loss_scale\": 0", "ds-onebit-lamb-dls");
     if (const oj* norm = r.at("/optimizer/params/max_grad_norm"))
         r.add(LintLevel::Error, "max-grad-norm-in-optimizer", "/optimizer/params/max_grad_norm",
-              "max_grad_norm in optimizer.params: DeepSpeed raises \"'max_grad_norm' is not supported as an optimizer "
-              "parameter, please switch to using the deepspeed parameter 'gradient_clipping'\".",
+              "max_grad_norm in optimizer.params: DeepSpeed raises " + quoteOf("ds-max-grad-norm") + ".",
               "remove it and set \"gradient_clipping\": " + shortJson(*norm), "ds-max-grad-norm");
 }
 
