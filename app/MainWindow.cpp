@@ -17,12 +17,12 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QMimeData>
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
@@ -60,7 +60,8 @@ MainWindow::MainWindow(QWidget* parent)
         m_pages->addWidget(page);
         connect(page, &WorkflowPage::edited, this,
                 [this](const std::string& id, const nlohmann::json& value) { m_document->setAnswer(id, value); });
-        connect(page, &WorkflowPage::inputCut, this, [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+        connect(page, &WorkflowPage::inputCut, this,
+                [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     }
     m_pages->addWidget(m_summary);
 
@@ -103,8 +104,9 @@ MainWindow::MainWindow(QWidget* parent)
         m_tabs->setCurrentWidget(m_preview);
         m_preview->highlightLine(line);
     });
-    connect(m_findings, &FindingsView::suggestionToggled, this,
-            [this](const std::string& pointer, bool accepted) { m_document->setSuggestionAccepted(pointer, accepted); });
+    connect(m_findings, &FindingsView::suggestionToggled, this, [this](const std::string& pointer, bool accepted) {
+        m_document->setSuggestionAccepted(pointer, accepted);
+    });
     setAcceptDrops(true);
     connect(m_back, &QPushButton::clicked, this, [this] { next(-1); });
     connect(m_next, &QPushButton::clicked, this, [this] { next(+1); });
@@ -134,7 +136,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         if (!maybeSave())
             return;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(), tr("ds-wizard projects (*.dswiz)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open project"), QString(), tr("ds-wizard projects (*.dswiz)"));
         if (!path.isEmpty())
             openProject(path);
     });
@@ -155,13 +158,15 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
         QString path = m_document->fileName();
         if (path.isEmpty())
-            path = QFileDialog::getSaveFileName(this, tr("Save project"), QStringLiteral("project.dswiz"), tr("ds-wizard projects (*.dswiz)"));
+            path = QFileDialog::getSaveFileName(this, tr("Save project"), QStringLiteral("project.dswiz"),
+                                                tr("ds-wizard projects (*.dswiz)"));
         if (!path.isEmpty())
             if (QString error = saveProjectAs(path); !error.isEmpty())
                 QMessageBox::warning(this, tr("Save failed"), error);
     });
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), QStringLiteral("project.dswiz"), tr("ds-wizard projects (*.dswiz)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), QStringLiteral("project.dswiz"),
+                                                          tr("ds-wizard projects (*.dswiz)"));
         if (!path.isEmpty())
             if (QString error = saveProjectAs(path); !error.isEmpty())
                 QMessageBox::warning(this, tr("Save failed"), error);
@@ -169,7 +174,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Import ds_config…"), QKeySequence(tr("Ctrl+I")), this, [this] {
         if (!maybeSave())
             return;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Import ds_config"), QString(), tr("DeepSpeed configs (*.json *.conf);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import ds_config"), QString(),
+                                                          tr("DeepSpeed configs (*.json *.conf);;All files (*)"));
         if (!path.isEmpty())
             importConfig(path);
     });
@@ -209,7 +215,8 @@ bool MainWindow::openProject(const QString& path)
 {
     const QString error = m_document->load(path);
     if (!error.isEmpty()) {
-        QMessageBox::warning(this, tr("Cannot open project"), tr("%1\n\n%2").arg(path, boundedForDisplay(error))); // may quote the file
+        QMessageBox::warning(this, tr("Cannot open project"),
+                             tr("%1\n\n%2").arg(path, boundedForDisplay(error))); // may quote the file
         return false;
     }
     m_untitledName.clear();
@@ -239,7 +246,8 @@ QString MainWindow::saveProjectAs(const QString& path)
 QString MainWindow::exportConfig(const QString& path)
 {
     const auto& document = *m_document;
-    return writeExport(exportFiles(document.plan().config, document.project().answers, ExportTarget::DeepSpeedJson), path, false);
+    return writeExport(exportFiles(document.plan().config, document.project().answers, ExportTarget::DeepSpeedJson),
+                       path, false);
 }
 
 bool MainWindow::importConfig(const QString& path)
@@ -247,15 +255,18 @@ bool MainWindow::importConfig(const QString& path)
     QStringList notes;
     const QString error = m_document->importConfigFile(path, &notes);
     if (!error.isEmpty()) {
-        QMessageBox::warning(this, tr("Cannot import"), tr("%1\n\n%2").arg(path, boundedForDisplay(error))); // may quote the file
+        QMessageBox::warning(this, tr("Cannot import"),
+                             tr("%1\n\n%2").arg(path, boundedForDisplay(error))); // may quote the file
         return false;
     }
     m_untitledName = tr("%1 (imported)").arg(QFileInfo(path).fileName());
     updateTitle();
     m_tabs->setCurrentWidget(m_findings);
-    statusBar()->showMessage(notes.isEmpty() ? tr("Imported %1").arg(path)
-                                             : tr("Imported %1; not carried into answers: %2").arg(path, boundedForDisplay(notes.join("; "))),
-                             10000);
+    statusBar()->showMessage(
+        notes.isEmpty()
+            ? tr("Imported %1").arg(path)
+            : tr("Imported %1; not carried into answers: %2").arg(path, boundedForDisplay(notes.join("; "))),
+        10000);
     return true;
 }
 
@@ -264,10 +275,11 @@ QString MainWindow::writeExport(const std::vector<ExportFile>& files, const QStr
     const ExportPlacement placement = placeExport(files, path, folder);
     if (const QStringList unnamed = unnamedFilesToOverwrite(placement); !unnamed.isEmpty()) {
         // The file dialog asked about the file the user picked, not about the ones written beside it.
-        const auto answer = QMessageBox::question(this, tr("Overwrite files?"),
-                                                  tr("The export also writes these files, which exist and differ:\n%1\n\nOverwrite them?")
-                                                      .arg(unnamed.join('\n')),
-                                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+        const auto answer = QMessageBox::question(
+            this, tr("Overwrite files?"),
+            tr("The export also writes these files, which exist and differ:\n%1\n\nOverwrite them?")
+                .arg(unnamed.join('\n')),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
         if (answer != QMessageBox::Yes)
             return tr("not exported: %1 kept").arg(unnamed.join(", "));
     }
@@ -284,8 +296,9 @@ void MainWindow::showExportDialog()
         return;
     const auto files = dialog.files();
     const bool folder = dialog.target() == ExportTarget::Bundle;
-    const QString path = folder ? QFileDialog::getExistingDirectory(this, tr("Export into folder"))
-                                : QFileDialog::getSaveFileName(this, tr("Export"), QString::fromStdString(files.front().name));
+    const QString path = folder
+        ? QFileDialog::getExistingDirectory(this, tr("Export into folder"))
+        : QFileDialog::getSaveFileName(this, tr("Export"), QString::fromStdString(files.front().name));
     if (path.isEmpty())
         return;
     if (QString error = writeExport(files, path, folder); !error.isEmpty())
@@ -359,7 +372,8 @@ void MainWindow::refresh()
 
 void MainWindow::updateTitle()
 {
-    const QString name = m_document->fileName().isEmpty() && !m_untitledName.isEmpty() ? m_untitledName : m_document->displayName();
+    const QString name =
+        m_document->fileName().isEmpty() && !m_untitledName.isEmpty() ? m_untitledName : m_document->displayName();
     setWindowTitle(QStringLiteral("%1[*] — ds-wizard").arg(name));
     setWindowModified(m_document->isModified());
 }
@@ -377,7 +391,8 @@ bool MainWindow::maybeSave()
         return true;
     QString path = m_document->fileName();
     if (path.isEmpty())
-        path = QFileDialog::getSaveFileName(this, tr("Save project"), QStringLiteral("project.dswiz"), tr("ds-wizard projects (*.dswiz)"));
+        path = QFileDialog::getSaveFileName(this, tr("Save project"), QStringLiteral("project.dswiz"),
+                                            tr("ds-wizard projects (*.dswiz)"));
     if (path.isEmpty())
         return false;
     const QString error = saveProjectAs(path);

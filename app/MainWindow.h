@@ -32,7 +32,7 @@ public:
 
     // Opens `path`, or the example project when it is empty. Errors are shown, never fatal.
     void openAtStart(const QString& path);
-    bool openProject(const QString& path); // false with a message box on failure
+    bool openProject(const QString& path);      // false with a message box on failure
     QString saveProjectAs(const QString& path); // empty on success
     QString exportConfig(const QString& path);  // empty on success
     // Writes the export files: `path` is the file (the folder for a bundle). Empty on success.

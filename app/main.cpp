@@ -4,8 +4,8 @@
 #include "SessionBusAddress.h"
 
 #include <QApplication>
-#include <QIcon>
 #include <QCoreApplication>
+#include <QIcon>
 #include <QTextStream>
 
 int main(int argc, char* argv[])

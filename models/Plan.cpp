@@ -2,15 +2,15 @@
 
 #include "advise/BatchKeys.h"
 #include "advise/CrossChecks.h"
-#include "project/InputRegistry.h"
 #include "advise/MemoryAdvisor.h"
 #include "advise/NvmeAdvisor.h"
 #include "advise/OnebitAdvisor.h"
 #include "advise/PipelineAdvisor.h"
 #include "advise/PrecisionAdvisor.h"
 #include "advise/SparseAdvisor.h"
-#include "knowledge/DeepSpeedFacts.h"
 #include "advise/ZeroAdvisor.h"
+#include "knowledge/DeepSpeedFacts.h"
+#include "project/InputRegistry.h"
 
 #include <algorithm>
 #include <map>
@@ -23,9 +23,14 @@ using oj = nlohmann::ordered_json;
 
 std::string optimizerType(const std::string& id)
 {
-    static const std::map<std::string, std::string> types = {
-        {"adamw", "AdamW"}, {"adam", "Adam"}, {"lamb", "Lamb"}, {"adagrad", "Adagrad"}, {"lion", "Lion"},
-        {"onebit-adam", "OneBitAdam"}, {"zero-one-adam", "ZeroOneAdam"}, {"onebit-lamb", "OneBitLamb"}};
+    static const std::map<std::string, std::string> types = {{"adamw", "AdamW"},
+                                                             {"adam", "Adam"},
+                                                             {"lamb", "Lamb"},
+                                                             {"adagrad", "Adagrad"},
+                                                             {"lion", "Lion"},
+                                                             {"onebit-adam", "OneBitAdam"},
+                                                             {"zero-one-adam", "ZeroOneAdam"},
+                                                             {"onebit-lamb", "OneBitLamb"}};
     auto it = types.find(id);
     return it == types.end() ? id : it->second;
 }
@@ -56,8 +61,9 @@ const std::vector<std::string>& workflowIds()
 std::string workflowTitle(const std::string& id)
 {
     static const std::map<std::string, std::string> titles = {
-        {"zero", "ZeRO stage and offload"}, {"precision", "Precision"}, {"pipeline", "Pipeline parallelism"},
-        {"memory", "Out-of-memory diagnosis"}, {"nvme", "DeepNVMe"}, {"onebit", "1-bit Adam"}, {"sparse", "Sparse attention"}};
+        {"zero", "ZeRO stage and offload"},    {"precision", "Precision"}, {"pipeline", "Pipeline parallelism"},
+        {"memory", "Out-of-memory diagnosis"}, {"nvme", "DeepNVMe"},       {"onebit", "1-bit Adam"},
+        {"sparse", "Sparse attention"}};
     auto it = titles.find(id);
     return it == titles.end() ? id : it->second;
 }
@@ -140,8 +146,8 @@ nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow)
             j["workflows"][advice.workflow] = toJson(advice);
     j["findings"] = oj::array();
     for (const auto& f : plan.findings)
-        j["findings"].push_back(oj{{"level", toString(f.level)}, {"code", f.code}, {"message", f.message},
-                                   {"workflows", f.workflows}});
+        j["findings"].push_back(
+            oj{{"level", toString(f.level)}, {"code", f.code}, {"message", f.message}, {"workflows", f.workflows}});
     j["input_errors"] = plan.inputErrors;
     j["lint"] = oj::array();
     for (const auto& f : plan.lint)
@@ -149,8 +155,12 @@ nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow)
     if (!plan.suggestions.empty()) {
         j["suggestions"] = oj::array();
         for (const auto& s : plan.suggestions)
-            j["suggestions"].push_back(oj{{"pointer", s.pointer}, {"from", s.from}, {"to", s.to},
-                                          {"workflow", s.workflow}, {"reason", s.reason}, {"accepted", s.accepted}});
+            j["suggestions"].push_back(oj{{"pointer", s.pointer},
+                                          {"from", s.from},
+                                          {"to", s.to},
+                                          {"workflow", s.workflow},
+                                          {"reason", s.reason},
+                                          {"accepted", s.accepted}});
     }
     j["basis"] = plan.basis;
     return j;

@@ -1,9 +1,9 @@
 #pragma once
 #include "advise/Advice.h"
-#include "project/Answers.h"
 #include "advise/ConfigComposer.h"
-#include "lint/ConfigLinter.h"
 #include "config/ImportedConfigPlan.h"
+#include "lint/ConfigLinter.h"
+#include "project/Answers.h"
 #include "project/ProjectFile.h"
 
 #include <nlohmann/json.hpp>
@@ -14,13 +14,13 @@ namespace dsw {
 
 // Everything the wizard says about one set of answers. Recomputed whole on every edit: it is arithmetic.
 struct Plan {
-    std::vector<Advice> workflows;             // in the order of workflowIds()
-    nlohmann::ordered_json config;              // the composed ds_config
-    std::vector<Finding> findings;              // between workflows
-    std::vector<std::string> inputErrors;       // answers that do not validate
-    std::string basis;                          // "Based on DeepSpeed 0.19.5's documentation and code; ..."
-    std::vector<Suggestion> suggestions;        // for an imported config: what the wizard would change
-    std::vector<LintFinding> lint;              // the linter on `config` (with lines of its 2-space dump)
+    std::vector<Advice> workflows;        // in the order of workflowIds()
+    nlohmann::ordered_json config;        // the composed ds_config
+    std::vector<Finding> findings;        // between workflows
+    std::vector<std::string> inputErrors; // answers that do not validate
+    std::string basis;                    // "Based on DeepSpeed 0.19.5's documentation and code; ..."
+    std::vector<Suggestion> suggestions;  // for an imported config: what the wizard would change
+    std::vector<LintFinding> lint;        // the linter on `config` (with lines of its 2-space dump)
 
     const Advice* find(const std::string& workflow) const;
 };

@@ -30,10 +30,10 @@ StepState stepState(const Plan& plan, const Project& project, const std::string&
     const Advice* advice = plan.find(step);
     if (!advice)
         return StepState::NotVisited;
-    const bool conflict = advice->hasFailedCheck()
-        || std::any_of(plan.findings.begin(), plan.findings.end(), [&](const Finding& f) {
-               return std::find(f.workflows.begin(), f.workflows.end(), step) != f.workflows.end();
-           });
+    const bool conflict =
+        advice->hasFailedCheck() || std::any_of(plan.findings.begin(), plan.findings.end(), [&](const Finding& f) {
+            return std::find(f.workflows.begin(), f.workflows.end(), step) != f.workflows.end();
+        });
     if (conflict)
         return StepState::Conflict;
     if (advice->status == AdviceStatus::NeedsInput)

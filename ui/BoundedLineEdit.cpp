@@ -20,10 +20,7 @@ BoundedLineEdit::BoundedLineEdit(qsizetype maxCharacters, QWidget* parent)
     setMaxLength(static_cast<int>(std::min<qsizetype>(2 * maxCharacters, 32767)));
 }
 
-qsizetype BoundedLineEdit::room() const
-{
-    return m_max - characterCount(text()) + characterCount(selectedText());
-}
+qsizetype BoundedLineEdit::room() const { return m_max - characterCount(text()) + characterCount(selectedText()); }
 
 void BoundedLineEdit::insertBounded(const QString& offered)
 {
@@ -41,10 +38,7 @@ void BoundedLineEdit::insertBounded(const QString& offered)
         emit inputCut(offeredCount, characterCount(kept), m_max);
 }
 
-void BoundedLineEdit::pasteBounded(QClipboard::Mode mode)
-{
-    insertBounded(QGuiApplication::clipboard()->text(mode));
-}
+void BoundedLineEdit::pasteBounded(QClipboard::Mode mode) { insertBounded(QGuiApplication::clipboard()->text(mode)); }
 
 void BoundedLineEdit::keyPressEvent(QKeyEvent* event)
 {
@@ -111,7 +105,8 @@ void BoundedLineEdit::inputMethodEvent(QInputMethodEvent* event)
         return;
     }
     QInputMethodEvent cut(event->preeditString(), event->attributes());
-    cut.setCommitString(firstCharacters(event->commitString(), fits), event->replacementStart(), event->replacementLength());
+    cut.setCommitString(firstCharacters(event->commitString(), fits), event->replacementStart(),
+                        event->replacementLength());
     QLineEdit::inputMethodEvent(&cut);
     emit inputCut(offered, fits, m_max);
 }

@@ -101,7 +101,8 @@ void BoundedPlainTextEdit::inputMethodEvent(QInputMethodEvent* event)
         return;
     }
     QInputMethodEvent cut(event->preeditString(), event->attributes());
-    cut.setCommitString(firstCharacters(event->commitString(), fits), event->replacementStart(), event->replacementLength());
+    cut.setCommitString(firstCharacters(event->commitString(), fits), event->replacementStart(),
+                        event->replacementLength());
     QPlainTextEdit::inputMethodEvent(&cut);
     emit inputCut(offered, fits, m_max);
 }

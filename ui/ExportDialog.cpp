@@ -50,7 +50,10 @@ ExportDialog::ExportDialog(nlohmann::ordered_json config, Answers answers, QWidg
 
 ExportTarget ExportDialog::target() const { return static_cast<ExportTarget>(m_target->currentData().toInt()); }
 
-void ExportDialog::setTarget(ExportTarget target) { m_target->setCurrentIndex(m_target->findData(static_cast<int>(target))); }
+void ExportDialog::setTarget(ExportTarget target)
+{
+    m_target->setCurrentIndex(m_target->findData(static_cast<int>(target)));
+}
 
 std::vector<ExportFile> ExportDialog::files() const { return exportFiles(m_config, m_answers, target()); }
 

@@ -1,6 +1,6 @@
 #pragma once
-#include "project/Answers.h"
 #include "config/ConfigExport.h"
+#include "project/Answers.h"
 
 #include <QDialog>
 

@@ -9,8 +9,7 @@ namespace dsw {
 
 // Built-in JSON highlighter, used when KSyntaxHighlighting is not available.
 // Every colour is derived from the palette and kept readable on its Base colour.
-class FallbackJsonHighlighter : public QSyntaxHighlighter
-{
+class FallbackJsonHighlighter : public QSyntaxHighlighter {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(FallbackJsonHighlighter)
 

@@ -40,7 +40,8 @@ FindingsView::FindingsView(QWidget* parent)
     });
     connect(this, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
         if (!item->data(kPointerRole).toString().isEmpty())
-            emit suggestionToggled(item->data(kPointerRole).toString().toStdString(), item->checkState() == Qt::Checked);
+            emit suggestionToggled(item->data(kPointerRole).toString().toStdString(),
+                                   item->checkState() == Qt::Checked);
     });
 }
 
@@ -50,22 +51,23 @@ void FindingsView::showFindings(const std::vector<LintFinding>& findings, const 
     clear();
     heading(this, tr("Lint findings (%1)").arg(findings.size()));
     for (const auto& f : findings) {
-        QString text = QString::fromStdString(mark(f.level)) + " " + QString::fromStdString(f.path.empty() ? "/" : f.path) + ": "
-            + QString::fromStdString(f.message);
+        QString text = QString::fromStdString(mark(f.level)) + " "
+            + QString::fromStdString(f.path.empty() ? "/" : f.path) + ": " + QString::fromStdString(f.message);
         if (f.suggestion)
             text += "\n→ " + QString::fromStdString(*f.suggestion);
         // Paths and messages quote keys and values of an imported config: a list item lays out all it holds.
         auto* item = new QListWidgetItem(boundedForDisplay(text), this);
-        item->setToolTip(QString::fromStdString(f.code) + (f.source ? " [" + QString::fromStdString(*f.source) + "]" : QString()));
+        item->setToolTip(QString::fromStdString(f.code)
+                         + (f.source ? " [" + QString::fromStdString(*f.source) + "]" : QString()));
         item->setData(kLineRole, f.line);
     }
     if (!suggestions.empty())
         heading(this, tr("Suggestions for the imported config (applied only when ticked)"));
     for (const auto& s : suggestions) {
-        auto* item = new QListWidgetItem(tr("%1: %2 → %3\n%4")
-                                             .arg(boundedForDisplay(s.pointer), compact(s.from), compact(s.to),
-                                                  boundedForDisplay(s.reason)),
-                                         this);
+        auto* item = new QListWidgetItem(
+            tr("%1: %2 → %3\n%4")
+                .arg(boundedForDisplay(s.pointer), compact(s.from), compact(s.to), boundedForDisplay(s.reason)),
+            this);
         item->setData(kPointerRole, QString::fromStdString(s.pointer));
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(s.accepted ? Qt::Checked : Qt::Unchecked);

@@ -1,6 +1,6 @@
 #pragma once
-#include "lint/ConfigLinter.h"
 #include "config/ImportedConfigPlan.h"
+#include "lint/ConfigLinter.h"
 
 #include <QListWidget>
 #include <vector>

@@ -42,33 +42,33 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, QWidget* parent
                                                              : spec->values;
             for (const auto& v : values)
                 combo->addItem(QString::fromStdString(v));
-            connect(combo, &QComboBox::currentTextChanged, this, [this, id](const QString& text) {
-                commit(m_fields.at(id.toStdString()), text);
-            });
+            connect(combo, &QComboBox::currentTextChanged, this,
+                    [this, id](const QString& text) { commit(m_fields.at(id.toStdString()), text); });
             editor = combo;
         } else if (spec->type == InputType::Text && spec->max > 4096) {
             // Long pasted text, e.g. an error message.
             auto* box = new BoundedPlainTextEdit(static_cast<qsizetype>(InputRegistry::maxCharacters(*spec)), this);
             box->setMaximumHeight(160);
-            connect(box, &QPlainTextEdit::textChanged, this, [this, id, box] {
-                commit(m_fields.at(id.toStdString()), box->toPlainText());
-            });
-            connect(box, &BoundedPlainTextEdit::inputCut, this, [this, id](qsizetype offered, qsizetype kept, qsizetype limit) {
-                showCut(m_fields.at(id.toStdString()), offered, kept, limit);
-            });
+            connect(box, &QPlainTextEdit::textChanged, this,
+                    [this, id, box] { commit(m_fields.at(id.toStdString()), box->toPlainText()); });
+            connect(box, &BoundedPlainTextEdit::inputCut, this,
+                    [this, id](qsizetype offered, qsizetype kept, qsizetype limit) {
+                        showCut(m_fields.at(id.toStdString()), offered, kept, limit);
+                    });
             editor = box;
         } else {
             auto* line = new BoundedLineEdit(static_cast<qsizetype>(InputRegistry::maxCharacters(*spec)), this);
-            connect(line, &QLineEdit::textEdited, this, [this, id](const QString& text) {
-                commit(m_fields.at(id.toStdString()), text);
-            });
-            connect(line, &BoundedLineEdit::inputCut, this, [this, id](qsizetype offered, qsizetype kept, qsizetype limit) {
-                showCut(m_fields.at(id.toStdString()), offered, kept, limit);
-            });
+            connect(line, &QLineEdit::textEdited, this,
+                    [this, id](const QString& text) { commit(m_fields.at(id.toStdString()), text); });
+            connect(line, &BoundedLineEdit::inputCut, this,
+                    [this, id](qsizetype offered, qsizetype kept, qsizetype limit) {
+                        showCut(m_fields.at(id.toStdString()), offered, kept, limit);
+                    });
             editor = line;
         }
         editor->setObjectName(id);
-        QString tip = QString::fromStdString(spec->help) + "\n" + id + " — allowed: " + QString::fromStdString(InputRegistry::allowed(*spec));
+        QString tip = QString::fromStdString(spec->help) + "\n" + id
+            + " — allowed: " + QString::fromStdString(InputRegistry::allowed(*spec));
         editor->setToolTip(tip);
         auto* error = new QLabel(this);
         error->setObjectName(id + ".error");
@@ -117,7 +117,8 @@ void InputForm::load(const Answers& answers)
                 field.notice->setVisible(false);
             // The default (or what it is derived from) shows as a placeholder: not typed, not saved.
             line->setPlaceholderText(field.spec->derivedDefault.empty() ? displayText(field.spec->defaultValue)
-                                                                        : displayText(value) + "  (" + QString::fromStdString(field.spec->derivedDefault) + ")");
+                                                                        : displayText(value) + "  ("
+                                             + QString::fromStdString(field.spec->derivedDefault) + ")");
         }
         field.error->setVisible(false);
     }
@@ -157,7 +158,11 @@ void InputForm::showCut(Field& field, qsizetype offered, qsizetype kept, qsizety
     const QString message = kept == 0
         ? tr("%1 is full (at most %2 characters): %3 more were not entered.").arg(label).arg(limit).arg(offered)
         : tr("%1 holds at most %2 characters: of the %3 pasted, the first %4 were kept and %5 dropped.")
-              .arg(label).arg(limit).arg(offered).arg(kept).arg(offered - kept);
+              .arg(label)
+              .arg(limit)
+              .arg(offered)
+              .arg(kept)
+              .arg(offered - kept);
     field.notice->setText(QStringLiteral("✂ ") + message);
     field.notice->setVisible(true);
     emit inputCut(message);

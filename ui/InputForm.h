@@ -33,7 +33,7 @@ private:
         const InputSpec* spec;
         QWidget* editor;
         QLabel* error;
-        QLabel* notice;    // what the last paste, drop or typing had cut
+        QLabel* notice;      // what the last paste, drop or typing had cut
         QString textWhenCut; // the field's text after that cut: committing it keeps the note
     };
     void commit(Field& field, const QString& text);

@@ -35,9 +35,6 @@ void JsonHighlighter::followPalette(const QPalette& palette)
     static_cast<Backend*>(m_highlighter)->setPalette(palette);
 }
 
-QString JsonHighlighter::backendName() const
-{
-    return QString::fromLatin1(kBackendName);
-}
+QString JsonHighlighter::backendName() const { return QString::fromLatin1(kBackendName); }
 
 } // namespace dsw

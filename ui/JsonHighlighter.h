@@ -10,8 +10,7 @@ namespace dsw {
 
 // Syntax highlighting for the JSON preview: KSyntaxHighlighting when the build has it,
 // the built-in FallbackJsonHighlighter otherwise.
-class JsonHighlighter : public QObject
-{
+class JsonHighlighter : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(JsonHighlighter)
 

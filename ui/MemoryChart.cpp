@@ -27,7 +27,8 @@ void MemoryChart::showPlan(const Plan& plan)
     chart->setTitle(tr("Per-GPU memory (GiB)"));
     chart->legend()->setAlignment(Qt::AlignBottom);
     // Follow the palette: a dark theme on a dark base, no colours of our own.
-    chart->setTheme(palette().color(QPalette::Base).lightness() < 128 ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setTheme(palette().color(QPalette::Base).lightness() < 128 ? QChart::ChartThemeDark
+                                                                      : QChart::ChartThemeLight);
     if (!zero) {
         setChart(chart);
         return;

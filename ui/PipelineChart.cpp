@@ -41,12 +41,12 @@ void PipelineChart::showAdvice(const Advice& pipeline)
             const double bytes = memory[s].get<double>();
             const QString range = count == 0 ? tr("no layers")
                 : count == 1                 ? tr("layer %1 (1 layer)").arg(first)
-                                             : tr("layers %1–%2 (%3 layers)").arg(first).arg(first + count - 1).arg(count);
+                             : tr("layers %1–%2 (%3 layers)").arg(first).arg(first + count - 1).arg(count);
             Bar bar;
-            bar.label = tr("Stage %1: %2, %3 parameters, %4")
-                            .arg(static_cast<int>(s))
-                            .arg(range, QString::fromStdString(formatCount(params)),
-                                 QString::fromStdString(formatGiB(bytes)));
+            bar.label =
+                tr("Stage %1: %2, %3 parameters, %4")
+                    .arg(static_cast<int>(s))
+                    .arg(range, QString::fromStdString(formatCount(params)), QString::fromStdString(formatGiB(bytes)));
             bar.memoryBytes = bytes;
             bar.overCapacity = m_usableBytes > 0 && bytes > m_usableBytes;
             m_bars.push_back(bar);
@@ -106,8 +106,9 @@ void PipelineChart::paintEvent(QPaintEvent*)
         painter.fillRect(track, pal.color(QPalette::AlternateBase));
         const int length = scale > 0 ? static_cast<int>(area.width() * bar.memoryBytes / scale) : 0;
         // Over capacity: the same highlight colour, hatched, so no colour of our own is needed.
-        painter.fillRect(QRect(track.left(), track.top(), std::max(1, length), kBarThickness),
-                         QBrush(pal.color(QPalette::Highlight), bar.overCapacity ? Qt::BDiagPattern : Qt::SolidPattern));
+        painter.fillRect(
+            QRect(track.left(), track.top(), std::max(1, length), kBarThickness),
+            QBrush(pal.color(QPalette::Highlight), bar.overCapacity ? Qt::BDiagPattern : Qt::SolidPattern));
         y += rowHeight() + kGap;
     }
     if (m_usableBytes > 0 && scale > 0) { // the usable capacity, as a vertical rule

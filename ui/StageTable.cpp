@@ -29,9 +29,14 @@ void StageTable::showAdvice(const Advice& zero)
         auto bytes = [&](const char* key) { return QString::fromStdString(formatGiB(row.value(key, 0.0))); };
         const int stage = row.at("stage").get<int>();
         const bool chosen = rec.at("stage").get<int>() == stage && rec.at("offload_optimizer") == "none";
-        QStringList cells = {QString::number(stage) + (row.value("activation_checkpointing", false) ? tr(" + ckpt") : QString()),
-                             bytes("params_bytes"), bytes("grads_bytes"), bytes("optimizer_bytes"), bytes("activations_bytes"),
-                             bytes("gpu_total_bytes"), bytes("cpu_per_node_bytes"),
+        QStringList cells = {QString::number(stage)
+                                 + (row.value("activation_checkpointing", false) ? tr(" + ckpt") : QString()),
+                             bytes("params_bytes"),
+                             bytes("grads_bytes"),
+                             bytes("optimizer_bytes"),
+                             bytes("activations_bytes"),
+                             bytes("gpu_total_bytes"),
+                             bytes("cpu_per_node_bytes"),
                              row.value("fits", false) ? QStringLiteral("✓") : QStringLiteral("✗")};
         if (chosen)
             cells.last() += QStringLiteral(" ◀");

@@ -1,8 +1,8 @@
 #include "WhyView.h"
 
 #include "BoundedText.h"
-#include "util/Count.h"
 #include "knowledge/SourceCatalog.h"
+#include "util/Count.h"
 
 #include <QScrollBar>
 
@@ -57,7 +57,8 @@ QString WhyView::html(const Plan& plan, const std::string& workflow)
     for (const auto& advice : plan.workflows) {
         if (!workflow.empty() && advice.workflow != workflow)
             continue;
-        h += QStringLiteral("<h3>%1</h3><p><b>%2</b></p>").arg(esc(workflowTitle(advice.workflow)), esc(advice.headline));
+        h += QStringLiteral("<h3>%1</h3><p><b>%2</b></p>")
+                 .arg(esc(workflowTitle(advice.workflow)), esc(advice.headline));
         h += "<h4>Checks</h4><ul>";
         for (const auto& c : advice.checks)
             h += QStringLiteral("<li>%1 %2 <small><code>%3</code></small>%4</li>")
@@ -77,12 +78,14 @@ QString WhyView::html(const Plan& plan, const std::string& workflow)
             h += "</table>";
         }
         for (const auto& s : advice.snippets)
-            h += QStringLiteral("<h4>%1 <small>(%2)</small></h4><pre>%3</pre>").arg(esc(s.title), esc(s.language), escCode(s.code));
+            h += QStringLiteral("<h4>%1 <small>(%2)</small></h4><pre>%3</pre>")
+                     .arg(esc(s.title), esc(s.language), escCode(s.code));
         if (!advice.sources.empty()) {
             h += "<h4>Sources</h4><ul>";
             for (const auto& id : advice.sources)
                 if (const Source* s = SourceCatalog::instance().find(id))
-                    h += QStringLiteral("<li><code>%1</code> %2 <small>%3</small></li>").arg(esc(id), esc(s->title), esc(s->url));
+                    h += QStringLiteral("<li><code>%1</code> %2 <small>%3</small></li>")
+                             .arg(esc(id), esc(s->title), esc(s->url));
             h += "</ul>";
         }
     }

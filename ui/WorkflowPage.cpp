@@ -22,7 +22,10 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
 {
     setObjectName(QString::fromStdString(step) + "Page");
     auto* layout = new QVBoxLayout(this);
-    auto* title = new QLabel(QStringLiteral("<h2>%1</h2>").arg(QString::fromStdString(step == "setup" ? "Setup: model, GPUs, cluster, software" : workflowTitle(step))), this);
+    auto* title = new QLabel(QStringLiteral("<h2>%1</h2>")
+                                 .arg(QString::fromStdString(step == "setup" ? "Setup: model, GPUs, cluster, software"
+                                                                             : workflowTitle(step))),
+                             this);
     layout->addWidget(title);
     m_headline->setObjectName(QStringLiteral("headline"));
     m_headline->setWordWrap(true);
@@ -59,7 +62,8 @@ void WorkflowPage::showProject(const Project& project, const Plan& plan)
     m_form->load(project.answers);
     const Advice* advice = plan.find(m_step);
     if (!advice) {
-        m_headline->setText(m_step == "setup" ? tr("Answers here are shared by every workflow and asked only once.") : QString());
+        m_headline->setText(m_step == "setup" ? tr("Answers here are shared by every workflow and asked only once.")
+                                              : QString());
         QString errors;
         for (const auto& e : plan.inputErrors)
             errors += "⚠ " + boundedForDisplay(e) + "\n"; // may quote a value from the project file

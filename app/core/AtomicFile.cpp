@@ -81,7 +81,7 @@ void removeStaleTemporaries(const QString& target)
         if (!isTempNameOf(entry, info.fileName()))
             continue;
         const QString path = dir.filePath(entry);
-        struct stat st{};
+        struct stat st {};
         if (::lstat(native(path).constData(), &st) != 0 || !olderThanThisProcess(st))
             continue;
         if (S_ISDIR(st.st_mode))
@@ -141,7 +141,7 @@ struct Staged {
 // Creates the temporary beside the target with the target's permissions and writes it completely.
 int stage(const FileToWrite& file, Staged& s)
 {
-    struct stat old{};
+    struct stat old {};
     if (::stat(native(s.target).constData(), &old) == 0) {
         if (!S_ISREG(old.st_mode))
             return EEXIST; // callers check the kind first and say what it is; this is the last guard
@@ -163,7 +163,7 @@ int stage(const FileToWrite& file, Staged& s)
         return EEXIST;
     }
     int error = 0;
-    struct stat created{};
+    struct stat created {};
     ::fstat(fd, &created);
     mode_t mode = (s.existed ? old.st_mode : created.st_mode) & 0777; // never set-user-ID on rewritten bytes
     if (file.executable)
@@ -223,7 +223,8 @@ int fsyncFolder(const QString& folder)
         return errno;
     int error = retryingFsync(fd);
     ::close(fd);
-    return error == EINVAL || error == ENOTSUP ? 0 : error; // a file system that cannot sync folders has nothing to sync
+    return error == EINVAL || error == ENOTSUP ? 0
+                                               : error; // a file system that cannot sync folders has nothing to sync
 }
 
 QString writeSet(const std::vector<FileToWrite>& files, const std::vector<QString>& shown, bool removeStale)
@@ -283,7 +284,7 @@ void resetFileWriteHooks() { fileWriteHooks() = realSystemCalls(); }
 
 QString nonRegularFileKind(const QString& path)
 {
-    struct stat st{};
+    struct stat st {};
     if (path.isEmpty() || ::stat(native(path).constData(), &st) != 0 || S_ISREG(st.st_mode))
         return {};
     if (S_ISDIR(st.st_mode))
@@ -339,7 +340,8 @@ QString writeNewFolderAtomically(const QString& folder, const std::vector<FileTo
         shown.push_back(QDir(folder).filePath(f.path));
     }
     QString error = writeSet(inside, shown, false);
-    if (error.isEmpty() && fileWriteHooks().rename(native(temp).constData(), native(info.absoluteFilePath()).constData()) != 0)
+    if (error.isEmpty()
+        && fileWriteHooks().rename(native(temp).constData(), native(info.absoluteFilePath()).constData()) != 0)
         error = cannotWrite(folder, errno);
     if (!error.isEmpty()) {
         QDir(temp).removeRecursively();

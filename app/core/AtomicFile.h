@@ -17,8 +17,8 @@ struct FileWriteHooks {
     std::function<int(int fd)> close;
     std::function<int(const char* from, const char* to)> rename;
 };
-FileWriteHooks& fileWriteHooks();       // the hooks in use
-void resetFileWriteHooks();             // back to the real system calls
+FileWriteHooks& fileWriteHooks(); // the hooks in use
+void resetFileWriteHooks();       // back to the real system calls
 
 struct FileToWrite {
     QString path;

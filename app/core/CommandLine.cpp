@@ -2,14 +2,14 @@
 
 #include "CommandLineSupport.h"
 #include "ConfigCommands.h"
-#include "util/Count.h"
-#include "estimate/DeepSpeedEstimator.h"
-#include "project/InputRegistry.h"
 #include "Plan.h"
 #include "PlanText.h"
-#include "project/ProjectFile.h"
 #include "TerminalText.h"
+#include "estimate/DeepSpeedEstimator.h"
 #include "estimate/ZeroPaperMemory.h"
+#include "project/InputRegistry.h"
+#include "project/ProjectFile.h"
+#include "util/Count.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -25,11 +25,13 @@ using oj = nlohmann::ordered_json;
 const QString kUsage = QStringLiteral(
     "Usage: ds-wizard [FILE.dswiz]                     open the window\n"
     "       ds-wizard recommend [--project F] [--set id=value]... [--workflow W] [--format json|config|text] [-o OUT]\n"
-    "       ds-wizard estimate --params N --gpus-per-node G --nodes K [--largest-layer N] [--buffer-factor F] [--json]\n"
+    "       ds-wizard estimate --params N --gpus-per-node G --nodes K [--largest-layer N] [--buffer-factor F] "
+    "[--json]\n"
     "       ds-wizard keys [--json]                       every input id with type, range, default and help\n"
     "       ds-wizard lint CONFIG [--set id=value]... [--format text|json]   exit 0 clean, 1 findings, 2 unreadable\n"
     "       ds-wizard import CONFIG -o PROJECT.dswiz\n"
-    "       ds-wizard export [--project F] [--set id=value]... --to deepspeed-json|hf-json|accelerate-yaml|launch|bundle -o PATH [--force]\n"
+    "       ds-wizard export [--project F] [--set id=value]... --to "
+    "deepspeed-json|hf-json|accelerate-yaml|launch|bundle -o PATH [--force]\n"
     "       ds-wizard diff A.json B.json [--format text|json]   what differs once DeepSpeed's defaults apply (exit 1)\n"
     "       ds-wizard --version | --help\n"
     "Output: -o is written only when every byte is on disk (temporary file, fsync, rename); on failure the old\n"
@@ -49,9 +51,12 @@ std::int64_t assumedLargestLayer(std::int64_t params)
 int runEstimate(const QStringList& args, QTextStream& out)
 {
     QCommandLineParser p;
-    p.addOptions({{"params", "Total parameters.", "N"}, {"gpus-per-node", "GPUs per node.", "G"},
-                  {"nodes", "Nodes.", "K"}, {"largest-layer", "Largest module's parameters.", "N"},
-                  {"buffer-factor", "DeepSpeed's additional_buffer_factor (1.5).", "F"}, {"json", "JSON output."}});
+    p.addOptions({{"params", "Total parameters.", "N"},
+                  {"gpus-per-node", "GPUs per node.", "G"},
+                  {"nodes", "Nodes.", "K"},
+                  {"largest-layer", "Largest module's parameters.", "N"},
+                  {"buffer-factor", "DeepSpeed's additional_buffer_factor (1.5).", "F"},
+                  {"json", "JSON output."}});
     parseOrThrow(p, args);
     const auto params = countOption(p, "params", true, 1, 100000000000000LL);
     const int gpus = static_cast<int>(countOption(p, "gpus-per-node", true, 1, 1024));
@@ -62,50 +67,64 @@ int runEstimate(const QStringList& args, QTextStream& out)
         bool ok = false;
         factor = p.value("buffer-factor").toDouble(&ok);
         if (!ok || !std::isfinite(factor) || factor < 1 || factor > 10) // toDouble accepts "nan" and "inf"
-            throw BadInput{QStringLiteral("--buffer-factor: '%1' is not allowed; a number from 1 to 10").arg(p.value("buffer-factor"))};
+            throw BadInput{QStringLiteral("--buffer-factor: '%1' is not allowed; a number from 1 to 10")
+                               .arg(p.value("buffer-factor"))};
     }
     oj result;
     if (!largest) {
         largest = assumedLargestLayer(params);
         result["assumed"] = {{"largest_layer_params", largest},
-                             {"how", "not given (--largest-layer): assumed the token embedding of a 32000-token vocabulary "
-                                     "with hidden size (Ψ·128/12)^(1/3), i.e. depth = hidden/128 as in LLaMA-7B"}};
+                             {"how",
+                              "not given (--largest-layer): assumed the token embedding of a 32000-token vocabulary "
+                              "with hidden size (Ψ·128/12)^(1/3), i.e. depth = hidden/128 as in LLaMA-7B"}};
     }
     oj rows = oj::array();
     for (const auto& r : deepSpeedEstimatorRows(params, largest, gpus, nodes, factor))
-        rows.push_back(oj{{"stage", r.stage}, {"offload_optimizer", r.offloadOptimizer}, {"offload_param", r.offloadParam},
-                          {"zero_init", r.zeroInit ? oj(*r.zeroInit) : oj(nullptr)}, {"gpu_bytes", r.gpuBytes},
+        rows.push_back(oj{{"stage", r.stage},
+                          {"offload_optimizer", r.offloadOptimizer},
+                          {"offload_param", r.offloadParam},
+                          {"zero_init", r.zeroInit ? oj(*r.zeroInit) : oj(nullptr)},
+                          {"gpu_bytes", r.gpuBytes},
                           {"cpu_bytes", r.cpuBytes}});
     oj states = oj::array();
     for (int stage = 0; stage <= 3; ++stage) {
         const auto s = zeroPaperModelStates(params, stage, gpus * nodes);
-        states.push_back(oj{{"stage", stage}, {"params_bytes", s.params}, {"grads_bytes", s.grads},
-                            {"optimizer_bytes", s.optimizer}, {"total_bytes", s.total}});
+        states.push_back(oj{{"stage", stage},
+                            {"params_bytes", s.params},
+                            {"grads_bytes", s.grads},
+                            {"optimizer_bytes", s.optimizer},
+                            {"total_bytes", s.total}});
     }
     result["deepspeed_estimator"] = rows;
     result["model_states"] = states;
     result["conventions"] = {
-        {"deepspeed_estimator", "DeepSpeed 0.19.5 estimate_zero2/3_model_states_mem_needs, reproduced exactly: gpu per GPU, "
-                                "cpu per node, 18 bytes/parameter with fp16 params, additional_buffer_factor applied to cpu"},
-        {"model_states", "ZeRO paper (arXiv:1910.02054), mixed-precision Adam K = 12: 16 bytes/parameter at stage 0, per GPU"}};
+        {"deepspeed_estimator",
+         "DeepSpeed 0.19.5 estimate_zero2/3_model_states_mem_needs, reproduced exactly: gpu per GPU, "
+         "cpu per node, 18 bytes/parameter with fp16 params, additional_buffer_factor applied to cpu"},
+        {"model_states",
+         "ZeRO paper (arXiv:1910.02054), mixed-precision Adam K = 12: 16 bytes/parameter at stage 0, per GPU"}};
     if (p.isSet("json")) {
         out << QString::fromStdString(result.dump(2)) << "\n";
         return 0;
     }
     out << QStringLiteral("Model with %1 parameters on %2 node(s) × %3 GPU(s); largest layer %4%5\n")
-               .arg(QString::fromStdString(formatCount(params))).arg(nodes).arg(gpus)
+               .arg(QString::fromStdString(formatCount(params)))
+               .arg(nodes)
+               .arg(gpus)
                .arg(QString::fromStdString(formatCount(largest)), result.contains("assumed") ? " (assumed)" : "");
     out << "DeepSpeed estimator (per GPU | per node CPU):\n";
     for (const auto& r : rows)
         out << QStringLiteral("  stage %1  offload_optimizer=%2 offload_param=%3 zero_init=%4  %5 | %6\n")
-                   .arg(r["stage"].get<int>()).arg(QString::fromStdString(r["offload_optimizer"].get<std::string>()), -4)
+                   .arg(r["stage"].get<int>())
+                   .arg(QString::fromStdString(r["offload_optimizer"].get<std::string>()), -4)
                    .arg(QString::fromStdString(r["offload_param"].get<std::string>()), -4)
                    .arg(r["zero_init"].is_null() ? "-" : (r["zero_init"].get<bool>() ? "1" : "0"))
                    .arg(QString::fromStdString(formatGiB(r["gpu_bytes"].get<double>())), 12)
                    .arg(QString::fromStdString(formatGiB(r["cpu_bytes"].get<double>())), 12);
     out << "ZeRO paper model states per GPU (K = 12):\n";
     for (const auto& s : states)
-        out << QStringLiteral("  stage %1  %2\n").arg(s["stage"].get<int>())
+        out << QStringLiteral("  stage %1  %2\n")
+                   .arg(s["stage"].get<int>())
                    .arg(QString::fromStdString(formatGiB(s["total_bytes"].get<double>())));
     if (result.contains("assumed"))
         out << "Assumed: largest layer " << QString::fromStdString(result["assumed"]["how"].get<std::string>()) << "\n";
@@ -116,7 +135,8 @@ int runRecommend(const QStringList& args, QTextStream& out)
 {
     QCommandLineParser p;
     addProjectOptions(p);
-    p.addOptions({{"workflow", "Limit the output to one workflow.", "W"}, {"format", "json, config or text.", "FORMAT", "json"},
+    p.addOptions({{"workflow", "Limit the output to one workflow.", "W"},
+                  {"format", "json, config or text.", "FORMAT", "json"},
                   {{"o", "output"}, "Write to this file instead of standard output.", "OUT"}});
     parseOrThrow(p, args);
     if (p.isSet("output"))
@@ -124,7 +144,8 @@ int runRecommend(const QStringList& args, QTextStream& out)
     const Project project = projectFromOptions(p);
     const std::string format = p.value("format").toStdString();
     if (format != "json" && format != "config" && format != "text")
-        throw BadInput{QStringLiteral("--format: '%1' is not allowed; one of: json, config, text").arg(p.value("format"))};
+        throw BadInput{
+            QStringLiteral("--format: '%1' is not allowed; one of: json, config, text").arg(p.value("format"))};
     const std::string workflow = p.value("workflow").toStdString();
     if (!workflow.empty() && std::find(workflowIds().begin(), workflowIds().end(), workflow) == workflowIds().end()) {
         QString known;
@@ -135,8 +156,8 @@ int runRecommend(const QStringList& args, QTextStream& out)
     const Plan plan = makePlan(project);
     // Answers and imported configs are user data: no control character reaches a terminal, or the file.
     std::string text = format == "config" ? jsonTerminalSafe(plan.config.dump(2)) + "\n"
-        : format == "text"                ? terminalSafeLines(QString::fromStdString(planText(plan, workflow))).toStdString()
-                                          : jsonTerminalSafe(toJson(plan, workflow).dump(2)) + "\n";
+        : format == "text" ? terminalSafeLines(QString::fromStdString(planText(plan, workflow))).toStdString()
+                           : jsonTerminalSafe(toJson(plan, workflow).dump(2)) + "\n";
     writeOutput(p.value("output"), text, out);
     return 0;
 }
@@ -149,9 +170,14 @@ int runKeys(const QStringList& args, QTextStream& out)
     oj all = oj::array();
     for (const auto& s : InputRegistry::instance().all()) {
         static const char* types[] = {"count", "integer", "number", "choice", "gpu", "text", "boolean"};
-        oj row{{"id", s.id}, {"type", types[static_cast<int>(s.type)]}, {"unit", s.unit},
-               {"allowed", InputRegistry::allowed(s)}, {"default", s.derivedDefault.empty() ? oj(s.defaultValue) : oj(s.derivedDefault)},
-               {"page", s.page}, {"workflows", s.workflows}, {"help", s.help}};
+        oj row{{"id", s.id},
+               {"type", types[static_cast<int>(s.type)]},
+               {"unit", s.unit},
+               {"allowed", InputRegistry::allowed(s)},
+               {"default", s.derivedDefault.empty() ? oj(s.defaultValue) : oj(s.derivedDefault)},
+               {"page", s.page},
+               {"workflows", s.workflows},
+               {"help", s.help}};
         all.push_back(row);
     }
     if (p.isSet("json")) {
@@ -159,11 +185,16 @@ int runKeys(const QStringList& args, QTextStream& out)
         return 0;
     }
     for (const auto& row : all) {
-        out << QString::fromStdString(row["id"].get<std::string>()) << "  (" << QString::fromStdString(row["type"].get<std::string>())
-            << (row["unit"].get<std::string>().empty() ? "" : ", " + QString::fromStdString(row["unit"].get<std::string>())) << ")\n"
+        out << QString::fromStdString(row["id"].get<std::string>()) << "  ("
+            << QString::fromStdString(row["type"].get<std::string>())
+            << (row["unit"].get<std::string>().empty() ? ""
+                                                       : ", " + QString::fromStdString(row["unit"].get<std::string>()))
+            << ")\n"
             << "    " << QString::fromStdString(row["help"].get<std::string>()) << "\n"
             << "    allowed: " << QString::fromStdString(row["allowed"].get<std::string>()) << "\n"
-            << "    default: " << QString::fromStdString(row["default"].is_string() ? row["default"].get<std::string>() : row["default"].dump())
+            << "    default: "
+            << QString::fromStdString(row["default"].is_string() ? row["default"].get<std::string>()
+                                                                 : row["default"].dump())
             << "\n";
     }
     return 0;
@@ -213,7 +244,8 @@ int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& 
 
         throw BadInput{QStringLiteral("unknown command '%1'").arg(command)};
     } catch (const BadInput& bad) {
-        err << "ds-wizard " << terminalSafe(command) << ": " << terminalSafe(bad.message) << "\n"; // one line, no control characters
+        err << "ds-wizard " << terminalSafe(command) << ": " << terminalSafe(bad.message)
+            << "\n"; // one line, no control characters
         return 2;
     }
 }

@@ -1,8 +1,8 @@
 #include "CommandLineSupport.h"
 
 #include "AtomicFile.h"
-#include "util/Count.h"
 #include "project/InputRegistry.h"
+#include "util/Count.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -22,7 +22,8 @@ void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const QSt
         throw BadInput{QStringLiteral("missing argument: expected %1").arg(positional)};
 }
 
-std::int64_t countOption(const QCommandLineParser& p, const QString& name, bool required, std::int64_t min, std::int64_t max)
+std::int64_t countOption(const QCommandLineParser& p, const QString& name, bool required, std::int64_t min,
+                         std::int64_t max)
 {
     if (!p.isSet(name)) {
         if (required)
@@ -31,13 +32,17 @@ std::int64_t countOption(const QCommandLineParser& p, const QString& name, bool 
     }
     const auto n = parseCount(p.value(name).toStdString());
     if (!n || *n < min || *n > max)
-        throw BadInput{QStringLiteral("--%1: '%2' is not allowed; a whole number from %3 to %4").arg(name, p.value(name)).arg(min).arg(max)};
+        throw BadInput{QStringLiteral("--%1: '%2' is not allowed; a whole number from %3 to %4")
+                           .arg(name, p.value(name))
+                           .arg(min)
+                           .arg(max)};
     return *n;
 }
 
 void addProjectOptions(QCommandLineParser& parser)
 {
-    parser.addOptions({{"project", "Project file to start from.", "FILE"}, {"set", "Set an input: id=value.", "id=value"}});
+    parser.addOptions(
+        {{"project", "Project file to start from.", "FILE"}, {"set", "Set an input: id=value.", "id=value"}});
 }
 
 void applySets(const QStringList& assignments, Answers& answers)
@@ -70,7 +75,8 @@ Project projectFromOptions(const QCommandLineParser& p)
 
 bool isSameFile(const QString& a, const QString& b)
 {
-    struct stat sa{}, sb{};
+    struct stat sa {
+    }, sb{};
     return ::stat(QFile::encodeName(a).constData(), &sa) == 0 && ::stat(QFile::encodeName(b).constData(), &sb) == 0
         && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
@@ -81,9 +87,12 @@ void checkOutputPath(const QString& path, const QStringList& inputs, bool folder
         throw BadInput{QStringLiteral("-o: the path is empty")};
     const QString kind = nonRegularFileKind(path);
     if (folder && kind.isEmpty() && QFileInfo::exists(path))
-        throw BadInput{QStringLiteral("-o %1: exists and is not a folder; a bundle is written into a folder (new or existing)").arg(path)};
+        throw BadInput{
+            QStringLiteral("-o %1: exists and is not a folder; a bundle is written into a folder (new or existing)")
+                .arg(path)};
     if (folder && !kind.isEmpty() && kind != QStringLiteral("a folder"))
-        throw BadInput{QStringLiteral("-o %1: it is %2; a bundle is written into a folder (new or existing)").arg(path, kind)};
+        throw BadInput{
+            QStringLiteral("-o %1: it is %2; a bundle is written into a folder (new or existing)").arg(path, kind)};
     if (!folder && !kind.isEmpty())
         throw BadInput{QStringLiteral("-o %1: it is %2; -o takes a regular file (new or existing)").arg(path, kind)};
     for (const QString& input : inputs)

@@ -17,7 +17,8 @@ struct BadInput {
 
 // Parses the options; `positional` names the positional arguments the command takes ("CONFIG", "A.json B.json").
 void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const QString& positional = {});
-std::int64_t countOption(const QCommandLineParser& parser, const QString& name, bool required, std::int64_t min, std::int64_t max);
+std::int64_t countOption(const QCommandLineParser& parser, const QString& name, bool required, std::int64_t min,
+                         std::int64_t max);
 
 // --project F (when given) with each --set id=value applied on top (split at the first '=').
 void addProjectOptions(QCommandLineParser& parser);

@@ -1,16 +1,15 @@
 #include "ConfigCommands.h"
 
 #include "AtomicFile.h"
-#include "config/ConfigDiff.h"
 #include "CommandLineSupport.h"
-#include "config/ConfigExport.h"
-#include "config/ConfigImporter.h"
-#include "lint/ConfigLinter.h"
 #include "ExportWriter.h"
 #include "Plan.h"
 #include "TerminalText.h"
+#include "config/ConfigDiff.h"
+#include "config/ConfigExport.h"
+#include "config/ConfigImporter.h"
 #include "knowledge/DeepSpeedFacts.h"
-
+#include "lint/ConfigLinter.h"
 
 namespace dsw {
 
@@ -53,15 +52,20 @@ int runLint(const QStringList& args, QTextStream& out)
         list.push_back(toJson(f));
     }
     if (format == "json") {
-        out << QString::fromStdString(jsonTerminalSafe(oj{{"file", path.toStdString()}, {"findings", list}}.dump(2))) << "\n";
+        out << QString::fromStdString(jsonTerminalSafe(oj{{"file", path.toStdString()}, {"findings", list}}.dump(2)))
+            << "\n";
     } else {
         for (const auto& f : findings) {
-            out << safe(path) << ":" << f.line << ": " << QString::fromStdString(mark(f.level) + " " + toString(f.level)) << " ["
-                << safe(f.code) << "] " << safe(f.path.empty() ? std::string("/") : f.path) << ": " << safe(f.message) << "\n";
+            out << safe(path) << ":" << f.line << ": "
+                << QString::fromStdString(mark(f.level) + " " + toString(f.level)) << " [" << safe(f.code) << "] "
+                << safe(f.path.empty() ? std::string("/") : f.path) << ": " << safe(f.message) << "\n";
             if (f.suggestion)
                 out << "    suggestion: " << safe(*f.suggestion) << "\n";
         }
-        out << findings.size() << " finding(s). " << "Based on DeepSpeed " << QString::fromStdString(knowledgeVersion()) << "'s code and documentation; nothing was run." << "\n";
+        out << findings.size() << " finding(s). "
+            << "Based on DeepSpeed " << QString::fromStdString(knowledgeVersion())
+            << "'s code and documentation; nothing was run."
+            << "\n";
     }
     return problems ? 1 : 0;
 }
@@ -96,8 +100,10 @@ int runExport(const QStringList& args, QTextStream& out)
     parseOrThrow(p, args);
     const auto target = exportTargetFromName(p.value("to").toStdString());
     if (!target)
-        throw BadInput{QStringLiteral("--to: '%1' is not allowed; one of: deepspeed-json, hf-json, accelerate-yaml, launch, bundle")
-                           .arg(p.value("to"))};
+        throw BadInput{
+            QStringLiteral(
+                "--to: '%1' is not allowed; one of: deepspeed-json, hf-json, accelerate-yaml, launch, bundle")
+                .arg(p.value("to"))};
     if (!p.isSet("output"))
         throw BadInput{QStringLiteral("-o PATH is required")};
     const QString path = p.value("output");
@@ -105,13 +111,16 @@ int runExport(const QStringList& args, QTextStream& out)
     const QStringList inputs = p.isSet("project") ? QStringList{p.value("project")} : QStringList{};
     checkOutputPath(path, inputs, bundle);
     const Project project = projectFromOptions(p);
-    const ExportPlacement placement = placeExport(exportFiles(makePlan(project).config, project.answers, *target), path, bundle);
+    const ExportPlacement placement =
+        placeExport(exportFiles(makePlan(project).config, project.answers, *target), path, bundle);
     for (const auto& f : placement.files) // the files beside -o (the hostfile, a bundle's files)
         for (const QString& input : inputs)
             if (isSameFile(f.path, input))
-                throw BadInput{QStringLiteral("%1 would be written over the input file %2; write elsewhere").arg(f.path, input)};
+                throw BadInput{
+                    QStringLiteral("%1 would be written over the input file %2; write elsewhere").arg(f.path, input)};
     if (const QStringList unnamed = unnamedFilesToOverwrite(placement); !unnamed.isEmpty() && !p.isSet("force"))
-        throw BadInput{QStringLiteral("%1 exists and -o does not name it; --force overwrites it").arg(unnamed.join(", "))};
+        throw BadInput{
+            QStringLiteral("%1 exists and -o does not name it; --force overwrites it").arg(unnamed.join(", "))};
     if (const QString error = writeExport(placement); !error.isEmpty())
         throw BadInput{error};
     if (bundle)
@@ -134,9 +143,14 @@ int runDiff(const QStringList& args, QTextStream& out)
     if (format == "json") {
         oj list = oj::array();
         for (const auto& d : differences)
-            list.push_back(oj{{"pointer", d.pointer}, {"a", d.a}, {"b", d.b}, {"a_absent", d.aAbsent},
-                              {"b_absent", d.bAbsent}, {"meaning", d.meaning}});
-        out << QString::fromStdString(jsonTerminalSafe(oj{{"a", pathA.toStdString()}, {"b", pathB.toStdString()}, {"differences", list}}.dump(2)))
+            list.push_back(oj{{"pointer", d.pointer},
+                              {"a", d.a},
+                              {"b", d.b},
+                              {"a_absent", d.aAbsent},
+                              {"b_absent", d.bAbsent},
+                              {"meaning", d.meaning}});
+        out << QString::fromStdString(
+            jsonTerminalSafe(oj{{"a", pathA.toStdString()}, {"b", pathB.toStdString()}, {"differences", list}}.dump(2)))
             << "\n";
     } else {
         auto shown = [](const oj& v, bool absent) {

@@ -11,7 +11,9 @@ ExportPlacement placeExport(const std::vector<ExportFile>& files, const QString&
     ExportPlacement placement{path, bundle, {}, {}};
     for (size_t i = 0; i < files.size(); ++i) {
         const QString name = QString::fromStdString(files[i].name);
-        const QString target = bundle ? QDir(path).filePath(name) : i == 0 ? path : QFileInfo(path).dir().filePath(name);
+        const QString target = bundle ? QDir(path).filePath(name)
+            : i == 0                  ? path
+                                      : QFileInfo(path).dir().filePath(name);
         placement.files.push_back({target, QByteArray::fromStdString(files[i].content), files[i].executable});
         placement.named.push_back(bundle ? files[i].name != kHostfileName : i == 0);
     }

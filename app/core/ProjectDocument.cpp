@@ -2,8 +2,8 @@
 
 #include "AcceptSuggestionCommand.h"
 #include "AtomicFile.h"
-#include "config/ConfigImporter.h"
 #include "SetAnswerCommand.h"
+#include "config/ConfigImporter.h"
 
 #include <QDateTime>
 #include <QFileInfo>

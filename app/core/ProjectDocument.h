@@ -47,7 +47,7 @@ public:
     void applySuggestionAccepted(const std::string& pointer, bool accepted);
 
 signals:
-    void changed();                 // answers or plan changed
+    void changed(); // answers or plan changed
     void lastEditedChanged(const QString& inputId);
     void fileNameChanged();
     void modifiedChanged(bool modified);

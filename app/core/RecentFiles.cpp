@@ -43,8 +43,10 @@ QString RecentFiles::written()
     m_settings.sync(); // QSettings writes lazily; a failure would otherwise go unnoticed
     switch (m_settings.status()) {
     case QSettings::NoError: return {};
-    case QSettings::AccessError: return QStringLiteral("cannot write the settings %1: access denied or no space").arg(m_settings.fileName());
-    case QSettings::FormatError: return QStringLiteral("cannot read the settings %1: not in the expected format").arg(m_settings.fileName());
+    case QSettings::AccessError:
+        return QStringLiteral("cannot write the settings %1: access denied or no space").arg(m_settings.fileName());
+    case QSettings::FormatError:
+        return QStringLiteral("cannot read the settings %1: not in the expected format").arg(m_settings.fileName());
     }
     return QStringLiteral("cannot write the settings %1").arg(m_settings.fileName());
 }

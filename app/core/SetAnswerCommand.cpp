@@ -7,7 +7,8 @@ namespace dsw {
 SetAnswerCommand::SetAnswerCommand(ProjectDocument* document, std::string id, nlohmann::json newValue)
     : m_document(document)
     , m_inputId(std::move(id))
-    , m_oldValue(document->project().answers.has(m_inputId) ? document->project().answers.value(m_inputId) : nlohmann::json())
+    , m_oldValue(document->project().answers.has(m_inputId) ? document->project().answers.value(m_inputId)
+                                                            : nlohmann::json())
     , m_newValue(std::move(newValue))
 {
     setText(QStringLiteral("Change %1").arg(QString::fromStdString(m_inputId)));

@@ -58,7 +58,8 @@ std::string jsonTerminalSafe(const std::string& json)
         else if (b == 0xc2 && i + 1 < json.size())
             c = static_cast<unsigned char>(json[i + 1]) & 0x3f, c |= 0x80, length = 2; // U+0080..U+00BF
         else if (b == 0xe2 && i + 2 < json.size())
-            c = 0x2000 | ((static_cast<unsigned char>(json[i + 1]) & 0x3f) << 6) | (static_cast<unsigned char>(json[i + 2]) & 0x3f),
+            c = 0x2000 | ((static_cast<unsigned char>(json[i + 1]) & 0x3f) << 6)
+                | (static_cast<unsigned char>(json[i + 2]) & 0x3f),
             length = 3; // U+2000..U+2FFF
         if (c == 0x7f || (c && isInvisibleControl(c))) {
             char buffer[8];

@@ -63,8 +63,8 @@ nlohmann::ordered_json toJson(const Advice& advice)
         j["tradeoffs"].push_back(oj{{"title", t.title}, {"text", t.text}, {"source", t.source}});
     j["estimates"] = oj::array();
     for (const auto& e : advice.estimates) {
-        j["estimates"].push_back(oj{{"name", e.name}, {"value", e.value}, {"unit", e.unit},
-                                    {"formula", e.formula}, {"source", e.source}});
+        j["estimates"].push_back(
+            oj{{"name", e.name}, {"value", e.value}, {"unit", e.unit}, {"formula", e.formula}, {"source", e.source}});
         if (e.value >= 0x1p63) // saturated (CheckedMath.h): the true figure is at least this
             j["estimates"].back()["at_least"] = true;
     }

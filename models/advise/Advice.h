@@ -41,8 +41,8 @@ struct Snippet {
 struct Advice {
     std::string workflow;
     AdviceStatus status = AdviceStatus::NotApplicable;
-    std::vector<std::string> missing;  // input ids the workflow still needs
-    std::string headline;              // one line: the recommendation
+    std::vector<std::string> missing;                                   // input ids the workflow still needs
+    std::string headline;                                               // one line: the recommendation
     nlohmann::ordered_json fragment = nlohmann::ordered_json::object(); // its part of the ds_config
     std::vector<Check> checks;
     std::vector<Tradeoff> tradeoffs;

@@ -21,9 +21,9 @@ BatchKeys batchKeys(const Answers& answers)
             keys.check.level = CheckLevel::Fail;
             keys.check.code = "batch-size-mismatch";
             keys.check.message = "The global batch " + std::to_string(wanted) + " is not micro-batch "
-                + std::to_string(keys.microBatch) + " × gradient accumulation " + std::to_string(keys.gradientAccumulation)
-                + " × data-parallel size " + std::to_string(keys.dataParallel) + " = "
-                + std::to_string(perStep * keys.gradientAccumulation)
+                + std::to_string(keys.microBatch) + " × gradient accumulation "
+                + std::to_string(keys.gradientAccumulation) + " × data-parallel size "
+                + std::to_string(keys.dataParallel) + " = " + std::to_string(perStep * keys.gradientAccumulation)
                 + "; DeepSpeed rejects this. The config uses " + std::to_string(perStep * keys.gradientAccumulation)
                 + ". Choose a global batch that is a multiple of " + std::to_string(perStep) + ".";
         }

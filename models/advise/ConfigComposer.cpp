@@ -30,9 +30,12 @@ void merge(oj& into, const oj& from, const std::string& pointer, const std::stri
         if (into[key] == value)
             continue;
         // The deepest key already set at or above `path` (recorded last), matched on whole path segments.
-        auto first = std::find_if(origins.rbegin(), origins.rend(), [&](const Origin& o) { return path == o.pointer || path.rfind(o.pointer + "/", 0) == 0; });
+        auto first = std::find_if(origins.rbegin(), origins.rend(), [&](const Origin& o) {
+            return path == o.pointer || path.rfind(o.pointer + "/", 0) == 0;
+        });
         const std::string firstWorkflow = first == origins.rend() ? "base" : first->workflow;
-        findings.push_back({CheckLevel::Fail, "conflicting-fragments",
+        findings.push_back({CheckLevel::Fail,
+                            "conflicting-fragments",
                             path + ": " + firstWorkflow + " sets " + into[key].dump() + " but " + workflow + " sets "
                                 + value.dump() + "; the config keeps " + into[key].dump() + ".",
                             {firstWorkflow, workflow}});
@@ -43,10 +46,19 @@ void merge(oj& into, const oj& from, const std::string& pointer, const std::stri
 
 const std::vector<std::string>& composedKeyOrder()
 {
-    static const std::vector<std::string> order = {
-        "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "gradient_clipping",
-        "optimizer", "scheduler", "fp16", "bf16", "zero_optimization", "aio", "activation_checkpointing",
-        "pipeline", "sparse_attention"};
+    static const std::vector<std::string> order = {"train_batch_size",
+                                                   "train_micro_batch_size_per_gpu",
+                                                   "gradient_accumulation_steps",
+                                                   "gradient_clipping",
+                                                   "optimizer",
+                                                   "scheduler",
+                                                   "fp16",
+                                                   "bf16",
+                                                   "zero_optimization",
+                                                   "aio",
+                                                   "activation_checkpointing",
+                                                   "pipeline",
+                                                   "sparse_attention"};
     return order;
 }
 

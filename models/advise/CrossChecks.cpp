@@ -1,6 +1,6 @@
 #include "advise/CrossChecks.h"
-#include "util/JsonAccess.h"
 #include "knowledge/SourceCatalog.h"
+#include "util/JsonAccess.h"
 
 #include <algorithm>
 #include <cctype>
@@ -47,27 +47,33 @@ std::vector<Finding> crossWorkflowFindings(const oj& config, const Answers& answ
     std::vector<Finding> findings;
     const int stage = zeroStage(config);
     if (answers.integer("pipeline.stages") > 1 && stage >= 2)
-        findings.push_back({CheckLevel::Fail, "pipeline-requires-zero-0-or-1",
-                            "Pipeline parallelism with ZeRO stage " + std::to_string(stage)
-                                + ": " + quoteOf("ds-pipe-zero") + ".",
-                            {"pipeline", "zero"}});
+        findings.push_back(
+            {CheckLevel::Fail,
+             "pipeline-requires-zero-0-or-1",
+             "Pipeline parallelism with ZeRO stage " + std::to_string(stage) + ": " + quoteOf("ds-pipe-zero") + ".",
+             {"pipeline", "zero"}});
     std::string optimizer;
     if (const auto opt = config.find("optimizer"); opt != config.end() && opt->is_object())
         optimizer = lower(valueOr(*opt, "type", std::string()));
     const bool onebit = optimizer == "onebitadam" || optimizer == "zerooneadam" || optimizer == "onebitlamb";
     if (onebit && stage != 0)
-        findings.push_back({CheckLevel::Fail, "onebit-requires-zero-0",
-                            "A 1-bit optimizer with ZeRO stage " + std::to_string(stage)
-                                + ": " + quoteOf("ds-onebit-zero") + " (likewise 0/1 Adam and 1-bit LAMB).",
+        findings.push_back({CheckLevel::Fail,
+                            "onebit-requires-zero-0",
+                            "A 1-bit optimizer with ZeRO stage " + std::to_string(stage) + ": "
+                                + quoteOf("ds-onebit-zero") + " (likewise 0/1 Adam and 1-bit LAMB).",
                             {"onebit", "zero"}});
     if (onebit && offloads(config))
-        findings.push_back({CheckLevel::Fail, "onebit-with-offload",
-                            "A 1-bit optimizer with ZeRO offload: offload needs ZeRO, which the 1-bit optimizers reject.",
-                            {"onebit", "zero"}});
+        findings.push_back(
+            {CheckLevel::Fail,
+             "onebit-with-offload",
+             "A 1-bit optimizer with ZeRO offload: offload needs ZeRO, which the 1-bit optimizers reject.",
+             {"onebit", "zero"}});
     if (enabled(config, "fp16") && enabled(config, "bf16"))
-        findings.push_back({CheckLevel::Fail, "fp16-and-bf16",
-                            "fp16 and bf16 are both enabled: \"bfloat16 and fp16 modes cannot be simultaneously enabled\".",
-                            {"precision"}});
+        findings.push_back(
+            {CheckLevel::Fail,
+             "fp16-and-bf16",
+             "fp16 and bf16 are both enabled: \"bfloat16 and fp16 modes cannot be simultaneously enabled\".",
+             {"precision"}});
     return findings;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-#include "project/Answers.h"
 #include "advise/ConfigComposer.h"
+#include "project/Answers.h"
 
 #include <nlohmann/json.hpp>
 #include <vector>

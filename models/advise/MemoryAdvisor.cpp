@@ -4,8 +4,8 @@
 // with their expected savings and trade-offs.
 #include "advise/MemoryAdvisor.h"
 
-#include "util/Count.h"
 #include "advise/MemoryDiagnosis.h"
+#include "util/Count.h"
 
 #include <algorithm>
 #include <cmath>
@@ -184,8 +184,8 @@ Advice adviseMemory(const Answers& answers, const Advice& zero)
     } else {
         cause = diagnoseBatch(r, p, answers);
     }
-    adv.details["cause"]
-        = oj{{"id", cause.id}, {"text", cause.text}, {"source", cause.source.empty() ? oj(nullptr) : oj(cause.source)}};
+    adv.details["cause"] =
+        oj{{"id", cause.id}, {"text", cause.text}, {"source", cause.source.empty() ? oj(nullptr) : oj(cause.source)}};
     adv.details["shortfall_bytes"] = r.triedToAllocate && r.free ? oj(*r.triedToAllocate - *r.free) : oj(nullptr);
     oj steps = oj::array();
     for (std::size_t i = 0; i < p.steps.size(); ++i) {

@@ -4,7 +4,6 @@
 
 #include "util/Count.h"
 
-
 namespace dsw::memory {
 
 namespace {
@@ -49,9 +48,10 @@ Step gatherOffStep(std::int64_t saving)
         "ds-zero3-save", saving);
 }
 
-constexpr const char* kZeroInitCode = "import deepspeed\nwith deepspeed.zero.Init(config_dict_or_path=\"ds_config.json\"):\n"
-                            "    model = MyModel(...)\n\n# Hugging Face: create TrainingArguments(deepspeed=...) or "
-                            "HfDeepSpeedConfig(ds_config)\n# with the ZeRO-3 config before from_pretrained()\n";
+constexpr const char* kZeroInitCode =
+    "import deepspeed\nwith deepspeed.zero.Init(config_dict_or_path=\"ds_config.json\"):\n"
+    "    model = MyModel(...)\n\n# Hugging Face: create TrainingArguments(deepspeed=...) or "
+    "HfDeepSpeedConfig(ds_config)\n# with the ZeRO-3 config before from_pretrained()\n";
 
 } // namespace
 
@@ -67,19 +67,19 @@ std::string setupLabel(const Setup& s)
 
 std::string causeLabel(const std::string& id)
 {
-    static const std::pair<const char*, const char*> labels[]
-        = {{"activations", "activations"},
-           {"model-states", "model states"},
-           {"optimizer-states", "the optimizer states"},
-           {"fragmentation", "fragmentation in PyTorch's cache"},
-           {"single-allocation", "one allocation larger than the GPU"},
-           {"model-load", "each GPU loading the whole model"},
-           {"checkpoint-save-gather", "gathering 16-bit weights to save"},
-           {"host-ram-load", "every process building the full model in host RAM"},
-           {"host-ram-offload", "offloaded states filling host RAM"},
-           {"host-ram-save", "the 16-bit model gathered on rank 0 to save"},
-           {"host-ram-unexplained", "not explained by the estimates"},
-           {"batch-config", "inconsistent batch keys"}};
+    static const std::pair<const char*, const char*> labels[] = {
+        {"activations", "activations"},
+        {"model-states", "model states"},
+        {"optimizer-states", "the optimizer states"},
+        {"fragmentation", "fragmentation in PyTorch's cache"},
+        {"single-allocation", "one allocation larger than the GPU"},
+        {"model-load", "each GPU loading the whole model"},
+        {"checkpoint-save-gather", "gathering 16-bit weights to save"},
+        {"host-ram-load", "every process building the full model in host RAM"},
+        {"host-ram-offload", "offloaded states filling host RAM"},
+        {"host-ram-save", "the 16-bit model gathered on rank 0 to save"},
+        {"host-ram-unexplained", "not explained by the estimates"},
+        {"batch-config", "inconsistent batch keys"}};
     for (const auto& [key, label] : labels)
         if (id == key)
             return label;
@@ -93,14 +93,15 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
     std::optional<std::int64_t> gap = r.reservedUnallocated;
     if (!gap && r.reserved && r.allocated)
         gap = *r.reserved - *r.allocated;
-    const bool fragmented = gap && *gap > 0
-        && (*gap > kFragmentationShare * capacity || (r.triedToAllocate && *gap >= *r.triedToAllocate));
+    const bool fragmented =
+        gap && *gap > 0 && (*gap > kFragmentationShare * capacity || (r.triedToAllocate && *gap >= *r.triedToAllocate));
     const std::int64_t states = gpuModelStates(j, p.setup), acts = activations(j, p.setup);
     std::string estimates = "Assuming the job ran what the answers give (" + setupLabel(p.setup)
         + "), the wizard estimates "
           "model states of "
         + gib(states) + " and activations of " + gib(acts) + " per GPU, of " + gib(capacity) + ".";
-    if (r.allocated && addSat(states, acts) < *r.allocated) // the estimators leave out temporaries (deepspeed-facts §1.2)
+    if (r.allocated
+        && addSat(states, acts) < *r.allocated) // the estimators leave out temporaries (deepspeed-facts §1.2)
         estimates += " Together they are below the " + gib(static_cast<double>(*r.allocated))
             + " PyTorch had allocated: "
               "temporary buffers and communication buckets, which the estimates do not count, make up the rest.";

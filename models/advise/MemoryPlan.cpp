@@ -1,8 +1,8 @@
 // The plan's estimates and steps; see MemoryPlan.h.
 #include "advise/MemoryPlan.h"
 
-#include "util/Count.h"
 #include "estimate/PlacementMemory.h"
+#include "util/Count.h"
 
 #include <algorithm>
 
@@ -40,8 +40,8 @@ Job jobFrom(const Answers& a, std::optional<std::int64_t> messageGpuBytes)
     j.nodes = static_cast<int>(a.integer("hardware.nodes"));
     j.shape = activationInputsFor(a, 1);
     j.cpuBytes = a.number("hardware.cpu_memory_gib") * kGiB;
-    j.gpuCapacity
-        = messageGpuBytes ? static_cast<double>(*messageGpuBytes) : a.number("hardware.gpu_memory_gib") * kGiB;
+    j.gpuCapacity =
+        messageGpuBytes ? static_cast<double>(*messageGpuBytes) : a.number("hardware.gpu_memory_gib") * kGiB;
     j.nvmePath = a.text("hardware.nvme_path");
     j.nvmeReady = a.text("hardware.nvme") == "nvme" && !j.nvmePath.empty();
     j.phase = a.text("memory.phase");

@@ -2,11 +2,11 @@
 // The step-by-step plan of the out-of-memory workflow (MemoryAdvisor.h): the job as the answers describe it, the
 // per-GPU and host estimates for a placement, and the planner that adds changes one at a time, each step's saving
 // being the estimate before it minus the estimate after it.
-#include "estimate/ActivationMemory.h"
 #include "advise/Advice.h"
+#include "advise/ZeroAdvisor.h"
+#include "estimate/ActivationMemory.h"
 #include "project/Answers.h"
 #include "util/CheckedMath.h"
-#include "advise/ZeroAdvisor.h"
 
 #include <cstdint>
 #include <optional>

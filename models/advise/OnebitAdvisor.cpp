@@ -1,9 +1,9 @@
 #include "advise/OnebitAdvisor.h"
 
-#include "util/Count.h"
 #include "estimate/OnebitCost.h"
-#include "util/Version.h"
 #include "knowledge/SourceCatalog.h"
+#include "util/Count.h"
+#include "util/Version.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,18 +18,22 @@ namespace {
 using oj = nlohmann::ordered_json;
 
 struct OnebitKind {
-    std::string type;  // ds_config optimizer.type
-    std::string name;  // as DeepSpeed's messages spell it
+    std::string type; // ds_config optimizer.type
+    std::string name; // as DeepSpeed's messages spell it
     std::string watchOut;
 };
 
 // The tutorials' "Watch out!" box, identical on the three pages but for the optimizer's name.
 std::string watchOut(const std::string& name)
 {
-    return "1) The NCCL-based implementation requires PyTorch >= 1.8 (and NCCL >= 2.8.3 when you have 64 or more GPUs). "
-           "… 2) Although " + name + " is compatible with both FP16 and FP32, currently we only verified "
-           "the convergence under mixed precision/FP16 training. 3) Currently the MPI-based implementation is not "
-           "compatible with pipeline parallelism. 4) Frequent checkpoint loading could hurt " + name + "'s convergence.";
+    return "1) The NCCL-based implementation requires PyTorch >= 1.8 (and NCCL >= 2.8.3 when you have 64 or more "
+           "GPUs). "
+           "… 2) Although "
+        + name
+        + " is compatible with both FP16 and FP32, currently we only verified "
+          "the convergence under mixed precision/FP16 training. 3) Currently the MPI-based implementation is not "
+          "compatible with pipeline parallelism. 4) Frequent checkpoint loading could hurt "
+        + name + "'s convergence.";
 }
 
 std::optional<OnebitKind> onebitKind(const std::string& optimizer)
@@ -102,7 +106,8 @@ Check softened(Check check, bool onebitChosen)
     return check;
 }
 
-void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCost& c, const OnebitKind& kind, bool chosen)
+void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCost& c, const OnebitKind& kind,
+               bool chosen)
 {
     const std::string subject = chosen ? kind.name : "A 1-bit optimizer";
     auto add = [&](CheckLevel level, std::string code, std::string message, std::string source) {
@@ -111,58 +116,68 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
 
     const auto stage = zeroStage(zero);
     const auto fits0 = zeroStage0Fits(zero);
-    const std::string fitNote = fits0 == false ? " The model does not fit in GPU memory at ZeRO stage 0 (see the ZeRO step)." : "";
+    const std::string fitNote =
+        fits0 == false ? " The model does not fit in GPU memory at ZeRO stage 0 (see the ZeRO step)." : "";
     if (!stage)
         add(CheckLevel::Warn, "onebit-requires-zero-0",
-            subject + " needs ZeRO stage 0 (" + quoteOf("ds-onebit-zero") + "); the ZeRO step has no recommendation yet.",
+            subject + " needs ZeRO stage 0 (" + quoteOf("ds-onebit-zero")
+                + "); the ZeRO step has no recommendation yet.",
             "ds-onebit-zero");
     else if (*stage != 0)
         add(CheckLevel::Fail, "onebit-requires-zero-0",
-            subject + " needs ZeRO stage 0, but the ZeRO step recommends stage " + std::to_string(*stage)
-                + ": " + quoteOf("ds-onebit-zero") + " (likewise \"0/1 Adam is not compatible with ZeRO\" and "
-                  "\"1bit-Lamb is not compatible with ZeRO\")." + fitNote,
+            subject + " needs ZeRO stage 0, but the ZeRO step recommends stage " + std::to_string(*stage) + ": "
+                + quoteOf("ds-onebit-zero")
+                + " (likewise \"0/1 Adam is not compatible with ZeRO\" and "
+                  "\"1bit-Lamb is not compatible with ZeRO\")."
+                + fitNote,
             "ds-onebit-zero");
     else
         add(fits0 == false ? CheckLevel::Fail : CheckLevel::Pass, "onebit-requires-zero-0",
-            "ZeRO stage 0, as the 1-bit optimizers need (" + quoteOf("ds-onebit-zero") + ")." + fitNote, "ds-onebit-zero");
+            "ZeRO stage 0, as the 1-bit optimizers need (" + quoteOf("ds-onebit-zero") + ")." + fitNote,
+            "ds-onebit-zero");
 
     add(c.precision == "fp16" ? CheckLevel::Pass : CheckLevel::Warn, "onebit-fp16-only-verified",
         c.precision == "fp16"
             ? "fp16: the precision under which the convergence was verified."
             : "DeepSpeed runs " + c.precision + " here (training.precision = " + a.text("training.precision")
-                  + "): \"Currently the convergence of " + (kind.type == "OneBitLamb" ? "1-bit Lamb" : kind.name)
-                  + " is only verified under FP16\". Set training.precision = fp16 to stay on the verified path.",
+                + "): \"Currently the convergence of " + (kind.type == "OneBitLamb" ? "1-bit Lamb" : kind.name)
+                + " is only verified under FP16\". Set training.precision = fp16 to stay on the verified path.",
         "ds-onebit-fp16-log");
 
     const std::string backend = a.text("onebit.comm_backend");
     if (backend == "mpi" || c.stages > 1)
         add(backend == "mpi" && c.stages > 1 ? CheckLevel::Fail : CheckLevel::Pass, "onebit-mpi-no-pipeline",
-            backend == "mpi" && c.stages > 1
-                ? "\"Currently the MPI-based implementation is not compatible with pipeline parallelism\" and pipeline.stages = "
-                      + std::to_string(c.stages) + ": use comm_backend nccl."
-                : backend == "mpi" ? "MPI backend without pipeline parallelism (the MPI backend is not compatible with it)."
-                                   : "Pipeline parallelism with the " + backend
-                                         + " backend (only the MPI-based implementation is not compatible with it).",
+            backend == "mpi" && c.stages > 1 ? "\"Currently the MPI-based implementation is not compatible with "
+                                               "pipeline parallelism\" and pipeline.stages = "
+                    + std::to_string(c.stages) + ": use comm_backend nccl."
+                : backend == "mpi"
+                ? "MPI backend without pipeline parallelism (the MPI backend is not compatible with it)."
+                : "Pipeline parallelism with the " + backend
+                    + " backend (only the MPI-based implementation is not compatible with it).",
             "ds-onebit-watchout");
 
     if (kind.type == "OneBitLamb")
         add(CheckLevel::Pass, "onebit-lamb-dynamic-loss-scale",
-            "1-bit LAMB asserts " + quoteOf("ds-onebit-lamb-dls") + ": the precision step writes "
-            "fp16.loss_scale 0 (dynamic), and bf16/fp32 runs keep the default 0. Do not set a static loss_scale.",
+            "1-bit LAMB asserts " + quoteOf("ds-onebit-lamb-dls")
+                + ": the precision step writes "
+                  "fp16.loss_scale 0 (dynamic), and bf16/fp32 runs keep the default 0. Do not set a static loss_scale.",
             "ds-onebit-lamb-dls");
 
     add(CheckLevel::Pass, "onebit-comm-backend",
-        "comm_backend_name \"" + backend + "\" is one of nccl, mpi, hccl, compressed; DeepSpeed leaves the backend "
-        "handle None for any other string and then crashes with AttributeError.",
+        "comm_backend_name \"" + backend
+            + "\" is one of nccl, mpi, hccl, compressed; DeepSpeed leaves the backend "
+              "handle None for any other string and then crashes with AttributeError.",
         "ds-onebit-backend-names");
     if (backend == "hccl")
         add(CheckLevel::Warn, "onebit-hccl-needs-torch-npu",
             "The hccl backend's module starts with \"import torch_npu\": without that package installed, DeepSpeed "
-            "cannot create the optimizer. On " + a.text("hardware.gpu") + " use nccl.",
+            "cannot create the optimizer. On "
+                + a.text("hardware.gpu") + " use nccl.",
             "ds-onebit-hccl");
     if (backend == "mpi")
         add(CheckLevel::Pass, "onebit-cuda-aware",
-            "cuda_aware is written false. Set it true only if \"InfiniBand interconnect and a CUDA-Aware MPI library like "
+            "cuda_aware is written false. Set it true only if \"InfiniBand interconnect and a CUDA-Aware MPI library "
+            "like "
             "MVAPICH2-GDR or OpenMPI built with CUDA-Aware support\" are present; false works on Ethernet, with copies "
             "through host memory.",
             "ds-onebit-cuda-aware");
@@ -177,8 +192,9 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
         const std::int64_t gpus = c.nodes * c.gpusPerNode;
         if (gpus >= 64)
             add(CheckLevel::Warn, "onebit-nccl-64-gpus",
-                std::to_string(gpus) + " GPUs: the NCCL backend needs \"NCCL >= 2.8.3 when you have 64 or more GPUs\". "
-                "Check with: python -c \"import torch; print(torch.cuda.nccl.version())\".",
+                std::to_string(gpus)
+                    + " GPUs: the NCCL backend needs \"NCCL >= 2.8.3 when you have 64 or more GPUs\". "
+                      "Check with: python -c \"import torch; print(torch.cuda.nccl.version())\".",
                 "ds-onebit-watchout");
     }
 
@@ -188,8 +204,10 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
         const bool flips = (c.allreduce >= *c.compute) != (wide >= *c.compute);
         add(flips ? CheckLevel::Warn : CheckLevel::Pass, "onebit-network-assumed",
             "The bandwidth is the networks table's figure for " + c.network->id + ": " + num(c.gbps) + " Gbit/s ("
-                + c.network->note + "). With " + std::to_string(c.gpusPerNode) + "× that (one link per GPU, as multi-NIC "
-                "nodes have) the all-reduce would take " + num(wide) + " s instead of " + num(c.allreduce) + " s"
+                + c.network->note + "). With " + std::to_string(c.gpusPerNode)
+                + "× that (one link per GPU, as multi-NIC "
+                  "nodes have) the all-reduce would take "
+                + num(wide) + " s instead of " + num(c.allreduce) + " s"
                 + (flips ? ", which changes the verdict: set hardware.inter_node_gbps to the node's real bandwidth."
                          : ", with the same verdict."),
             c.network->source);
@@ -199,38 +217,44 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
 void addEstimates(Advice& adv, const Answers& a, const OnebitCost& c)
 {
     const std::string P = formatCount(a.integer("model.params"));
-    adv.estimates.push_back({"Inter-node bandwidth per node", c.gbps, "Gbit/s",
-                             c.network ? "networks.tsv: " + c.network->id + " (" + c.network->note + ")"
-                                       : "hardware.inter_node_gbps",
-                             c.network ? c.network->source : ""});
+    adv.estimates.push_back(
+        {"Inter-node bandwidth per node", c.gbps, "Gbit/s",
+         c.network ? "networks.tsv: " + c.network->id + " (" + c.network->note + ")" : "hardware.inter_node_gbps",
+         c.network ? c.network->source : ""});
     adv.estimates.push_back(
         {"Gradient all-reduce per step", c.allreduce, "s",
-         c.nodes <= 1 || c.dataParallel <= 1
-             ? "0: no data-parallel traffic crosses a node boundary"
-             : "2 × Ψ × min(1, G/p) × b ÷ (Gbit/s × 1e9 / 8) = 2 × " + P + " × " + num(c.nodeShare) + " × "
-                   + num(c.bytesPerElement) + " B ÷ " + num(c.gbps / 8) + " GB/s. The ZeRO paper: \"the standard DP incurs "
+         c.nodes <= 1 || c.dataParallel <= 1 ? "0: no data-parallel traffic crosses a node boundary"
+                                             : "2 × Ψ × min(1, G/p) × b ÷ (Gbit/s × 1e9 / 8) = 2 × " + P + " × "
+                 + num(c.nodeShare) + " × " + num(c.bytesPerElement) + " B ÷ " + num(c.gbps / 8)
+                 + " GB/s. The ZeRO paper: \"the standard DP incurs "
                    "2Ψ data movement during each training step\". The wizard's simplification: a ring all-reduce moves "
-                   "2(n−1)/n of the data, taken as 2; bandwidth only, no latency, no overlap with compute; traffic inside "
+                   "2(n−1)/n of the data, taken as 2; bandwidth only, no latency, no overlap with compute; traffic "
+                   "inside "
                    "the node is reduced first over NVLink/PCIe",
          "zero-paper-comm"});
     if (c.compute)
         adv.estimates.push_back(
             {"Compute per step", *c.compute, "s",
              "6 × Ψ × tokens ÷ p ÷ (peak × MFU) = 6 × " + P + " × " + num(c.tokens) + " ÷ " + std::to_string(c.stages)
-                 + " ÷ (" + num(*c.peakTflops) + " TFLOPS × " + percent(kOnebitAssumedMfu) + "). Peak: the GPU catalog's dense "
+                 + " ÷ (" + num(*c.peakTflops) + " TFLOPS × " + percent(kOnebitAssumedMfu)
+                 + "). Peak: the GPU catalog's dense "
                  + (c.precision == "fp32" ? "16-bit figure (fp32 runs slower, so compute is understated)" : c.precision)
                  + "; tokens = micro-batch × gradient "
-                 "accumulation × sequence length; 40% MFU is the wizard's assumption, below the 41–48% Megatron-LM reports "
-                 "on H100 (megatron-mfu); no pipeline bubble",
+                   "accumulation × sequence length; 40% MFU is the wizard's assumption, below the 41–48% Megatron-LM "
+                   "reports "
+                   "on H100 (megatron-mfu); no pipeline bubble",
              "kaplan-6n"});
     adv.estimates.push_back({"All-reduce per step in the compression stage", c.compressedStage, "s",
-                             "all-reduce ÷ " + num(c.compression) + " (1-bit Adam blog: \"reduces the communication volume "
-                             "by 16x during the compression stage for 16-bit (FP16) training\"" +
-                                 (c.precision == "fp32" ? "; 32 bits → 1 bit for fp32" : std::string()) + ")",
+                             "all-reduce ÷ " + num(c.compression)
+                                 + " (1-bit Adam blog: \"reduces the communication volume "
+                                   "by 16x during the compression stage for 16-bit (FP16) training\""
+                                 + (c.precision == "fp32" ? "; 32 bits → 1 bit for fp32" : std::string()) + ")",
                              "onebit-blog-volume"});
     adv.estimates.push_back({"All-reduce per step, run average with 1-bit compression", c.compressedAverage, "s",
-                             "all-reduce × (warmup + (1 − warmup) ÷ " + num(c.compression) + "), warmup = freeze_step ÷ "
-                             "total steps = " + num(c.warmup) + " (the blog's \"1 / (warmup + (1 – warmup)/16)\" volume ratio)",
+                             "all-reduce × (warmup + (1 − warmup) ÷ " + num(c.compression)
+                                 + "), warmup = freeze_step ÷ "
+                                   "total steps = "
+                                 + num(c.warmup) + " (the blog's \"1 / (warmup + (1 – warmup)/16)\" volume ratio)",
                              "onebit-blog-volume"});
     if (c.saving)
         adv.estimates.push_back({"Step time saved by compression", *c.saving * 100, "%",
@@ -241,57 +265,66 @@ void addEstimates(Advice& adv, const Answers& a, const OnebitCost& c)
 
 void addTradeoffs(Advice& adv, const Answers& a, const OnebitCost& c, const OnebitKind& kind)
 {
-    adv.tradeoffs.push_back({"How the compression works",
-                             "Error compensation: \"1) doing compression, 2) memorizing the compression error, and then 3) "
-                             "adding the compression error back in during the next iteration\". 1-bit Adam has \"two parts: "
-                             "the warmup stage, which is essentially the vanilla Adam algorithm; and the compression stage, "
-                             "which keeps the variance term constant and compresses the remaining linear term, that is the "
-                             "momentum, into 1-bit representation.\"",
-                             "onebit-blog-stages"});
+    adv.tradeoffs.push_back(
+        {"How the compression works",
+         "Error compensation: \"1) doing compression, 2) memorizing the compression error, and then 3) "
+         "adding the compression error back in during the next iteration\". 1-bit Adam has \"two parts: "
+         "the warmup stage, which is essentially the vanilla Adam algorithm; and the compression stage, "
+         "which keeps the variance term constant and compresses the remaining linear term, that is the "
+         "momentum, into 1-bit representation.\"",
+         "onebit-blog-stages"});
     const std::int64_t total = a.integer("training.total_steps");
     if (kind.type == "ZeroOneAdam")
-        adv.tradeoffs.push_back({"Variance freezing (var_freeze_step)",
-                                 "0/1 Adam has no freeze_step. var_freeze_step 100000, var_update_scaler 16, local_step_scaler "
-                                 "32678 and local_step_clipper 16 are DeepSpeed's defaults. \"The var_freeze_step is usually the "
-                                 "last step of the learning rate warmup and thus does not require tuning.\" \"In practice, we "
-                                 "can avoid tuning this parameter by setting it to a sufficiently large number (larger than "
-                                 "the total number of steps).\"",
-                                 "ds-zoadam-var-freeze"});
-    else
         adv.tradeoffs.push_back(
-            {"Warm-up length (freeze_step)",
-             "freeze_step = " + std::to_string(c.freezeStep) + ", " + percent(kOnebitWarmupShare) + " of " + std::to_string(total) + " steps: "
-                 "\"one strategy is to set 15-25% of the total training steps\" (here " + std::to_string(std::llround(0.15 * total))
-                 + "–" + std::to_string(std::llround(0.25 * total)) + "). "
-                 "\"If it provides the desired outcome, one can try to extract more performance by reducing the steps "
-                 "systematically.\"",
-             "ds-onebit-freeze-step"});
+            {"Variance freezing (var_freeze_step)",
+             "0/1 Adam has no freeze_step. var_freeze_step 100000, var_update_scaler 16, local_step_scaler "
+             "32678 and local_step_clipper 16 are DeepSpeed's defaults. \"The var_freeze_step is usually the "
+             "last step of the learning rate warmup and thus does not require tuning.\" \"In practice, we "
+             "can avoid tuning this parameter by setting it to a sufficiently large number (larger than "
+             "the total number of steps).\"",
+             "ds-zoadam-var-freeze"});
+    else
+        adv.tradeoffs.push_back({"Warm-up length (freeze_step)",
+                                 "freeze_step = " + std::to_string(c.freezeStep) + ", " + percent(kOnebitWarmupShare)
+                                     + " of " + std::to_string(total)
+                                     + " steps: "
+                                       "\"one strategy is to set 15-25% of the total training steps\" (here "
+                                     + std::to_string(std::llround(0.15 * total)) + "–"
+                                     + std::to_string(std::llround(0.25 * total))
+                                     + "). "
+                                       "\"If it provides the desired outcome, one can try to extract more performance "
+                                       "by reducing the steps "
+                                       "systematically.\"",
+                                 "ds-onebit-freeze-step"});
     if (kind.type == "OneBitAdam")
         adv.tradeoffs.push_back({"Communication volume",
-                                 quoteOf("ds-onebit-5x") + " With a " + percent(c.warmup) + " warm-up the blog's formula gives "
-                                 + num(1 / (c.warmup + (1 - c.warmup) / c.compression)) + "x.",
+                                 quoteOf("ds-onebit-5x") + " With a " + percent(c.warmup)
+                                     + " warm-up the blog's formula gives "
+                                     + num(1 / (c.warmup + (1 - c.warmup) / c.compression)) + "x.",
                                  "ds-onebit-5x"});
     else if (kind.type == "ZeroOneAdam")
-        adv.tradeoffs.push_back({"Communication volume",
-                                 "0/1 Adam \"is able to reduce the overall communication volume on BERT-large pre-training by "
-                                 "up to 26x without affecting the end-to-end model accuracy.\" The estimates here use 1-bit "
-                                 "Adam's formula, so they understate 0/1 Adam's saving.",
-                                 "ds-zoadam-26x"});
+        adv.tradeoffs.push_back(
+            {"Communication volume",
+             "0/1 Adam \"is able to reduce the overall communication volume on BERT-large pre-training by "
+             "up to 26x without affecting the end-to-end model accuracy.\" The estimates here use 1-bit "
+             "Adam's formula, so they understate 0/1 Adam's saving.",
+             "ds-zoadam-26x"});
     else
-        adv.tradeoffs.push_back({"Communication volume",
-                                 "1-bit LAMB improves speed \"by reducing the overall communication volume by up to 4.6x\".",
-                                 "ds-onebit-lamb-46x"});
+        adv.tradeoffs.push_back(
+            {"Communication volume",
+             "1-bit LAMB improves speed \"by reducing the overall communication volume by up to 4.6x\".",
+             "ds-onebit-lamb-46x"});
     if (kind.type != "OneBitLamb")
-        adv.tradeoffs.push_back({"Try 0/1 Adam first",
-                                 "The 1-bit Adam tutorial: " + quoteOf("ds-onebit-try-zoadam"),
+        adv.tradeoffs.push_back({"Try 0/1 Adam first", "The 1-bit Adam tutorial: " + quoteOf("ds-onebit-try-zoadam"),
                                  "ds-onebit-try-zoadam"});
     adv.tradeoffs.push_back({"Watch out!", kind.watchOut, "ds-onebit-watchout"});
     if (a.text("hardware.inter_node_network").rfind("ethernet", 0) == 0 && a.number("hardware.inter_node_gbps") <= 0)
-        adv.tradeoffs.push_back({"Line rate against measured bandwidth",
-                                 "The estimate uses the Ethernet line rate. The 1-bit Adam blog measured far less over TCP: "
-                                 "\"the effective bandwidth on 40 Gigabit Ethernet is 4.1 Gbps based on iperf benchmarks\". "
-                                 "Set hardware.inter_node_gbps to a measured figure; a lower one favours compression.",
-                                 "onebit-blog-ethernet"});
+        adv.tradeoffs.push_back(
+            {"Line rate against measured bandwidth",
+             "The estimate uses the Ethernet line rate. The 1-bit Adam blog measured far less over TCP: "
+             "\"the effective bandwidth on 40 Gigabit Ethernet is 4.1 Gbps based on iperf benchmarks\". "
+             "Set hardware.inter_node_gbps to a measured figure; a lower one favours compression.",
+             "onebit-blog-ethernet"});
 }
 
 std::string verdictText(const OnebitCost& c, bool suitable, const std::optional<bool>& fits0)
@@ -304,14 +337,16 @@ std::string verdictText(const OnebitCost& c, bool suitable, const std::optional<
         return "a single node gains little: its all-reduce runs over NVLink/PCIe inside the node, which is not the "
                "bottleneck the 1-bit optimizers remove";
     if (c.verdict == "compute-unknown")
-        return "all-reduce " + num(c.allreduce) + " s per step; compute time unknown (the GPU catalog has no TFLOPS figure)";
+        return "all-reduce " + num(c.allreduce)
+            + " s per step; compute time unknown (the GPU catalog has no TFLOPS figure)";
     if (suitable)
         return "communication-bound: " + times + "; compression saves about " + percent(*c.saving) + " of step time";
     if (c.verdict == "communication-bound" && fits0 == false)
         return "communication-bound (" + times + "), but ZeRO stage 0, which it needs, does not fit in GPU memory";
     if (*c.saving < 0.25)
         return "compute-bound: " + times + "; the gain is small, about " + percent(*c.saving) + " of step time";
-    return "compute-bound: " + times + ", though compression could still save about " + percent(*c.saving) + " of step time";
+    return "compute-bound: " + times + ", though compression could still save about " + percent(*c.saving)
+        + " of step time";
 }
 
 } // namespace
@@ -339,7 +374,8 @@ Advice adviseOnebit(const Answers& a, const Advice& zero)
             + (adv.hasFailedCheck() ? "; fix the failed checks first" : "");
     } else {
         adv.headline = (suitable ? "Switching to " + kind.name + " would likely pay off — "
-                                 : std::string("No strong case for a 1-bit optimizer — ")) + verdict;
+                                 : std::string("No strong case for a 1-bit optimizer — "))
+            + verdict;
     }
     addEstimates(adv, a, c);
     addTradeoffs(adv, a, c, kind);
@@ -364,13 +400,23 @@ Advice adviseOnebit(const Answers& a, const Advice& zero)
     cite("megatron-mfu");
 
     auto orNull = [](const auto& optional) { return optional ? oj(*optional) : oj(nullptr); };
-    adv.details = oj{{"suitable", suitable}, {"verdict", c.verdict}, {"allreduce_seconds", c.allreduce},
-                     {"compute_seconds", orNull(c.compute)}, {"compressed_allreduce_seconds", c.compressedAverage},
-                     {"compression_stage_allreduce_seconds", c.compressedStage}, {"network_gbps", c.gbps},
-                     {"optimizer_type", chosen ? oj(kind.type) : oj(nullptr)}, {"suggested_optimizer_type", kind.type},
-                     {"precision", c.precision}, {"peak_tflops", orNull(c.peakTflops)}, {"assumed_mfu", kOnebitAssumedMfu},
-                     {"tokens_per_gpu_step", c.tokens}, {"freeze_step", c.freezeStep}, {"warmup_fraction", c.warmup},
-                     {"step_time_saving_fraction", orNull(c.saving)}, {"zero_stage0_fits", orNull(fits0)}};
+    adv.details = oj{{"suitable", suitable},
+                     {"verdict", c.verdict},
+                     {"allreduce_seconds", c.allreduce},
+                     {"compute_seconds", orNull(c.compute)},
+                     {"compressed_allreduce_seconds", c.compressedAverage},
+                     {"compression_stage_allreduce_seconds", c.compressedStage},
+                     {"network_gbps", c.gbps},
+                     {"optimizer_type", chosen ? oj(kind.type) : oj(nullptr)},
+                     {"suggested_optimizer_type", kind.type},
+                     {"precision", c.precision},
+                     {"peak_tflops", orNull(c.peakTflops)},
+                     {"assumed_mfu", kOnebitAssumedMfu},
+                     {"tokens_per_gpu_step", c.tokens},
+                     {"freeze_step", c.freezeStep},
+                     {"warmup_fraction", c.warmup},
+                     {"step_time_saving_fraction", orNull(c.saving)},
+                     {"zero_stage0_fits", orNull(fits0)}};
     return adv;
 }
 

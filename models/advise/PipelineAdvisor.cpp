@@ -3,14 +3,14 @@
 // activations) and the ZeRO stages the pipeline engine accepts.
 #include "advise/PipelineAdvisor.h"
 
-#include "estimate/ActivationMemory.h"
 #include "advise/BatchKeys.h"
+#include "advise/ZeroAdvisor.h"
+#include "estimate/ActivationMemory.h"
+#include "estimate/PipelinePartition.h"
+#include "estimate/ZeroPaperMemory.h"
 #include "util/CheckedMath.h"
 #include "util/Count.h"
-#include "estimate/PipelinePartition.h"
 #include "util/RegexLimits.h"
-#include "advise/ZeroAdvisor.h"
-#include "estimate/ZeroPaperMemory.h"
 
 #include <algorithm>
 #include <cctype>
@@ -27,7 +27,7 @@ namespace {
 
 using oj = nlohmann::ordered_json;
 constexpr double kGiB = 1073741824.0;
-constexpr double kLargeBubble = 0.25;        // the wizard's own threshold for a "large" bubble
+constexpr double kLargeBubble = 0.25;         // the wizard's own threshold for a "large" bubble
 constexpr double kLayerTotalTolerance = 0.10; // the wizard's own tolerance between layer sum and model.params
 constexpr std::int64_t kMaxLayerParams = 100'000'000'000'000; // model.params' maximum: no layer is larger
 
@@ -92,34 +92,40 @@ Partition partitionLayers(const std::vector<PipelineLayer>& layers, int stages, 
             regex = std::regex(pattern, std::regex::ECMAScript | std::regex::icase);
         } catch (const std::regex_error&) {
             return fail("pipeline-partition-bad-regex",
-                        "partition_method \"" + requested + "\": '" + pattern + "' is not a valid regular expression "
-                        "(checked with ECMAScript syntax, which agrees with Python's re for simple patterns).");
+                        "partition_method \"" + requested + "\": '" + pattern
+                            + "' is not a valid regular expression "
+                              "(checked with ECMAScript syntax, which agrees with Python's re for simple patterns).");
         }
         std::map<std::string, bool> matches; // a few class names over up to 10 002 layers: match each once
-        for (const auto& l : layers) { // binary weights: 1 where the class name matches (search, any case)
+        for (const auto& l : layers) {       // binary weights: 1 where the class name matches (search, any case)
             auto [it, added] = matches.try_emplace(l.typeName, false);
             if (added)
                 it->second = std::regex_search(l.typeName, regex);
             weights.push_back(it->second ? 1.0 : 0.0);
         }
         if (std::count(weights.begin(), weights.end(), 1.0) == 0)
-            return fail("pipeline-partition-no-match",
-                        "DeepSpeed would raise RuntimeError: Partitioning '" + pattern + "' found no valid layers to "
-                        "partition. The layers here are named Embedding, TransformerBlock and LMHead when derived, "
-                        "Layer when given in pipeline.layer_params.");
+            return fail(
+                "pipeline-partition-no-match",
+                "DeepSpeed would raise RuntimeError: Partitioning '" + pattern
+                    + "' found no valid layers to "
+                      "partition. The layers here are named Embedding, TransformerBlock and LMHead when derived, "
+                      "Layer when given in pipeline.layer_params.");
     } else {
-        return fail("pipeline-partition-method-unknown", "DeepSpeed would raise NotImplementedError: Partitioning method "
-                                                             + method + " not implemented. Use uniform, parameters or type:REGEX.");
+        return fail("pipeline-partition-method-unknown",
+                    "DeepSpeed would raise NotImplementedError: Partitioning method " + method
+                        + " not implemented. Use uniform, parameters or type:REGEX.");
     }
     if (const std::int64_t work = balancedPartitionWork(static_cast<std::int64_t>(weights.size()), stages);
         work > kMaxBalancedPartitionWork)
-        return fail("pipeline-partition-too-large",
-                    "partition_method \"" + requested + "\": DeepSpeed's balanced partition of "
-                        + std::to_string(weights.size()) + " layers into " + std::to_string(stages) + " stages tries "
-                        + std::to_string(work) + " split points (the work grows as layers² × stages), more than the "
-                        + std::to_string(kMaxBalancedPartitionWork) + " the wizard computes. Use \"uniform\" (layers per "
-                        "stage, instant), or fewer stages or layers; DeepSpeed runs the same search, in Python, when it "
-                        "builds the PipelineModule.");
+        return fail(
+            "pipeline-partition-too-large",
+            "partition_method \"" + requested + "\": DeepSpeed's balanced partition of "
+                + std::to_string(weights.size()) + " layers into " + std::to_string(stages) + " stages tries "
+                + std::to_string(work) + " split points (the work grows as layers² × stages), more than the "
+                + std::to_string(kMaxBalancedPartitionWork)
+                + " the wizard computes. Use \"uniform\" (layers per "
+                  "stage, instant), or fewer stages or layers; DeepSpeed runs the same search, in Python, when it "
+                  "builds the PipelineModule.");
     return {partitionBalanced(weights, stages), std::nullopt};
 }
 
@@ -185,20 +191,21 @@ std::string snippet(const Answers& a, const std::vector<PipelineLayer>& layers, 
             + " each, LMHead " + std::to_string(layers.back().params) + "\n"
             + "layers = [LayerSpec(Embedding, vocab_size=" + v + ", hidden_size=" + h + ")]\n"
             + "layers += [LayerSpec(TransformerBlock, hidden_size=" + h + ") for _ in range("
-            + std::to_string(layers.size() - 2) + ")]\n"
-            + "layers += [LayerSpec(LMHead, hidden_size=" + h + ", vocab_size=" + v + ")]\n\n";
+            + std::to_string(layers.size() - 2) + ")]\n" + "layers += [LayerSpec(LMHead, hidden_size=" + h
+            + ", vocab_size=" + v + ")]\n\n";
     } else {
         code += "layers = [...]  # your " + std::to_string(layers.size())
             + " layers (LayerSpec or nn.Module), in the order of pipeline.layer_params\n\n";
     }
     code += "# The stage count and the partitioning are set here: DeepSpeed never reads\n"
             "# \"stages\" or \"partition\" from ds_config.json.\n"
-            "model = PipelineModule(layers=layers, num_stages=" + std::to_string(s.stages)
-        + ", partition_method=\"" + a.text("pipeline.partition_method") + "\",\n"
+            "model = PipelineModule(layers=layers, num_stages="
+        + std::to_string(s.stages) + ", partition_method=\"" + a.text("pipeline.partition_method") + "\",\n"
         + "                       loss_fn=loss_fn,  # loss = loss_fn(outputs, labels)\n"
         + "                       activation_checkpoint_interval=" + (s.checkpointing ? "1" : "0") + ")\n"
         + "engine, _, _, _ = deepspeed.initialize(model=model,\n"
-          "                                       model_parameters=[p for p in model.parameters() if p.requires_grad],\n"
+          "                                       model_parameters=[p for p in model.parameters() if "
+          "p.requires_grad],\n"
           "                                       config=\"ds_config.json\")\n\n"
         + "# Each train_batch() pulls gradient_accumulation_steps (" + std::to_string(s.batch.gradientAccumulation)
         + ") micro-batches of\n# train_micro_batch_size_per_gpu (" + std::to_string(s.batch.microBatch)
@@ -214,8 +221,10 @@ void addTopologyChecks(Advice& adv, const PipelineSetup& s, int layerCount)
     const std::string p = std::to_string(s.stages), gpus = std::to_string(s.gpus);
     if (s.gpus % s.stages != 0)
         adv.checks.push_back({CheckLevel::Fail, "pipeline-stages-divide-gpus",
-                              p + " stages do not divide the " + gpus + " GPUs; PipelineModule would raise RuntimeError: "
-                                  "num_stages (" + p + ") must divide distributed world size (" + gpus + ").",
+                              p + " stages do not divide the " + gpus
+                                  + " GPUs; PipelineModule would raise RuntimeError: "
+                                    "num_stages ("
+                                  + p + ") must divide distributed world size (" + gpus + ").",
                               "ds-pipeline-module"});
     else
         adv.checks.push_back({CheckLevel::Pass, "pipeline-stages-divide-gpus",
@@ -231,7 +240,8 @@ void addTopologyChecks(Advice& adv, const PipelineSetup& s, int layerCount)
 }
 
 // The plan from DeepSpeed's boundaries: per-stage counts and memory, the balance and memory checks.
-void addPlan(Advice& adv, const PipelineSetup& s, const std::vector<PipelineLayer>& layers, const std::vector<int>& parts)
+void addPlan(Advice& adv, const PipelineSetup& s, const std::vector<PipelineLayer>& layers,
+             const std::vector<int>& parts)
 {
     const int memoryStage = std::min(s.zeroStage, 1); // the pipeline engine allows ZeRO 0 or 1 only
     std::vector<int> layersPerStage;
@@ -242,35 +252,43 @@ void addPlan(Advice& adv, const PipelineSetup& s, const std::vector<PipelineLaye
             params += layers[i].params;
         layersPerStage.push_back(parts[st + 1] - parts[st]);
         paramsPerStage.push_back(params);
-        memoryPerStage.push_back(addSat(zeroPaperModelStates(params, memoryStage, static_cast<int>(s.dataParallel)).total,
-                                        s.activations));
+        memoryPerStage.push_back(
+            addSat(zeroPaperModelStates(params, memoryStage, static_cast<int>(s.dataParallel)).total, s.activations));
     }
-    adv.details["plan"] = oj{{"stages", s.stages}, {"parts", parts}, {"layers_per_stage", layersPerStage},
-                             {"params_per_stage", paramsPerStage}, {"bubble_fraction", s.bubble}};
+    adv.details["plan"] = oj{{"stages", s.stages},
+                             {"parts", parts},
+                             {"layers_per_stage", layersPerStage},
+                             {"params_per_stage", paramsPerStage},
+                             {"bubble_fraction", s.bubble}};
     adv.details["memory_per_stage_bytes"] = memoryPerStage;
 
-    auto allEqual = [](const auto& v) { return std::adjacent_find(v.begin(), v.end(), std::not_equal_to<>()) == v.end(); };
+    auto allEqual = [](const auto& v) {
+        return std::adjacent_find(v.begin(), v.end(), std::not_equal_to<>()) == v.end();
+    };
     if (!allEqual(layersPerStage) || !allEqual(paramsPerStage))
         adv.checks.push_back({CheckLevel::Warn, "pipeline-uneven-partition",
                               "The stages differ: layers per stage " + list(layersPerStage) + ", parameters per stage "
-                                  + list(paramsPerStage) + ". The stage with the most work sets the pace of all of "
-                                  "them, and the one with the most parameters needs the most memory.",
+                                  + list(paramsPerStage)
+                                  + ". The stage with the most work sets the pace of all of "
+                                    "them, and the one with the most parameters needs the most memory.",
                               "ds-partition"});
 
     const auto worst = std::max_element(memoryPerStage.begin(), memoryPerStage.end());
     const auto worstStage = static_cast<std::size_t>(worst - memoryPerStage.begin());
-    const std::int64_t states
-        = zeroPaperModelStates(paramsPerStage[worstStage], memoryStage, static_cast<int>(s.dataParallel)).total;
-    const std::string perParam = (memoryStage == 0 ? "16 bytes" : "(4 + 12/" + std::to_string(s.dataParallel) + ") bytes")
+    const std::int64_t states =
+        zeroPaperModelStates(paramsPerStage[worstStage], memoryStage, static_cast<int>(s.dataParallel)).total;
+    const std::string perParam =
+        (memoryStage == 0 ? "16 bytes" : "(4 + 12/" + std::to_string(s.dataParallel) + ") bytes")
         + " per parameter at ZeRO-" + std::to_string(memoryStage);
     const bool fits = static_cast<double>(*worst) <= s.usable;
-    std::string text = "Stage " + std::to_string(worstStage) + " needs " + formatGiB(static_cast<double>(*worst)) + " of "
-        + formatGiB(s.usable) + " usable per GPU (" + std::to_string(int(kGpuReserveFraction * 100)) + "% kept free): "
-        + "model states " + formatGiB(static_cast<double>(states)) + " (" + std::to_string(paramsPerStage[worstStage])
-        + " parameters × " + perParam + ") + activations " + formatGiB(static_cast<double>(s.activations))
-        + ". Under 1F1B the first stage holds up to " + std::to_string(s.stages) + " micro-batches × L/"
-        + std::to_string(s.stages) + " layers, the activations of all L layers of one micro-batch of "
-        + std::to_string(s.batch.microBatch) + " (checkpointing " + (s.checkpointing ? "on" : "off")
+    std::string text = "Stage " + std::to_string(worstStage) + " needs " + formatGiB(static_cast<double>(*worst))
+        + " of " + formatGiB(s.usable) + " usable per GPU (" + std::to_string(int(kGpuReserveFraction * 100))
+        + "% kept free): " + "model states " + formatGiB(static_cast<double>(states)) + " ("
+        + std::to_string(paramsPerStage[worstStage]) + " parameters × " + perParam + ") + activations "
+        + formatGiB(static_cast<double>(s.activations)) + ". Under 1F1B the first stage holds up to "
+        + std::to_string(s.stages) + " micro-batches × L/" + std::to_string(s.stages)
+        + " layers, the activations of all L layers of one micro-batch of " + std::to_string(s.batch.microBatch)
+        + " (checkpointing " + (s.checkpointing ? "on" : "off")
         + "; the fp32 logits term is included, so this is an upper bound).";
     if (!fits) {
         text += " Try more stages";
@@ -278,7 +296,8 @@ void addPlan(Advice& adv, const PipelineSetup& s, const std::vector<PipelineLaye
             text += ", activation checkpointing (it would then fit)";
         text += s.batch.microBatch > 1 ? ", or a smaller micro-batch." : ".";
     }
-    adv.checks.push_back({fits ? CheckLevel::Pass : CheckLevel::Fail, "pipeline-micro-batch-fits", text, "korthikanti"});
+    adv.checks.push_back(
+        {fits ? CheckLevel::Pass : CheckLevel::Fail, "pipeline-micro-batch-fits", text, "korthikanti"});
     adv.estimates.push_back({"Largest stage memory per GPU", static_cast<double>(*worst), "bytes",
                              "stage parameters × " + perParam + " (ZeRO paper, K = 12) + first-stage activations",
                              "zero-paper"});
@@ -293,45 +312,53 @@ void addBubbleAndBatch(Advice& adv, const PipelineSetup& s)
     const std::int64_t m = s.batch.gradientAccumulation;
     if (s.bubble > kLargeBubble)
         adv.checks.push_back({CheckLevel::Warn, "pipeline-large-bubble",
-                              "The pipeline idles " + percent(s.bubble) + " of each batch ((p − 1)/(m + p − 1) with p = "
-                                  + std::to_string(s.stages) + ", m = " + std::to_string(m) + " micro-batches), above the "
-                                  "wizard's own 25% threshold. Raise gradient_accumulation_steps to at least 4p = "
+                              "The pipeline idles " + percent(s.bubble)
+                                  + " of each batch ((p − 1)/(m + p − 1) with p = " + std::to_string(s.stages)
+                                  + ", m = " + std::to_string(m)
+                                  + " micro-batches), above the "
+                                    "wizard's own 25% threshold. Raise gradient_accumulation_steps to at least 4p = "
                                   + std::to_string(4 * s.stages) + " to bring it under 20%.",
                               "narayanan-bubble"});
-    adv.estimates.push_back({"Pipeline bubble", s.bubble, "fraction",
-                             "(p − 1)/(m + p − 1): idle share of an iteration of (m + p − 1)(t_f + t_b) (Narayanan et al. "
-                             "Eq. 1), m = gradient_accumulation_steps; the paper's (p − 1)/m is relative to the ideal time",
-                             "narayanan-bubble"});
+    adv.estimates.push_back(
+        {"Pipeline bubble", s.bubble, "fraction",
+         "(p − 1)/(m + p − 1): idle share of an iteration of (m + p − 1)(t_f + t_b) (Narayanan et al. "
+         "Eq. 1), m = gradient_accumulation_steps; the paper's (p − 1)/m is relative to the ideal time",
+         "narayanan-bubble"});
     adv.estimates.push_back({"Activations of the first stage", static_cast<double>(s.activations), "bytes",
                              activationFormula(s.checkpointing), "korthikanti"});
-    adv.estimates.push_back({"Data-parallel size", static_cast<double>(s.dataParallel), "GPUs", "GPUs / stages",
-                             "ds-pipeline-module"});
+    adv.estimates.push_back(
+        {"Data-parallel size", static_cast<double>(s.dataParallel), "GPUs", "GPUs / stages", "ds-pipeline-module"});
     const std::int64_t train = s.batch.microBatch * m * s.dataParallel;
     adv.estimates.push_back({"train_batch_size", static_cast<double>(train), "samples",
                              "micro-batch × gradient_accumulation_steps × data-parallel size", "ds-pipe-batch"});
-    adv.details["batch"] = oj{{"data_parallel_size", s.dataParallel}, {"micro_batch_size", s.batch.microBatch},
-                              {"micro_batches", m}, {"train_batch_size", train}};
+    adv.details["batch"] = oj{{"data_parallel_size", s.dataParallel},
+                              {"micro_batch_size", s.batch.microBatch},
+                              {"micro_batches", m},
+                              {"train_batch_size", train}};
 }
 
 void addTradeoffs(Advice& adv, const PipelineSetup& s, bool derived)
 {
-    adv.tradeoffs.push_back({"Stages: memory against idle time",
-                             "More stages put fewer layers on each GPU, but leave fewer data-parallel replicas and a larger "
-                             "bubble, (p − 1)/(m + p − 1); more micro-batches per batch shrink it.",
-                             "narayanan-bubble"});
-    adv.tradeoffs.push_back({"Partition method",
-                             "\"parameters\" (DeepSpeed's default) balances trainable parameters per stage; \"uniform\" "
-                             "balances the number of layers; \"type:REGEX\" balances the layers whose class name matches. "
-                             "DeepSpeed's balanced partition minimises the spread (largest − smallest stage).",
-                             "ds-pipeline-tutorial"});
-    adv.tradeoffs.push_back({"Where the stage count lives",
-                             std::string("num_stages and partition_method are PipelineModule arguments. ds_config's "
-                                         "pipeline.stages and pipeline.partition are never read, so the wizard does not "
-                                         "write them")
-                                 + (s.checkpointing ? "; it writes only pipeline.activation_checkpoint_interval, which "
-                                                      "overrides the module's value when above 0."
-                                                    : "."),
-                             "ds-pipeline-config"});
+    adv.tradeoffs.push_back(
+        {"Stages: memory against idle time",
+         "More stages put fewer layers on each GPU, but leave fewer data-parallel replicas and a larger "
+         "bubble, (p − 1)/(m + p − 1); more micro-batches per batch shrink it.",
+         "narayanan-bubble"});
+    adv.tradeoffs.push_back(
+        {"Partition method",
+         "\"parameters\" (DeepSpeed's default) balances trainable parameters per stage; \"uniform\" "
+         "balances the number of layers; \"type:REGEX\" balances the layers whose class name matches. "
+         "DeepSpeed's balanced partition minimises the spread (largest − smallest stage).",
+         "ds-pipeline-tutorial"});
+    adv.tradeoffs.push_back(
+        {"Where the stage count lives",
+         std::string("num_stages and partition_method are PipelineModule arguments. ds_config's "
+                     "pipeline.stages and pipeline.partition are never read, so the wizard does not "
+                     "write them")
+             + (s.checkpointing ? "; it writes only pipeline.activation_checkpoint_interval, which "
+                                  "overrides the module's value when above 0."
+                                : "."),
+         "ds-pipeline-config"});
     if (derived)
         adv.tradeoffs.push_back({"Layer sizes (derived)",
                                  "Embedding and head are vocab × hidden each (untied: the wizard's assumption); each "
@@ -352,7 +379,8 @@ Result<std::vector<std::int64_t>> parseLayerParams(std::string_view text)
     std::size_t start = 0;
     for (int index = 0;; ++index) {
         const std::size_t comma = text.find(',', start);
-        const std::string item = trimmed(text.substr(start, comma == std::string_view::npos ? text.npos : comma - start));
+        const std::string item =
+            trimmed(text.substr(start, comma == std::string_view::npos ? text.npos : comma - start));
         const auto count = parseCount(item);
         if (!count || *count > kMaxLayerParams)
             return Result<std::vector<std::int64_t>>::failure(
@@ -398,8 +426,9 @@ Advice advisePipeline(const Answers& a, const Advice& zero)
         return adv;
     }
     adv.status = AdviceStatus::Complete;
-    adv.sources = {"ds-pipeline-module", "ds-partition", "ds-pipeline-config", "ds-pipe-zero", "narayanan-bubble",
-                   "korthikanti", "zero-paper", "ds-pipe-batch", "ds-pipeline-tutorial"};
+    adv.sources = {"ds-pipeline-module", "ds-partition",     "ds-pipeline-config",
+                   "ds-pipe-zero",       "narayanan-bubble", "korthikanti",
+                   "zero-paper",         "ds-pipe-batch",    "ds-pipeline-tutorial"};
     const auto parsed = parseLayerParams(a.text("pipeline.layer_params"));
     if (!parsed) {
         adv.status = AdviceStatus::NeedsInput;
@@ -432,8 +461,10 @@ Advice advisePipeline(const Answers& a, const Advice& zero)
     if (modelParams > 0 && std::abs(static_cast<double>(layerTotal - modelParams)) > kLayerTotalTolerance * modelParams)
         adv.checks.push_back({CheckLevel::Warn, "pipeline-layer-total-differs",
                               "The layers add up to " + std::to_string(layerTotal) + " parameters but model.params is "
-                                  + std::to_string(modelParams) + " (more than the wizard's own 10% tolerance); the plan uses "
-                                  "the layer counts." + (derived ? " Give pipeline.layer_params for the real layers." : ""),
+                                  + std::to_string(modelParams)
+                                  + " (more than the wizard's own 10% tolerance); the plan uses "
+                                    "the layer counts."
+                                  + (derived ? " Give pipeline.layer_params for the real layers." : ""),
                               derived ? "narayanan-params" : ""});
     if (!partition.parts.empty())
         addPlan(adv, s, layers, partition.parts);
@@ -451,8 +482,11 @@ Advice advisePipeline(const Answers& a, const Advice& zero)
     oj rows = oj::array();
     const auto& parts = partition.parts;
     for (int i = 0; i < static_cast<int>(layers.size()); ++i) // the stage s with parts[s] <= i < parts[s + 1]
-        rows.push_back(oj{{"name", layers[i].name}, {"params", layers[i].params},
-                          {"stage", parts.empty() ? oj(nullptr) : oj(std::upper_bound(parts.begin(), parts.end(), i) - parts.begin() - 1)}});
+        rows.push_back(oj{
+            {"name", layers[i].name},
+            {"params", layers[i].params},
+            {"stage",
+             parts.empty() ? oj(nullptr) : oj(std::upper_bound(parts.begin(), parts.end(), i) - parts.begin() - 1)}});
     adv.details["layers"] = rows;
     adv.details["partition_method"] = lower(a.text("pipeline.partition_method"));
     adv.details["zero_stage"] = s.zeroStage;

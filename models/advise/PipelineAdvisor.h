@@ -12,8 +12,8 @@ namespace dsw {
 
 // One pipeline layer as DeepSpeed partitions it: the embedding, each transformer block, the head.
 struct PipelineLayer {
-    std::string name;       // e.g. "embedding", "block 3", "head"
-    std::string typeName;   // class-like name for type:REGEX ("Embedding", "TransformerBlock", "LMHead")
+    std::string name;     // e.g. "embedding", "block 3", "head"
+    std::string typeName; // class-like name for type:REGEX ("Embedding", "TransformerBlock", "LMHead")
     std::int64_t params = 0;
 };
 

@@ -1,8 +1,8 @@
 #include "advise/PrecisionAdvisor.h"
 
 #include "knowledge/GpuCatalog.h"
-#include "util/Version.h"
 #include "knowledge/SourceCatalog.h"
+#include "util/Version.h"
 
 namespace dsw {
 
@@ -13,8 +13,13 @@ using oj = nlohmann::ordered_json;
 oj fp16Block()
 {
     // loss_scale 0 selects dynamic loss scaling; the rest are DeepSpeed's defaults, written out to be explicit.
-    return oj{{"fp16", {{"enabled", true}, {"loss_scale", 0}, {"initial_scale_power", 16}, {"loss_scale_window", 1000},
-                        {"hysteresis", 2}, {"min_loss_scale", 1}}}};
+    return oj{{"fp16",
+               {{"enabled", true},
+                {"loss_scale", 0},
+                {"initial_scale_power", 16},
+                {"loss_scale_window", 1000},
+                {"hysteresis", 2},
+                {"min_loss_scale", 1}}}};
 }
 
 std::string capabilityText(const GpuSpec* gpu)
@@ -28,18 +33,21 @@ void addFp8(Advice& adv, const GpuSpec* gpu, const std::string& base)
 {
     const auto cc = gpu ? gpu->computeCapabilityNumber() : std::nullopt;
     const bool nvidiaFp8 = cc && *cc >= 8.9;
-    adv.checks.push_back({nvidiaFp8 ? CheckLevel::Warn : CheckLevel::Fail, "fp8-needs-transformer-engine",
-                          "DeepSpeed has no fp8 config key: FP8 comes from NVIDIA Transformer Engine layers in the model "
-                          "code (\"It requires compute capability 8.9 or higher\"), while DeepSpeed runs " + base + ". "
-                              + (nvidiaFp8 ? capabilityText(gpu) + " meets that requirement."
-                                           : capabilityText(gpu) + " does not meet it; no fp8 is configured."),
-                          "te-support-matrix"});
-    adv.snippets.push_back({"python", "FP8 with Transformer Engine (model code, not ds_config)",
-                            "import transformer_engine.pytorch as te\nfrom transformer_engine.common import recipe\n\n"
-                            "# Build the model from te.Linear / te.LayerNormMLP ... layers, then:\n"
-                            "fp8_recipe = recipe.DelayedScaling(fp8_format=recipe.Format.HYBRID,\n"
-                            "                                   amax_history_len=16, amax_compute_algo=\"max\")\n"
-                            "with te.fp8_autocast(enabled=True, fp8_recipe=fp8_recipe):\n    loss = model_engine(batch)\n"});
+    adv.checks.push_back(
+        {nvidiaFp8 ? CheckLevel::Warn : CheckLevel::Fail, "fp8-needs-transformer-engine",
+         "DeepSpeed has no fp8 config key: FP8 comes from NVIDIA Transformer Engine layers in the model "
+         "code (\"It requires compute capability 8.9 or higher\"), while DeepSpeed runs "
+             + base + ". "
+             + (nvidiaFp8 ? capabilityText(gpu) + " meets that requirement."
+                          : capabilityText(gpu) + " does not meet it; no fp8 is configured."),
+         "te-support-matrix"});
+    adv.snippets.push_back(
+        {"python", "FP8 with Transformer Engine (model code, not ds_config)",
+         "import transformer_engine.pytorch as te\nfrom transformer_engine.common import recipe\n\n"
+         "# Build the model from te.Linear / te.LayerNormMLP ... layers, then:\n"
+         "fp8_recipe = recipe.DelayedScaling(fp8_format=recipe.Format.HYBRID,\n"
+         "                                   amax_history_len=16, amax_compute_algo=\"max\")\n"
+         "with te.fp8_autocast(enabled=True, fp8_recipe=fp8_recipe):\n    loss = model_engine(batch)\n"});
     adv.sources.push_back("ds-fp8");
 }
 
@@ -62,8 +70,10 @@ Advice advisePrecision(const Answers& a)
         use = gpuBf16 && dsBf16 ? "bf16" : "fp16";
     if (wanted == "bf16" && !gpuBf16) {
         adv.checks.push_back({CheckLevel::Fail, "bf16-unsupported-gpu",
-                              capabilityText(gpu) + " has no bf16 support (\"BF16 requires compute capability 8.0 or "
-                                                    "higher\"); DeepSpeed would stop with " + quoteOf("ds-bf16-config") + " fp16 with dynamic loss scaling is used instead.",
+                              capabilityText(gpu)
+                                  + " has no bf16 support (\"BF16 requires compute capability 8.0 or "
+                                    "higher\"); DeepSpeed would stop with "
+                                  + quoteOf("ds-bf16-config") + " fp16 with dynamic loss scaling is used instead.",
                               "te-support-matrix"});
         use = "fp16";
     } else if (wanted == "bf16" && !dsBf16) {
@@ -83,21 +93,24 @@ Advice advisePrecision(const Answers& a)
         // The key was "bfloat16" in 0.5.5–0.5.x and "bf16" from 0.6.0 (the old key is still read).
         const std::string key = versionAtLeast(deepspeed, "0.6.0") ? "bf16" : "bfloat16";
         adv.fragment = oj{{key, {{"enabled", true}}}};
-        adv.headline = "bf16: " + (gpu ? gpu->id : a.text("hardware.gpu")) + " supports it, and it needs no loss scaling";
-        adv.tradeoffs.push_back({"Why bf16", "bf16 keeps fp32's 8-bit exponent (fp16 has 5), so gradients neither "
-                                             "overflow nor underflow the way they do in fp16: \"Training with bfloat16 does "
-                                             "not require loss scaling.\"",
+        adv.headline =
+            "bf16: " + (gpu ? gpu->id : a.text("hardware.gpu")) + " supports it, and it needs no loss scaling";
+        adv.tradeoffs.push_back({"Why bf16",
+                                 "bf16 keeps fp32's 8-bit exponent (fp16 has 5), so gradients neither "
+                                 "overflow nor underflow the way they do in fp16: \"Training with bfloat16 does "
+                                 "not require loss scaling.\"",
                                  "ds-bf16-docs"});
     } else if (use == "fp16") {
         adv.fragment = fp16Block();
         adv.headline = "fp16 with dynamic loss scaling" + std::string(gpuBf16 ? "" : " (the GPU has no bf16)");
-        adv.tradeoffs.push_back({"Overflow and loss scaling",
-                                 "fp16's largest value is 65504 and small gradients underflow: \"Gradient values with "
-                                 "small magnitudes may not be representable in torch.float16. These values will flush to "
-                                 "zero\". Dynamic loss scaling (loss_scale 0) multiplies the loss by 2^16 at first, skips "
-                                 "a step and lowers the scale when gradients overflow, and raises it again after 1000 "
-                                 "clean steps.",
-                                 "pytorch-amp"});
+        adv.tradeoffs.push_back(
+            {"Overflow and loss scaling",
+             "fp16's largest value is 65504 and small gradients underflow: \"Gradient values with "
+             "small magnitudes may not be representable in torch.float16. These values will flush to "
+             "zero\". Dynamic loss scaling (loss_scale 0) multiplies the loss by 2^16 at first, skips "
+             "a step and lowers the scale when gradients overflow, and raises it again after 1000 "
+             "clean steps.",
+             "pytorch-amp"});
         if (checkpoint == "bf16")
             adv.checks.push_back({CheckLevel::Warn, "fp16-bf16-checkpoint-overflow",
                                   "The checkpoint was trained in bf16; its activations may exceed fp16's largest value "

@@ -1,8 +1,8 @@
 #include "advise/SparseAdvisor.h"
 
 #include "knowledge/GpuCatalog.h"
-#include "util/Version.h"
 #include "knowledge/SourceCatalog.h"
+#include "util/Version.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -104,46 +104,59 @@ OpVerdict addVersionChecks(Advice& adv, const Answers& a, bool used)
     const Version torch = Version::parse(torchText);
     const int major = torch.parts.empty() ? -1 : torch.parts[0];
     const int minor = torch.parts.size() < 2 ? 0 : torch.parts[1];
-    const std::string requirement = "DeepSpeed's sparse attention op requires PyTorch < 2.0 (its check: TORCH_MAJOR == 1 "
-                                    "and TORCH_MINOR >= 5) and triton == 1.0.0, while DeepSpeed 0.19.5 requires torch>=2.0.0";
+    const std::string requirement =
+        "DeepSpeed's sparse attention op requires PyTorch < 2.0 (its check: TORCH_MAJOR == 1 "
+        "and TORCH_MINOR >= 5) and triton == 1.0.0, while DeepSpeed 0.19.5 requires torch>=2.0.0";
     if (!torch.valid()) {
         adv.checks.push_back({CheckLevel::Warn, "sparse-attention-unsupported-torch",
-                              requirement + "; software.torch_version " + inQuotes(torchText) + " could not be read.", "ds-sparse-op"});
+                              requirement + "; software.torch_version " + inQuotes(torchText) + " could not be read.",
+                              "ds-sparse-op"});
         v.canRun = false;
         v.whyNot.push_back("torch version " + inQuotes(torchText) + " unreadable");
     } else if (major == 1 && minor >= 5) {
         adv.checks.push_back({CheckLevel::Pass, "sparse-attention-unsupported-torch",
-                              requirement + ". torch " + torchText + " passes the op's torch check (>= 1.5 and < 2.0); "
-                              "triton must still be exactly 1.0.0.", "ds-sparse-op"});
+                              requirement + ". torch " + torchText
+                                  + " passes the op's torch check (>= 1.5 and < 2.0); "
+                                    "triton must still be exactly 1.0.0.",
+                              "ds-sparse-op"});
     } else {
         const std::string detected = std::to_string(major) + "." + std::to_string(minor);
         adv.checks.push_back({fail, "sparse-attention-unsupported-torch",
-                              requirement + ", so it cannot run on torch " + torchText + ". The op builder warns: \"sparse_attn "
-                              "requires a torch version >= 1.5 and < 2.0 but detected " + detected + "\".", "ds-sparse-op"});
+                              requirement + ", so it cannot run on torch " + torchText
+                                  + ". The op builder warns: \"sparse_attn "
+                                    "requires a torch version >= 1.5 and < 2.0 but detected "
+                                  + detected + "\".",
+                              "ds-sparse-op"});
         v.canRun = false;
         v.whyNot.push_back("sparse_attn requires a torch version >= 1.5 and < 2.0 but detected " + detected);
     }
 
     const std::string ds = a.text("software.deepspeed_version");
     if (!versionAtLeast(ds, kSparseFirstVersion)) {
-        adv.checks.push_back({fail, "sparse-attention-not-in-deepspeed",
-                              "Sparse attention first shipped in DeepSpeed v0.3.0 (PR #343); DeepSpeed " + ds + " does not have it.",
-                              "ds-sparse-release"});
+        adv.checks.push_back(
+            {fail, "sparse-attention-not-in-deepspeed",
+             "Sparse attention first shipped in DeepSpeed v0.3.0 (PR #343); DeepSpeed " + ds + " does not have it.",
+             "ds-sparse-release"});
         v.canRun = false;
         v.whyNot.push_back("DeepSpeed " + ds + " predates sparse attention (v0.3.0)");
     } else if (versionAtLeast(ds, kTorch2RequiredFrom)) {
-        adv.checks.push_back({fail, "sparse-attention-unsupported-deepspeed",
-                              "DeepSpeed 0.19.5 requires torch>=2.0.0 (requirements/requirements.txt"
-                                  + std::string(versionAtLeast(kTorch2RequiredFrom, ds) ? "" : "; ds-wizard assumes later versions keep it")
-                                  + "), so with DeepSpeed " + ds + " the op's torch check (>= 1.5 and < 2.0) can never pass.",
-                              "ds-requirements"});
+        adv.checks.push_back(
+            {fail, "sparse-attention-unsupported-deepspeed",
+             "DeepSpeed 0.19.5 requires torch>=2.0.0 (requirements/requirements.txt"
+                 + std::string(versionAtLeast(kTorch2RequiredFrom, ds) ? ""
+                                                                       : "; ds-wizard assumes later versions keep it")
+                 + "), so with DeepSpeed " + ds + " the op's torch check (>= 1.5 and < 2.0) can never pass.",
+             "ds-requirements"});
         v.canRun = false;
         v.whyNot.push_back("DeepSpeed 0.19.5 requires torch>=2.0.0 (DeepSpeed " + ds + " installed)");
     } else {
-        adv.checks.push_back({CheckLevel::Warn, "sparse-attention-unsupported-deepspeed",
-                              "DeepSpeed 0.19.5 requires torch>=2.0.0; ds-wizard's facts do not give the first DeepSpeed version "
-                              "with that requirement (the op's own torch < 2.0 bound came with PR #3152, 2023-04). Check that "
-                              "DeepSpeed " + ds + " installs with torch " + torchText + ".", "ds-requirements"});
+        adv.checks.push_back(
+            {CheckLevel::Warn, "sparse-attention-unsupported-deepspeed",
+             "DeepSpeed 0.19.5 requires torch>=2.0.0; ds-wizard's facts do not give the first DeepSpeed version "
+             "with that requirement (the op's own torch < 2.0 bound came with PR #3152, 2023-04). Check that "
+             "DeepSpeed "
+                 + ds + " installs with torch " + torchText + ".",
+             "ds-requirements"});
     }
     return v;
 }
@@ -151,11 +164,13 @@ OpVerdict addVersionChecks(Advice& adv, const Answers& a, bool used)
 void addPlatformChecks(Advice& adv, const Answers& a, OpVerdict& v, bool used)
 {
     const CheckLevel fail = used ? CheckLevel::Fail : CheckLevel::Warn;
-    adv.checks.push_back({CheckLevel::Warn, "sparse-attention-triton-pin",
-                          "The op needs triton exactly 1.0.0 (requirements-sparse_attn.txt: triton==1.0.0); otherwise it warns "
-                          "\"please install triton==1.0.0 if you want to use sparse attention\" or \"using untested triton version "
-                          "({installed_triton}), only 1.0.0 is known to be compatible\". ds-wizard cannot see your triton: run ds_report.",
-                          "ds-sparse-op"});
+    adv.checks.push_back(
+        {CheckLevel::Warn, "sparse-attention-triton-pin",
+         "The op needs triton exactly 1.0.0 (requirements-sparse_attn.txt: triton==1.0.0); otherwise it warns "
+         "\"please install triton==1.0.0 if you want to use sparse attention\" or \"using untested triton version "
+         "({installed_triton}), only 1.0.0 is known to be compatible\". ds-wizard cannot see your triton: run "
+         "ds_report.",
+         "ds-sparse-op"});
 
     const std::string cudaText = a.text("software.cuda_version");
     const Version cuda = Version::parse(cudaText);
@@ -163,14 +178,17 @@ void addPlatformChecks(Advice& adv, const Answers& a, OpVerdict& v, bool used)
     const int cMinor = cuda.parts.size() < 2 ? 0 : cuda.parts[1];
     if (!cuda.valid()) {
         adv.checks.push_back({CheckLevel::Warn, "sparse-attention-cuda",
-                              "CUDA version " + inQuotes(cudaText) + " could not be read; the op needs CUDA 10.1+ and a CPU-only "
-                              "torch is incompatible.", "ds-sparse-op"});
-    } else if ((cMajor == 10 && cMinor >= 1) || cMajor >= 11) {
-        adv.checks.push_back({CheckLevel::Pass, "sparse-attention-cuda", "CUDA " + cudaText + " meets the op's CUDA 10.1+ check.",
+                              "CUDA version " + inQuotes(cudaText)
+                                  + " could not be read; the op needs CUDA 10.1+ and a CPU-only "
+                                    "torch is incompatible.",
                               "ds-sparse-op"});
+    } else if ((cMajor == 10 && cMinor >= 1) || cMajor >= 11) {
+        adv.checks.push_back({CheckLevel::Pass, "sparse-attention-cuda",
+                              "CUDA " + cudaText + " meets the op's CUDA 10.1+ check.", "ds-sparse-op"});
     } else {
         adv.checks.push_back({fail, "sparse-attention-cuda",
-                              "CUDA " + cudaText + " is too old: \"sparse_attn requires CUDA version 10.1+\".", "ds-sparse-op"});
+                              "CUDA " + cudaText + " is too old: \"sparse_attn requires CUDA version 10.1+\".",
+                              "ds-sparse-op"});
         v.canRun = false;
         v.whyNot.push_back("sparse_attn requires CUDA version 10.1+ (CUDA " + cudaText + ")");
     }
@@ -179,19 +197,22 @@ void addPlatformChecks(Advice& adv, const Answers& a, OpVerdict& v, bool used)
     const std::string gpuName = gpu ? gpu->id : a.text("hardware.gpu");
     const bool amd = gpu && gpu->vendor.rfind("AMD", 0) == 0;
     if (amd) {
-        adv.checks.push_back({fail, "sparse-attention-rocm",
-                              gpuName + " runs ROCm, which the op builder rejects: \"sparse_attn is not compatible with ROCM\".",
-                              "ds-sparse-op"});
+        adv.checks.push_back(
+            {fail, "sparse-attention-rocm",
+             gpuName + " runs ROCm, which the op builder rejects: \"sparse_attn is not compatible with ROCM\".",
+             "ds-sparse-op"});
         v.canRun = false;
         v.whyNot.push_back("sparse_attn is not compatible with ROCM (" + gpuName + ")");
         return;
     }
-    adv.checks.push_back({CheckLevel::Pass, "sparse-attention-rocm", gpuName + " is not a ROCm device.", "ds-sparse-op"});
+    adv.checks.push_back(
+        {CheckLevel::Pass, "sparse-attention-rocm", gpuName + " is not a ROCm device.", "ds-sparse-op"});
     const bool tested = gpu && (gpu->id.rfind("V100", 0) == 0 || gpu->id.rfind("A100", 0) == 0);
-    adv.checks.push_back({tested ? CheckLevel::Pass : CheckLevel::Warn, "sparse-attention-tested-gpus",
-                          gpuName + (tested ? " is among the GPUs the tutorial names: " : " is outside the GPUs the tutorial names: ")
-                              + quoteOf("ds-sparse-tutorial"),
-                          "ds-sparse-tutorial"});
+    adv.checks.push_back(
+        {tested ? CheckLevel::Pass : CheckLevel::Warn, "sparse-attention-tested-gpus",
+         gpuName + (tested ? " is among the GPUs the tutorial names: " : " is outside the GPUs the tutorial names: ")
+             + quoteOf("ds-sparse-tutorial"),
+         "ds-sparse-tutorial"});
 }
 
 // The layout rules sparsity_config.py enforces with ValueError (or NotImplementedError for `attention`).
@@ -203,26 +224,32 @@ void addLayoutChecks(Advice& adv, const Layout& l, std::int64_t seqLen, std::int
         adv.checks.push_back({CheckLevel::Fail, code, text, "ds-sparse-layout"});
     };
     if (seqLen % l.block != 0)
-        fail("sparse-seq-len-not-divisible", "The layout build would raise: \"Sequence Length, " + S
-             + ", needs to be dividable by Block size " + B + "!\" Pad every sequence to " + std::to_string(blocksPerRow * l.block)
-             + " tokens (the next multiple of " + B + ") or pick a block that divides " + S + ".");
+        fail("sparse-seq-len-not-divisible",
+             "The layout build would raise: \"Sequence Length, " + S + ", needs to be dividable by Block size " + B
+                 + "!\" Pad every sequence to " + std::to_string(blocksPerRow * l.block)
+                 + " tokens (the next multiple of " + B + ") or pick a block that divides " + S + ".");
     if (l.mode == "fixed" && l.numLocalBlocks % l.numGlobalBlocks != 0)
-        fail("sparse-local-global-not-divisible", "num_local_blocks (" + std::to_string(l.numLocalBlocks)
-             + ") must be a multiple of num_global_blocks (" + std::to_string(l.numGlobalBlocks) + ").");
+        fail("sparse-local-global-not-divisible",
+             "num_local_blocks (" + std::to_string(l.numLocalBlocks) + ") must be a multiple of num_global_blocks ("
+                 + std::to_string(l.numGlobalBlocks) + ").");
     if (l.readsAttention() && l.attention != "unidirectional" && l.attention != "bidirectional")
         fail("sparse-attention-type-invalid", "attention must be \"unidirectional\" or \"bidirectional\".");
     if (l.readsAttention() && l.horizontalGlobalAttention && l.attention != "bidirectional")
-        fail("sparse-horizontal-needs-bidirectional", "only \"bi-directional\" attentions can support horizontal global attention!");
+        fail("sparse-horizontal-needs-bidirectional",
+             "only \"bi-directional\" attentions can support horizontal global attention!");
     if (l.mode == "fixed"
         && ((l.numDifferentGlobalPatterns > 1 && !l.differentLayoutPerHead)
             || l.numDifferentGlobalPatterns > l.numLocalBlocks / l.numGlobalBlocks))
-        fail("sparse-global-patterns-invalid", "num_different_global_patterns > 1 needs different_layout_per_head and at most "
+        fail("sparse-global-patterns-invalid",
+             "num_different_global_patterns > 1 needs different_layout_per_head and at most "
              "num_local_blocks // num_global_blocks.");
     // The op raises when a count exceeds the blocks per row (`num_blocks < count`), though its text says "smaller than".
     auto rowCount = [&](const std::string& what, int count) {
         if (count > blocksPerRow)
-            fail("sparse-blocks-exceed-row", "The layout build would raise: \"Number of " + what + ", " + std::to_string(count)
-                 + ", must be smaller than overall number of blocks in a row, " + N + "!\" (" + S + " / " + B + " = " + N + ").");
+            fail("sparse-blocks-exceed-row",
+                 "The layout build would raise: \"Number of " + what + ", " + std::to_string(count)
+                     + ", must be smaller than overall number of blocks in a row, " + N + "!\" (" + S + " / " + B
+                     + " = " + N + ").");
     };
     if (l.mode == "variable" || l.mode == "bigbird")
         rowCount("random blocks", l.numRandomBlocks);
@@ -232,40 +259,48 @@ void addLayoutChecks(Advice& adv, const Layout& l, std::int64_t seqLen, std::int
         rowCount("global blocks", l.numGlobalBlocks);
     if (adv.checks.size() == before)
         adv.checks.push_back({CheckLevel::Pass, "sparse-layout-valid",
-                              "The " + l.mode + " layout passes the op's layout checks: " + S + " tokens divide into " + N
-                                  + " blocks of " + B + ", and the block counts fit a row.", "ds-sparse-layout"});
+                              "The " + l.mode + " layout passes the op's layout checks: " + S + " tokens divide into "
+                                  + N + " blocks of " + B + ", and the block counts fit a row.",
+                              "ds-sparse-layout"});
     if (blocksPerRow <= l.windowBlocks())
         adv.checks.push_back({CheckLevel::Warn, "sparse-layout-dense",
                               "Only " + N + " blocks per row and a local window of " + std::to_string(l.windowBlocks())
                                   + " blocks: every row is attended in full, so the layout is dense and saves nothing "
-                                    "(ds-wizard's reading of the layout code).", "ds-sparse-layout"});
+                                    "(ds-wizard's reading of the layout code).",
+                              "ds-sparse-layout"});
 }
 
 void addPatternNotes(Advice& adv, const Layout& l, const std::string& architecture)
 {
     if (l.mode == "bigbird" && l.numRandomBlocks == 0)
-        adv.checks.push_back({CheckLevel::Warn, "sparse-bigbird-no-random-blocks",
-                              "The ds_config parser's num_random_blocks default is 0 (BigBirdSparsityConfig's own default is 1), "
-                              "so this block has no random attention; raise it in the JSON if you want BigBird's random blocks.",
-                              "ds-sparse-config"});
+        adv.checks.push_back(
+            {CheckLevel::Warn, "sparse-bigbird-no-random-blocks",
+             "The ds_config parser's num_random_blocks default is 0 (BigBirdSparsityConfig's own default is 1), "
+             "so this block has no random attention; raise it in the JSON if you want BigBird's random blocks.",
+             "ds-sparse-config"});
     if (!l.readsAttention() && architecture != "encoder")
-        adv.checks.push_back({CheckLevel::Warn, "sparse-pattern-bidirectional-only",
-                              "The parser does not read `attention` for " + l.mode + ", so a layout built from this block is "
-                              "bidirectional (the class default), but a decoder's self-attention must be causal: build the "
-                              "sparsity config in code with attention=\"unidirectional\" (snippet), or use fixed.",
-                              "ds-sparse-config"});
+        adv.checks.push_back(
+            {CheckLevel::Warn, "sparse-pattern-bidirectional-only",
+             "The parser does not read `attention` for " + l.mode
+                 + ", so a layout built from this block is "
+                   "bidirectional (the class default), but a decoder's self-attention must be causal: build the "
+                   "sparsity config in code with attention=\"unidirectional\" (snippet), or use fixed.",
+             "ds-sparse-config"});
     if (l.readsAttention() && architecture == "encoder-decoder")
-        adv.checks.push_back({CheckLevel::Warn, "sparse-encoder-decoder-causal",
-                              "One sparse_attention block serves the whole model and is written bidirectional for the encoder; "
-                              "the decoder's self-attention needs attention \"unidirectional\": build its sparsity config in code.",
-                              "ds-sparse-config"});
+        adv.checks.push_back(
+            {CheckLevel::Warn, "sparse-encoder-decoder-causal",
+             "One sparse_attention block serves the whole model and is written bidirectional for the encoder; "
+             "the decoder's self-attention needs attention \"unidirectional\": build its sparsity config in code.",
+             "ds-sparse-config"});
 }
 
 std::string sparsityConfigCode(const Layout& l, std::int64_t heads, const std::string& architecture)
 {
     static const std::vector<std::pair<std::string, std::string>> classes = {
-        {"fixed", "FixedSparsityConfig"}, {"variable", "VariableSparsityConfig"},
-        {"bigbird", "BigBirdSparsityConfig"}, {"bslongformer", "BSLongformerSparsityConfig"}};
+        {"fixed", "FixedSparsityConfig"},
+        {"variable", "VariableSparsityConfig"},
+        {"bigbird", "BigBirdSparsityConfig"},
+        {"bslongformer", "BSLongformerSparsityConfig"}};
     std::string cls;
     for (const auto& [mode, name] : classes)
         if (mode == l.mode)
@@ -281,10 +316,15 @@ std::string sparsityConfigCode(const Layout& l, std::int64_t heads, const std::s
     if (!l.readsAttention() && architecture != "encoder")
         args += ", attention=\"unidirectional\"";
     return "# Legacy stack only (the op's checks): torch >= 1.5 and < 2.0, triton==1.0.0, CUDA >= 10.1, not ROCm.\n"
-           "from deepspeed.ops.sparse_attention.sparsity_config import " + cls + "\n\n"
-           "sparsity_config = " + cls + "(" + args + ")\n"
-           "# Hand it to deepspeed.ops.sparse_attention.SparseSelfAttention in the model (check that class's\n"
-           "# constructor in your DeepSpeed version), and pad every batch to a multiple of " + std::to_string(l.block) + " tokens.\n";
+           "from deepspeed.ops.sparse_attention.sparsity_config import "
+        + cls
+        + "\n\n"
+          "sparsity_config = "
+        + cls + "(" + args
+        + ")\n"
+          "# Hand it to deepspeed.ops.sparse_attention.SparseSelfAttention in the model (check that class's\n"
+          "# constructor in your DeepSpeed version), and pad every batch to a multiple of "
+        + std::to_string(l.block) + " tokens.\n";
 }
 
 void addAlternatives(Advice& adv, const Answers& a)
@@ -292,33 +332,41 @@ void addAlternatives(Advice& adv, const Answers& a)
     const std::int64_t heads = a.integer("model.attention_heads");
     const std::int64_t seqLen = a.integer("model.seq_len");
     const std::string ds = a.text("software.deepspeed_version");
-    adv.tradeoffs.push_back({"FlashAttention: exact attention in linear memory",
-                             "What serves long sequences on a current stack. FlashAttention is exact (no pattern to choose); "
-                             "its Theorem 1: " + quoteOf("flashattention") + " Compute stays quadratic in the sequence length; "
-                             "sparse attention cuts compute too, but approximates attention.", "flashattention"});
-    adv.tradeoffs.push_back({"PyTorch SDPA",
-                             "torch.nn.functional.scaled_dot_product_attention (documented from PyTorch 2.0) needs no DeepSpeed op: "
-                             + quoteOf("torch-sdpa") + " Check which implementation runs for your dtype, head size and GPU.",
-                             "torch-sdpa"});
+    adv.tradeoffs.push_back(
+        {"FlashAttention: exact attention in linear memory",
+         "What serves long sequences on a current stack. FlashAttention is exact (no pattern to choose); "
+         "its Theorem 1: "
+             + quoteOf("flashattention")
+             + " Compute stays quadratic in the sequence length; "
+               "sparse attention cuts compute too, but approximates attention.",
+         "flashattention"});
+    adv.tradeoffs.push_back(
+        {"PyTorch SDPA",
+         "torch.nn.functional.scaled_dot_product_attention (documented from PyTorch 2.0) needs no DeepSpeed op: "
+             + quoteOf("torch-sdpa") + " Check which implementation runs for your dtype, head size and GPU.",
+         "torch-sdpa"});
     std::string degrees;
     for (std::int64_t d = 2; d <= heads && d <= 256; ++d)
         if (heads % d == 0 && seqLen % d == 0)
             degrees += (degrees.empty() ? "" : ", ") + std::to_string(d);
-    adv.tradeoffs.push_back({"DeepSpeed-Ulysses sequence parallelism",
-                             "DistributedAttention (PR #4198, first in DeepSpeed v0.10.2"
-                                 + std::string(versionAtLeast(ds, kUlyssesFirstVersion) ? "" : "; DeepSpeed " + ds + " predates it")
-                                 + "). \"DeepSpeed-Ulysses partitions individual samples along the sequence dimension among "
-                                   "participating GPU\", and each GPU \"receives the full sequence but only for a non-overlapping "
-                                   "subset of the attention heads\"; the blog reports \"4x larger sequence lengths than existing "
-                                   "systems, while enabling training with sequences with over a million tokens.\" It costs "
-                                   "all-to-all communication per layer and a sequence-parallel process group. Degrees that divide both "
-                                 + std::to_string(heads) + " heads and " + std::to_string(seqLen) + " tokens: "
-                                 + (degrees.empty() ? "none" : degrees) + " (layer.py asserts the sequence length divides "
-                                 "by the degree; check your version's head rule).",
-                             "ds-ulysses"});
-    adv.snippets.push_back({"python", "FlashAttention through PyTorch SDPA (torch >= 2.0)",
-                            "import torch.nn.functional as F\n\n# q, k, v: (batch, heads, seq_len, head_dim)\n"
-                            "out = F.scaled_dot_product_attention(q, k, v, is_causal=True)  # is_causal=False for an encoder\n"});
+    adv.tradeoffs.push_back(
+        {"DeepSpeed-Ulysses sequence parallelism",
+         "DistributedAttention (PR #4198, first in DeepSpeed v0.10.2"
+             + std::string(versionAtLeast(ds, kUlyssesFirstVersion) ? "" : "; DeepSpeed " + ds + " predates it")
+             + "). \"DeepSpeed-Ulysses partitions individual samples along the sequence dimension among "
+               "participating GPU\", and each GPU \"receives the full sequence but only for a non-overlapping "
+               "subset of the attention heads\"; the blog reports \"4x larger sequence lengths than existing "
+               "systems, while enabling training with sequences with over a million tokens.\" It costs "
+               "all-to-all communication per layer and a sequence-parallel process group. Degrees that divide both "
+             + std::to_string(heads) + " heads and " + std::to_string(seqLen)
+             + " tokens: " + (degrees.empty() ? "none" : degrees)
+             + " (layer.py asserts the sequence length divides "
+               "by the degree; check your version's head rule).",
+         "ds-ulysses"});
+    adv.snippets.push_back(
+        {"python", "FlashAttention through PyTorch SDPA (torch >= 2.0)",
+         "import torch.nn.functional as F\n\n# q, k, v: (batch, heads, seq_len, head_dim)\n"
+         "out = F.scaled_dot_product_attention(q, k, v, is_causal=True)  # is_causal=False for an encoder\n"});
     adv.snippets.push_back({"python", "DeepSpeed-Ulysses (the blog's example; DeepSpeed >= 0.10.2)",
                             "from deepspeed.sequence.layer import DistributedAttention\n\n"
                             "# Replace the original self-attention (attn) with DeepSpeed-Ulysses's self-attention.\n"
@@ -345,9 +393,11 @@ void citeAll(Advice& adv)
 
 std::string opSummary(const Answers& a, const OpVerdict& v)
 {
-    return "DeepSpeed's sparse attention op needs PyTorch < 2.0 (>= 1.5) and triton 1.0.0, while DeepSpeed 0.19.5 requires "
-           "torch>=2.0.0" + (v.canRun ? "; its checks pass for torch " + a.text("software.torch_version") + " if triton is exactly 1.0.0"
-                                      : ", so it cannot run here: " + v.whyNot.front());
+    return "DeepSpeed's sparse attention op needs PyTorch < 2.0 (>= 1.5) and triton 1.0.0, while DeepSpeed 0.19.5 "
+           "requires "
+           "torch>=2.0.0"
+        + (v.canRun ? "; its checks pass for torch " + a.text("software.torch_version") + " if triton is exactly 1.0.0"
+                    : ", so it cannot run here: " + v.whyNot.front());
 }
 
 // The block, its layout checks, gains and snippets; returns the mode written.
@@ -369,9 +419,11 @@ std::string addSparseBlock(Advice& adv, const Answers& a, const OpVerdict& verdi
     addLayoutChecks(adv, layout, seqLen, blocksPerRow);
     addPatternNotes(adv, layout, architecture);
     if (!verdict.canRun)
-        adv.checks.push_back({CheckLevel::Warn, "sparse-fragment-legacy-only",
-                              "The sparse_attention block is written for a stack where the op can run (torch >= 1.5 and < 2.0, "
-                              "triton 1.0.0); on this stack nothing can use it.", "ds-sparse-op"});
+        adv.checks.push_back(
+            {CheckLevel::Warn, "sparse-fragment-legacy-only",
+             "The sparse_attention block is written for a stack where the op can run (torch >= 1.5 and < 2.0, "
+             "triton 1.0.0); on this stack nothing can use it.",
+             "ds-sparse-op"});
 
     std::string what = "sparse_attention mode " + inQuotes(layout.mode);
     if (layout.readsAttention())
@@ -380,32 +432,39 @@ std::string addSparseBlock(Advice& adv, const Answers& a, const OpVerdict& verdi
     adv.headline = opSummary(a, verdict) + ". "
         + (verdict.canRun ? "Block: " + what + "."
                           : "Block written for a legacy stack only (" + what
-                                + "); for long sequences use FlashAttention (PyTorch SDPA) or DeepSpeed-Ulysses.");
+                   + "); for long sequences use FlashAttention (PyTorch SDPA) or DeepSpeed-Ulysses.");
 
     if (pattern == "auto")
-        adv.tradeoffs.push_back({"Why " + layout.mode,
-                                 "ds-wizard's own rule (no source prescribes one): a decoder gets fixed with attention "
-                                 "\"unidirectional\" (fixed and variable are the modes whose `attention` the parser reads); an "
-                                 "encoder gets bigbird from " + std::to_string(kVeryLongSequence) + " tokens (the wizard's own "
-                                 "threshold) and bslongformer below; an encoder-decoder gets fixed, bidirectional. variable only "
-                                 "when asked for.", ""});
+        adv.tradeoffs.push_back(
+            {"Why " + layout.mode,
+             "ds-wizard's own rule (no source prescribes one): a decoder gets fixed with attention "
+             "\"unidirectional\" (fixed and variable are the modes whose `attention` the parser reads); an "
+             "encoder gets bigbird from "
+                 + std::to_string(kVeryLongSequence)
+                 + " tokens (the wizard's own "
+                   "threshold) and bslongformer below; an encoder-decoder gets fixed, bidirectional. variable only "
+                   "when asked for.",
+             ""});
     adv.tradeoffs.push_back({"Expected gains, as DeepSpeed stated them in 2020 (not a promise for this setup)",
                              quoteOf("ds-sparse-news"), "ds-sparse-news"});
-    adv.tradeoffs.push_back({"The blog's measurements (V100, torch 1.x era)",
-                             "\"SA decreases the memory footprint to O(wn), in which 1 < w < n is a parameter\"; \"SA empowers 10x "
-                             "and 16x longer sequences comparing with dense for BERT base and large, respectively\" (\"batch size 1 "
-                             "on a single NVIDIA V100 GPU-32GB memory\"); \"up to 6.3x faster for BERT base, 5.3x for BERT large, "
-                             "and 6.1x for GPT2.\" Sparse layouts approximate attention: check model quality yourself.",
-                             "ds-sparse-blog"});
-    adv.estimates.push_back({"Blocks per row", static_cast<double>(blocksPerRow), "blocks",
-                             "ceil(seq_len / block) = ceil(" + std::to_string(seqLen) + " / " + std::to_string(layout.block) + ")",
-                             "ds-sparse-layout"});
+    adv.tradeoffs.push_back(
+        {"The blog's measurements (V100, torch 1.x era)",
+         "\"SA decreases the memory footprint to O(wn), in which 1 < w < n is a parameter\"; \"SA empowers 10x "
+         "and 16x longer sequences comparing with dense for BERT base and large, respectively\" (\"batch size 1 "
+         "on a single NVIDIA V100 GPU-32GB memory\"); \"up to 6.3x faster for BERT base, 5.3x for BERT large, "
+         "and 6.1x for GPT2.\" Sparse layouts approximate attention: check model quality yourself.",
+         "ds-sparse-blog"});
+    adv.estimates.push_back(
+        {"Blocks per row", static_cast<double>(blocksPerRow), "blocks",
+         "ceil(seq_len / block) = ceil(" + std::to_string(seqLen) + " / " + std::to_string(layout.block) + ")",
+         "ds-sparse-layout"});
     adv.snippets.push_back({"json", "sparse_attention", adv.fragment.dump(2)});
     adv.snippets.push_back({"python", "Build the same layout in code (legacy stack)",
                             sparsityConfigCode(layout, a.integer("model.attention_heads"), architecture)});
-    adv.snippets.push_back({"bash", "What the op checks, on the training machine",
-                            "python -c \"import torch; print(torch.__version__, torch.version.cuda)\"  # torch must be 1.5-1.x\n"
-                            "pip show triton | grep -i '^version'   # must be 1.0.0\nds_report | grep sparse_attn\n"});
+    adv.snippets.push_back(
+        {"bash", "What the op checks, on the training machine",
+         "python -c \"import torch; print(torch.__version__, torch.version.cuda)\"  # torch must be 1.5-1.x\n"
+         "pip show triton | grep -i '^version'   # must be 1.0.0\nds_report | grep sparse_attn\n"});
     adv.sources.push_back("ds-sparse-config"); // the keys and defaults of the block
     return layout.mode;
 }
@@ -428,13 +487,19 @@ Advice adviseSparse(const Answers& a)
         mode = addSparseBlock(adv, a, verdict, blocksPerRow);
     } else {
         adv.status = AdviceStatus::NotApplicable;
-        adv.headline = "Attention stays dense (sparse.pattern = none); for long sequences use FlashAttention via PyTorch SDPA "
-                       "or DeepSpeed-Ulysses. " + opSummary(a, verdict) + ".";
+        adv.headline =
+            "Attention stays dense (sparse.pattern = none); for long sequences use FlashAttention via PyTorch SDPA "
+            "or DeepSpeed-Ulysses. "
+            + opSummary(a, verdict) + ".";
     }
     addAlternatives(adv, a);
     citeAll(adv);
-    adv.details = oj{{"pattern", mode}, {"block", block}, {"blocks_per_row", blocksPerRow},
-                     {"padded_seq_len", blocksPerRow * block}, {"op_can_run", verdict.canRun}, {"why_not", verdict.whyNot}};
+    adv.details = oj{{"pattern", mode},
+                     {"block", block},
+                     {"blocks_per_row", blocksPerRow},
+                     {"padded_seq_len", blocksPerRow * block},
+                     {"op_can_run", verdict.canRun},
+                     {"why_not", verdict.whyNot}};
     return adv;
 }
 

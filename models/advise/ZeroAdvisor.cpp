@@ -2,13 +2,13 @@
 #include "util/JsonAccess.h"
 
 #include "advise/BatchKeys.h"
-#include "util/Count.h"
-#include "estimate/DeepSpeedEstimator.h"
-#include "util/Version.h"
-#include "knowledge/DeepSpeedFacts.h"
-#include "estimate/ZeroPaperMemory.h"
 #include "estimate/ActivationMemory.h"
+#include "estimate/DeepSpeedEstimator.h"
+#include "estimate/ZeroPaperMemory.h"
+#include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/SourceCatalog.h"
+#include "util/Count.h"
+#include "util/Version.h"
 
 #include <algorithm>
 #include <cmath>
@@ -104,8 +104,11 @@ oj stageTable(const Answers& a, const std::vector<ZeroOption>& options)
     oj rows = oj::array();
     for (int stage = 0; stage <= 3; ++stage) {
         const auto paper = zeroPaperModelStates(P, stage, dp);
-        oj row{{"stage", stage}, {"params_bytes", paper.params}, {"grads_bytes", paper.grads},
-               {"optimizer_bytes", paper.optimizer}, {"model_states_bytes", paper.total}};
+        oj row{{"stage", stage},
+               {"params_bytes", paper.params},
+               {"grads_bytes", paper.grads},
+               {"optimizer_bytes", paper.optimizer},
+               {"model_states_bytes", paper.total}};
         const ZeroOption* best = nullptr;
         for (const auto& o : options)
             if (o.stage == stage && o.offloadOptimizer == "none" && (!best || (o.fits() && !best->fits())))
@@ -152,12 +155,11 @@ void addTradeoffs(Advice& adv, const ZeroOption& chosen, const Answers& a)
     const double P = static_cast<double>(paramsPerPipelineStage(a));
     const double dp = static_cast<double>(std::max<std::int64_t>(1, a.dataParallelSize()));
     const double base = 2 * P * 2; // 2Ψ elements, 2 bytes each (fp16/bf16 communication)
-    adv.tradeoffs.push_back(
-        {"Memory against communication",
-         "Stages 0–2 move 2Ψ elements per step (" + gib(base) + " in 16-bit); stage 3 moves 3Ψ (" + gib(base * 1.5)
-             + "), 1.5× as much, to divide parameters as well over the " + std::to_string(static_cast<int>(dp))
-             + " GPUs.",
-         "zero-paper-comm"});
+    adv.tradeoffs.push_back({"Memory against communication",
+                             "Stages 0–2 move 2Ψ elements per step (" + gib(base) + " in 16-bit); stage 3 moves 3Ψ ("
+                                 + gib(base * 1.5) + "), 1.5× as much, to divide parameters as well over the "
+                                 + std::to_string(static_cast<int>(dp)) + " GPUs.",
+                             "zero-paper-comm"});
     if (chosen.offloadOptimizer != "none") {
         const double perGpu = 2 * P * 2 / dp; // fp16 gradients to the host, updated fp16 parameters back
         std::string text = "Optimizer offload moves about " + gib(perGpu)
@@ -174,10 +176,11 @@ void addTradeoffs(Advice& adv, const ZeroOption& chosen, const Answers& a)
                                  "about one extra forward pass, quoted as 33% re-computation overhead.",
                                  "zero-paper-ckpt"});
     if (chosen.offloadOptimizer == "nvme" || chosen.offloadParam == "nvme")
-        adv.tradeoffs.push_back({"SSD wear", "Offloading to NVMe can generate heavy write traffic. On consumer/home SSDs, "
-                                             "repeatedly offloading data (e.g. optimizer states, hidden states) can blow "
-                                             "through the drive's rated write endurance (TBW) and shorten its lifespan. "
-                                             "Prefer enterprise/datacenter SSDs for sustained offloading workloads.",
+        adv.tradeoffs.push_back({"SSD wear",
+                                 "Offloading to NVMe can generate heavy write traffic. On consumer/home SSDs, "
+                                 "repeatedly offloading data (e.g. optimizer states, hidden states) can blow "
+                                 "through the drive's rated write endurance (TBW) and shorten its lifespan. "
+                                 "Prefer enterprise/datacenter SSDs for sustained offloading workloads.",
                                  "ds-nvme-endurance"});
 }
 
@@ -193,12 +196,13 @@ Advice adviseZero(const Answers& a)
     if (!limit.code.empty()) {
         const std::string forced = a.text("zero.stage");
         const bool overridden = forced != "auto" && std::stoi(forced) > limit.maxStage;
-        adv.checks.push_back({overridden ? CheckLevel::Fail : CheckLevel::Pass,
-                              overridden ? (limit.maxStage == 0 ? "onebit-requires-zero-0" : "pipeline-requires-zero-0-or-1")
-                                         : limit.code,
-                              (overridden ? "zero.stage " + forced + " was asked, but it cannot be combined: " : std::string())
-                                  + limit.reason,
-                              limit.source});
+        adv.checks.push_back(
+            {overridden ? CheckLevel::Fail : CheckLevel::Pass,
+             overridden ? (limit.maxStage == 0 ? "onebit-requires-zero-0" : "pipeline-requires-zero-0-or-1")
+                        : limit.code,
+             (overridden ? "zero.stage " + forced + " was asked, but it cannot be combined: " : std::string())
+                 + limit.reason,
+             limit.source});
     }
     auto chosenIt = std::find_if(options.begin(), options.end(), [](const ZeroOption& o) { return o.fits(); });
     const bool fits = chosenIt != options.end();
@@ -209,7 +213,8 @@ Advice adviseZero(const Answers& a)
     const ZeroOption& chosen = *chosenIt;
     for (const char* id : {"zero.offload_optimizer", "zero.offload_param"}) {
         const std::string asked = a.text(id);
-        const std::string got = std::string(id) == "zero.offload_optimizer" ? chosen.offloadOptimizer : chosen.offloadParam;
+        const std::string got =
+            std::string(id) == "zero.offload_optimizer" ? chosen.offloadOptimizer : chosen.offloadParam;
         if (asked != "auto" && asked != got)
             adv.checks.push_back({CheckLevel::Fail, "zero-offload-not-possible",
                                   std::string(id) + " = " + asked + " cannot be combined with the allowed stages: "
@@ -238,27 +243,30 @@ Advice adviseZero(const Answers& a)
                               "ds-estimators"});
     if (chosen.nvmePerNode > 0) {
         const double nvmeCap = a.number("hardware.nvme_capacity_gib") * kGiB;
-        adv.checks.push_back(nvmeCap > 0
-                                 ? Check{chosen.fitsNvme ? CheckLevel::Pass : CheckLevel::Fail, "zero-fits-nvme",
-                                         "NVMe: " + gib(chosen.nvmePerNode) + " needed per node of " + gib(nvmeCap) + ".", ""}
-                                 : Check{CheckLevel::Warn, "zero-nvme-capacity-unknown",
-                                         "NVMe: " + gib(chosen.nvmePerNode)
-                                             + " needed per node; set hardware.nvme_capacity_gib to check it.", ""});
+        adv.checks.push_back(
+            nvmeCap > 0 ? Check{chosen.fitsNvme ? CheckLevel::Pass : CheckLevel::Fail, "zero-fits-nvme",
+                                "NVMe: " + gib(chosen.nvmePerNode) + " needed per node of " + gib(nvmeCap) + ".", ""}
+                        : Check{CheckLevel::Warn, "zero-nvme-capacity-unknown",
+                                "NVMe: " + gib(chosen.nvmePerNode)
+                                    + " needed per node; set hardware.nvme_capacity_gib to check it.",
+                                ""});
     }
     if (a.text("hardware.nvme") == "nvme" && a.text("hardware.nvme_path").empty())
-        adv.checks.push_back({CheckLevel::Fail, "nvme-path-missing",
-                              "hardware.nvme is nvme but hardware.nvme_path is empty; DeepSpeed needs nvme_path for NVMe "
-                              "offload, so NVMe options were not considered.",
-                              "ds-nvme-path"});
+        adv.checks.push_back(
+            {CheckLevel::Fail, "nvme-path-missing",
+             "hardware.nvme is nvme but hardware.nvme_path is empty; DeepSpeed needs nvme_path for NVMe "
+             "offload, so NVMe options were not considered.",
+             "ds-nvme-path"});
     const auto violations = capabilityViolations(adv.fragment.at("zero_optimization"));
     std::string broken;
     for (const auto& v : violations)
         broken += " " + v;
     adv.checks.push_back({violations.empty() ? CheckLevel::Pass : CheckLevel::Fail, "zero-documented-capabilities",
-                          violations.empty() ? "The recommendation aligns with documented stage capabilities and the "
-                                               "hardware: offload_param only at stage 3, NVMe offload only at stage 3 and "
-                                               "always with nvme_path, CPU offload at stages 1–3."
-                                             : "The ZeRO block breaks documented stage capabilities:" + broken,
+                          violations.empty()
+                              ? "The recommendation aligns with documented stage capabilities and the "
+                                "hardware: offload_param only at stage 3, NVMe offload only at stage 3 and "
+                                "always with nvme_path, CPU offload at stages 1–3."
+                              : "The ZeRO block breaks documented stage capabilities:" + broken,
                           "ds-offload-stages"});
     if (chosen.offloadOptimizer != "none")
         adv.checks.push_back({CheckLevel::Warn, "offload-pin-memory",
@@ -266,11 +274,13 @@ Advice adviseZero(const Answers& a)
                               "low memlock limit (ulimit -l) set it to false if offload runs out of memory.",
                               "ds-pin-memory"});
     if (chosen.checkpointing && a.text("training.activation_checkpointing") == "auto")
-        adv.checks.push_back({CheckLevel::Warn, "activation-checkpointing-needed",
-                              "Activations (" + gib(activationBytes(activationInputsFor(a, a.integer("training.micro_batch_size")), false))
-                                  + " without checkpointing) do not fit, so activation checkpointing is turned on: "
-                                  "enable it in the model code (see the snippet).",
-                              "korthikanti"});
+        adv.checks.push_back(
+            {CheckLevel::Warn, "activation-checkpointing-needed",
+             "Activations ("
+                 + gib(activationBytes(activationInputsFor(a, a.integer("training.micro_batch_size")), false))
+                 + " without checkpointing) do not fit, so activation checkpointing is turned on: "
+                   "enable it in the model code (see the snippet).",
+             "korthikanti"});
     if (chosen.stage >= 3 || chosen.offloadOptimizer != "none")
         adv.sources.push_back("ds-estimators");
     const BatchKeys batch = batchKeys(a);
@@ -279,15 +289,18 @@ Advice adviseZero(const Answers& a)
     addTradeoffs(adv, chosen, a);
 
     adv.estimates = {
-        {"GPU memory per GPU", static_cast<double>(chosen.gpuTotal), "bytes", "model states + activations", "zero-paper"},
+        {"GPU memory per GPU", static_cast<double>(chosen.gpuTotal), "bytes", "model states + activations",
+         "zero-paper"},
         {"Model states per GPU", static_cast<double>(chosen.gpuModelStates), "bytes", chosen.gpuFormula,
          chosen.offloadOptimizer == "none" ? "zero-paper" : "ds-estimators"},
-        {"Activations per GPU", static_cast<double>(chosen.activations), "bytes", activationFormula(chosen.checkpointing), "korthikanti"},
+        {"Activations per GPU", static_cast<double>(chosen.activations), "bytes",
+         activationFormula(chosen.checkpointing), "korthikanti"},
         {"CPU memory per node", static_cast<double>(chosen.cpuPerNode), "bytes", chosen.cpuFormula, "ds-estimators"},
     };
     if (chosen.nvmePerNode > 0)
         adv.estimates.push_back({"NVMe per node", static_cast<double>(chosen.nvmePerNode), "bytes",
-                                 "16 bytes per parameter of optimizer state (18 with fp16 parameters) / nodes", "ds-memory-docs"});
+                                 "16 bytes per parameter of optimizer state (18 with fp16 parameters) / nodes",
+                                 "ds-memory-docs"});
 
     adv.snippets.push_back({"json", "zero_optimization", adv.fragment.dump(2)});
     if (chosen.checkpointing)
@@ -305,11 +318,14 @@ Advice adviseZero(const Answers& a)
     const int G = static_cast<int>(a.integer("hardware.gpus_per_node"));
     const int N = static_cast<int>(a.integer("hardware.nodes"));
     oj estimatorRows = oj::array();
-    for (const auto& r : deepSpeedEstimatorRows(paramsPerPipelineStage(a), a.integer("model.largest_layer_params"), G, N))
-        estimatorRows.push_back(oj{{"stage", r.stage}, {"offload_optimizer", r.offloadOptimizer},
+    for (const auto& r :
+         deepSpeedEstimatorRows(paramsPerPipelineStage(a), a.integer("model.largest_layer_params"), G, N))
+        estimatorRows.push_back(oj{{"stage", r.stage},
+                                   {"offload_optimizer", r.offloadOptimizer},
                                    {"offload_param", r.offloadParam},
                                    {"zero_init", r.zeroInit ? oj(*r.zeroInit) : oj(nullptr)},
-                                   {"gpu_bytes", r.gpuBytes}, {"cpu_bytes", r.cpuBytes}});
+                                   {"gpu_bytes", r.gpuBytes},
+                                   {"cpu_bytes", r.cpuBytes}});
     adv.details["recommended"] = optionJson(chosen);
     adv.details["fits"] = fits;
     adv.details["gpu_capacity_bytes"] = capacity;

@@ -1,7 +1,7 @@
 #pragma once
 #include "advise/Advice.h"
-#include "project/Answers.h"
 #include "estimate/PlacementMemory.h" // paramsPerPipelineStage
+#include "project/Answers.h"
 
 #include <cstdint>
 #include <string>
@@ -40,7 +40,7 @@ inline constexpr double kGpuReserveFraction = 0.10;
 // the 1-bit optimizers stage 0 only (deepspeed-facts §2.9, §2.10).
 struct ZeroStageLimit {
     int maxStage = 3;
-    std::string code;   // stable id of the rule, empty when nothing limits the stage
+    std::string code; // stable id of the rule, empty when nothing limits the stage
     std::string reason;
     std::string source;
 };

@@ -17,8 +17,8 @@ constexpr double kGiB = 1073741824.0;
 // Fastest first: no offload by stage, then CPU offload, then NVMe (deepspeed-facts §2.6: NVMe only at stage 3).
 // ZeRO-1 with CPU offload needs as much GPU memory as ZeRO-2 with it, so it is only chosen when stage 2 is not allowed.
 const Placement kPlacements[] = {
-    {0, "none", "none"}, {1, "none", "none"}, {2, "none", "none"}, {3, "none", "none"},
-    {2, "cpu", "none"},  {1, "cpu", "none"}, {3, "cpu", "none"},  {3, "cpu", "cpu"},   {3, "nvme", "cpu"}, {3, "nvme", "nvme"},
+    {0, "none", "none"}, {1, "none", "none"}, {2, "none", "none"}, {3, "none", "none"}, {2, "cpu", "none"},
+    {1, "cpu", "none"},  {3, "cpu", "none"},  {3, "cpu", "cpu"},   {3, "nvme", "cpu"},  {3, "nvme", "nvme"},
 };
 
 } // namespace
@@ -41,15 +41,17 @@ ZeroStageLimit zeroStageLimit(const Answers& a)
 {
     const std::string optimizer = a.text("training.optimizer");
     if (optimizer == "onebit-adam" || optimizer == "zero-one-adam" || optimizer == "onebit-lamb")
-        return {0, "zero-limited-by-onebit",
-                "The 1-bit optimizers are not compatible with ZeRO (\"1bit-Adam is not compatible with ZeRO\"), so only "
-                "stage 0 is considered.",
-                "ds-onebit-zero"};
+        return {
+            0, "zero-limited-by-onebit",
+            "The 1-bit optimizers are not compatible with ZeRO (\"1bit-Adam is not compatible with ZeRO\"), so only "
+            "stage 0 is considered.",
+            "ds-onebit-zero"};
     if (a.integer("pipeline.stages") > 1)
-        return {1, "zero-limited-by-pipeline",
-                "Pipeline parallelism is used (pipeline.stages > 1): \"ZeRO-2 and ZeRO-3 are incompatible with pipeline "
-                "parallelism\", so only stages 0 and 1 are considered.",
-                "ds-pipe-zero"};
+        return {
+            1, "zero-limited-by-pipeline",
+            "Pipeline parallelism is used (pipeline.stages > 1): \"ZeRO-2 and ZeRO-3 are incompatible with pipeline "
+            "parallelism\", so only stages 0 and 1 are considered.",
+            "ds-pipe-zero"};
     return {};
 }
 
@@ -61,8 +63,8 @@ std::vector<ZeroOption> zeroOptions(const Answers& a)
         stageChoice = "auto"; // the forced stage is not allowed: adviseZero says so as a failed check
     const std::string ckptChoice = a.text("training.activation_checkpointing");
     std::vector<bool> ckptModes = ckptChoice == "on" ? std::vector<bool>{true}
-        : ckptChoice == "off"                         ? std::vector<bool>{false}
-                                                      : std::vector<bool>{false, true};
+        : ckptChoice == "off"                        ? std::vector<bool>{false}
+                                                     : std::vector<bool>{false, true};
     const ActivationInputs act = activationInputsFor(a, a.integer("training.micro_batch_size"));
     const ModelShape shape = modelShapeFrom(a);
     const double usableGpu = a.number("hardware.gpu_memory_gib") * kGiB * (1 - kGpuReserveFraction);
@@ -87,33 +89,33 @@ std::vector<ZeroOption> zeroOptions(const Answers& a)
     // then offload (PCIe traffic and a CPU optimizer step), again without checkpointing first.
     std::vector<ZeroOption> out;
     for (const bool offloadGroup : {false, true})
-    for (bool ckpt : ckptModes)
-    for (const auto& p : kPlacements) {
-        const bool offloads = std::string(p.offloadOptimizer) != "none";
-        if (offloads != offloadGroup || !stageAllowed(p) || (offloadPossible && !offloadAsked(p)))
-            continue;
-        {
-            ZeroOption o;
-            o.stage = p.stage;
-            o.offloadOptimizer = p.offloadOptimizer;
-            o.offloadParam = p.offloadParam;
-            o.checkpointing = ckpt;
-            const ModelStatesMemory m = sizeModelStates(p, shape);
-            o.gpuModelStates = m.gpuBytes;
-            o.cpuPerNode = m.cpuPerNode;
-            o.nvmePerNode = m.nvmePerNode;
-            o.gpuFormula = m.gpuFormula;
-            o.cpuFormula = m.cpuFormula;
-            o.activations = activationBytes(act, ckpt);
-            o.gpuTotal = addSat(o.gpuModelStates, o.activations);
-            o.fitsGpu = o.gpuTotal <= usableGpu;
-            o.fitsCpu = o.cpuPerNode <= cpuBytes;
-            const bool usesNvme = o.offloadOptimizer == "nvme" || o.offloadParam == "nvme";
-            o.nvmeReady = !usesNvme || hasNvme;
-            o.fitsNvme = !usesNvme || nvmeCapacity <= 0 || o.nvmePerNode <= nvmeCapacity;
-            out.push_back(o);
-        }
-    }
+        for (bool ckpt : ckptModes)
+            for (const auto& p : kPlacements) {
+                const bool offloads = std::string(p.offloadOptimizer) != "none";
+                if (offloads != offloadGroup || !stageAllowed(p) || (offloadPossible && !offloadAsked(p)))
+                    continue;
+                {
+                    ZeroOption o;
+                    o.stage = p.stage;
+                    o.offloadOptimizer = p.offloadOptimizer;
+                    o.offloadParam = p.offloadParam;
+                    o.checkpointing = ckpt;
+                    const ModelStatesMemory m = sizeModelStates(p, shape);
+                    o.gpuModelStates = m.gpuBytes;
+                    o.cpuPerNode = m.cpuPerNode;
+                    o.nvmePerNode = m.nvmePerNode;
+                    o.gpuFormula = m.gpuFormula;
+                    o.cpuFormula = m.cpuFormula;
+                    o.activations = activationBytes(act, ckpt);
+                    o.gpuTotal = addSat(o.gpuModelStates, o.activations);
+                    o.fitsGpu = o.gpuTotal <= usableGpu;
+                    o.fitsCpu = o.cpuPerNode <= cpuBytes;
+                    const bool usesNvme = o.offloadOptimizer == "nvme" || o.offloadParam == "nvme";
+                    o.nvmeReady = !usesNvme || hasNvme;
+                    o.fitsNvme = !usesNvme || nvmeCapacity <= 0 || o.nvmePerNode <= nvmeCapacity;
+                    out.push_back(o);
+                }
+            }
     return out;
 }
 

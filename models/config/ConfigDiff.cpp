@@ -30,7 +30,9 @@ oj canonical(const oj& value, const std::string& blockPath)
             const auto& dep = *spec->deprecated;
             if (!dep.replacementValue.is_null()) {
                 if (child == true && !out.contains(dep.replacement))
-                    out.set(dep.replacement, canonical(oj(dep.replacementValue), blockPath.empty() ? dep.replacement : blockPath + "." + dep.replacement));
+                    out.set(dep.replacement,
+                            canonical(oj(dep.replacementValue),
+                                      blockPath.empty() ? dep.replacement : blockPath + "." + dep.replacement));
                 continue;
             }
             name = dep.replacement;
@@ -157,7 +159,8 @@ void compare(const oj& a, const oj& b, const oj& rootA, const oj& rootB, const s
         const auto y = valueOf(vb, rootB);
         if (x && y && sameValue(*x, *y))
             continue;
-        out.push_back({path, x ? *x : oj(nullptr), y ? *y : oj(nullptr), va == nullptr, vb == nullptr, meaningOf(path)});
+        out.push_back(
+            {path, x ? *x : oj(nullptr), y ? *y : oj(nullptr), va == nullptr, vb == nullptr, meaningOf(path)});
     }
 }
 

@@ -7,12 +7,12 @@ namespace dsw {
 
 // One difference between two ds_configs as DeepSpeed reads them.
 struct ConfigDifference {
-    std::string pointer;             // canonical spelling ("/bf16/enabled", "/zero_optimization/stage3_prefetch_bucket_size")
-    nlohmann::ordered_json a;        // the value DeepSpeed uses on each side (the default when absent)
+    std::string pointer;      // canonical spelling ("/bf16/enabled", "/zero_optimization/stage3_prefetch_bucket_size")
+    nlohmann::ordered_json a; // the value DeepSpeed uses on each side (the default when absent)
     nlohmann::ordered_json b;
-    bool aAbsent = false;            // the side did not write the key
+    bool aAbsent = false; // the side did not write the key
     bool bAbsent = false;
-    std::string meaning;             // what the key does, from the schema
+    std::string meaning; // what the key does, from the schema
 };
 
 // A semantic diff: keys are compared under their canonical spelling, an absent key counts as

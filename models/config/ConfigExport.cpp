@@ -77,8 +77,8 @@ std::string accelerateYaml(const oj& config, const LaunchSetup& s)
                "torchrun on every node (no SSH); uses main_process_ip/port below");
     y.endMap();
     y.integer("num_machines", s.nodes);
-    y.integer("num_processes", s.nodes * s.gpusPerNode, "all GPUs: " + std::to_string(s.nodes) + " x "
-                                                             + std::to_string(s.gpusPerNode));
+    y.integer("num_processes", s.nodes * s.gpusPerNode,
+              "all GPUs: " + std::to_string(s.nodes) + " x " + std::to_string(s.gpusPerNode));
     y.integer("machine_rank", 0, s.nodes > 1 ? "launch.sh passes --machine_rank from MACHINE_RANK on each node" : "");
     if (s.nodes > 1) {
         y.text("main_process_ip", "FILL_IN_MAIN_NODE_IP", "FILL IN: address of the machine_rank 0 node");

@@ -24,7 +24,7 @@ inline constexpr const char* kLaunchScriptFileName = "launch.sh";
 inline constexpr const char* kHostfileName = "hostfile";
 
 struct ExportFile {
-    std::string name;    // file name, no directory: "ds_config.json", "accelerate_config.yaml", "launch.sh", "hostfile"
+    std::string name; // file name, no directory: "ds_config.json", "accelerate_config.yaml", "launch.sh", "hostfile"
     std::string content;
     bool executable = false; // launch.sh: the app sets the file's execute permission
 };

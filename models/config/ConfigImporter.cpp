@@ -89,14 +89,20 @@ ImportedProject importConfig(const ParsedConfig& parsed)
     w.take(c, "/gradient_clipping", "training.gradient_clipping");
     w.take(c, "/optimizer/params/lr", "training.learning_rate");
     if (const oj* type = at(c, "/optimizer/type"); type && type->is_string()) {
-        static const std::map<std::string, std::string> ids = {
-            {"adamw", "adamw"}, {"adam", "adam"}, {"lamb", "lamb"}, {"adagrad", "adagrad"}, {"lion", "lion"},
-            {"onebitadam", "onebit-adam"}, {"zerooneadam", "zero-one-adam"}, {"onebitlamb", "onebit-lamb"}};
+        static const std::map<std::string, std::string> ids = {{"adamw", "adamw"},
+                                                               {"adam", "adam"},
+                                                               {"lamb", "lamb"},
+                                                               {"adagrad", "adagrad"},
+                                                               {"lion", "lion"},
+                                                               {"onebitadam", "onebit-adam"},
+                                                               {"zerooneadam", "zero-one-adam"},
+                                                               {"onebitlamb", "onebit-lamb"}};
         const auto it = ids.find(lower(type->get<std::string>()));
         if (it != ids.end())
             w.set("training.optimizer", it->second, "/optimizer/type");
         else
-            out.notes.push_back("/optimizer/type \"" + type->get<std::string>() + "\" is not one the wizard models; kept as is");
+            out.notes.push_back("/optimizer/type \"" + type->get<std::string>()
+                                + "\" is not one the wizard models; kept as is");
     }
     w.take(c, "/optimizer/params/comm_backend_name", "onebit.comm_backend");
 
@@ -123,7 +129,8 @@ ImportedProject importConfig(const ParsedConfig& parsed)
                 continue;
             w.set("hardware.nvme", "nvme", std::string("/zero_optimization/") + block + "/device");
             if (off->contains("nvme_path"))
-                w.set("hardware.nvme_path", (*off)["nvme_path"], std::string("/zero_optimization/") + block + "/nvme_path");
+                w.set("hardware.nvme_path", (*off)["nvme_path"],
+                      std::string("/zero_optimization/") + block + "/nvme_path");
         }
     }
     if (const oj* sparse = at(c, "/sparse_attention"); sparse && sparse->is_object()) {

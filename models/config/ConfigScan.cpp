@@ -7,15 +7,9 @@ namespace dsw {
 
 namespace {
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-bool isDelimiter(char c)
-{
-    return isSpace(c) || c == ',' || c == '}' || c == ']' || c == '/' || c == '#';
-}
+bool isDelimiter(char c) { return isSpace(c) || c == ',' || c == '}' || c == ']' || c == '/' || c == '#'; }
 
 void appendEscaped(std::string& out, const std::string& text)
 {
@@ -278,10 +272,7 @@ std::size_t ScannedConfig::inputOffset(std::size_t offset) const
     return result;
 }
 
-ScannedConfig scanConfig(const std::string& text, int maxDepth)
-{
-    return Scanner(text, maxDepth).run();
-}
+ScannedConfig scanConfig(const std::string& text, int maxDepth) { return Scanner(text, maxDepth).run(); }
 
 TextPosition positionOf(const std::string& text, std::size_t offset)
 {

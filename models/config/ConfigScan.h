@@ -13,15 +13,15 @@ namespace dsw {
 // string that runs to the end of its line, as hjson reads it ("GBSIZE," for `"a": GBSIZE,`).
 struct ScannedConfig {
     struct Key {
-        std::string raw;  // the key's text between its quotes, escapes not decoded
+        std::string raw; // the key's text between its quotes, escapes not decoded
         int line = 0;
     };
-    struct Value {        // every value, containers included, in document order (SAX event order)
+    struct Value { // every value, containers included, in document order (SAX event order)
         int line = 0;
         bool quoteless = false;
     };
-    std::string json;                 // the text for the JSON parser; same lines as the input
-    std::vector<Key> keys;            // object keys in document order
+    std::string json;      // the text for the JSON parser; same lines as the input
+    std::vector<Key> keys; // object keys in document order
     std::vector<Value> values;
     bool comments = false;
     bool trailingCommas = false;
@@ -32,7 +32,7 @@ struct ScannedConfig {
     std::size_t inputOffset(std::size_t offset) const;
 
     struct Insertion {
-        std::size_t at = 0;   // offset in `json` where the inserted bytes start
+        std::size_t at = 0; // offset in `json` where the inserted bytes start
         std::size_t count = 0;
     };
     std::vector<Insertion> insertions;

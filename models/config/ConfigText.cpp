@@ -4,8 +4,8 @@
 #include "config/ConfigScan.h"
 #include "util/Utf8.h"
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -179,15 +179,19 @@ std::string parserDetail(const std::string& what)
 
 const char* typeName(const oj& v)
 {
-    return v.is_array() ? "an array" : v.is_string() ? "a string" : v.is_boolean() ? "a boolean"
-        : v.is_null() ? "null" : "a number";
+    return v.is_array()  ? "an array"
+        : v.is_string()  ? "a string"
+        : v.is_boolean() ? "a boolean"
+        : v.is_null()    ? "null"
+                         : "a number";
 }
 
 Result<ParsedConfig> parse(const std::string& bytes)
 {
     if (bytes.size() > kMaxConfigBytes)
-        return Result<ParsedConfig>::failure("the config is " + std::to_string(bytes.size()) + " bytes; ds-wizard reads at most "
-                                             + std::to_string(kMaxConfigBytes) + " bytes (4 MiB)");
+        return Result<ParsedConfig>::failure("the config is " + std::to_string(bytes.size())
+                                             + " bytes; ds-wizard reads at most " + std::to_string(kMaxConfigBytes)
+                                             + " bytes (4 MiB)");
     if (auto bad = firstInvalidUtf8(bytes)) {
         const TextPosition at = positionOf(bytes, *bad);
         return Result<ParsedConfig>::failure("invalid UTF-8 at byte offset " + std::to_string(*bad) + " (line "
@@ -213,7 +217,8 @@ Result<ParsedConfig> parse(const std::string& bytes)
     const bool ok = oj::sax_parse(scan.json, &builder, oj::input_format_t::json, true, true);
     if (!ok) {
         const TextPosition at = positionOf(text, scan.inputOffset(builder.errorPosition()));
-        const std::string detail = builder.errorText().empty() ? std::string("unexpected input") : parserDetail(builder.errorText());
+        const std::string detail =
+            builder.errorText().empty() ? std::string("unexpected input") : parserDetail(builder.errorText());
         return Result<ParsedConfig>::failure("JSON syntax error at line " + std::to_string(at.line) + ", column "
                                              + std::to_string(at.column) + ": " + detail);
     }

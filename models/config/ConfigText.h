@@ -13,15 +13,16 @@ namespace dsw {
 // sits (for highlighting a finding's line), keys written twice, and whether the text was strict JSON.
 struct ParsedConfig {
     nlohmann::ordered_json json;
-    std::map<std::string, int> lineOfPointer;   // JSON pointer ("/zero_optimization/stage") -> 1-based line
+    std::map<std::string, int> lineOfPointer; // JSON pointer ("/zero_optimization/stage") -> 1-based line
     struct Duplicate {
         std::string pointer;
         int line = 0;
     };
-    std::vector<Duplicate> duplicates;          // later occurrences of a key already seen in the same object
-    bool strictJson = true;                     // false when comments or other hjson-only syntax were needed
-    std::vector<std::string> hjsonSyntax;       // what was not strict JSON: "comments", "trailing commas", "quoteless values"
-    std::vector<std::string> quotelessValues;   // pointers of hjson quoteless values, read as strings to the end of the line
+    std::vector<Duplicate> duplicates;    // later occurrences of a key already seen in the same object
+    bool strictJson = true;               // false when comments or other hjson-only syntax were needed
+    std::vector<std::string> hjsonSyntax; // what was not strict JSON: "comments", "trailing commas", "quoteless values"
+    std::vector<std::string>
+        quotelessValues; // pointers of hjson quoteless values, read as strings to the end of the line
 
     // The line of `pointer`, or of its nearest ancestor that has one; 0 when unknown.
     int lineOf(const std::string& pointer) const;

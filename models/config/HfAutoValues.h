@@ -16,9 +16,9 @@ AutoFiller autoFillerForLauncher(const std::string& launcher);
 
 // One value that the filler supplies at run time when the config says "auto" there.
 struct AutoValue {
-    std::string pointer;                       // JSON pointer, e.g. "/optimizer/params/lr"
-    nlohmann::ordered_json value;              // what the config held: what the filler must be given to keep it
-    std::string suppliedBy;                    // where the filler takes it from, e.g. "--learning_rate", "DummyOptim(lr=...)"
+    std::string pointer;          // JSON pointer, e.g. "/optimizer/params/lr"
+    nlohmann::ordered_json value; // what the config held: what the filler must be given to keep it
+    std::string suppliedBy;       // where the filler takes it from, e.g. "--learning_rate", "DummyOptim(lr=...)"
     std::vector<std::string> trainerArguments; // TrainingArguments flags carrying `value` (Trainer only; often empty)
 };
 

@@ -46,8 +46,9 @@ std::vector<Suggestion> suggestionsFor(const oj& imported, const oj& wizard)
     diff(imported, wizard, "", "", out);
     // Switching precision also means turning the other mode off: fp16 and bf16 are never both enabled.
     for (const char* from : {"fp16", "bf16", "bfloat16"}) {
-        const bool wizardUsesOther = (std::string(from) == "fp16") ? enabled(wizard, "bf16") || enabled(wizard, "bfloat16")
-                                                                   : enabled(wizard, "fp16");
+        const bool wizardUsesOther = (std::string(from) == "fp16")
+            ? enabled(wizard, "bf16") || enabled(wizard, "bfloat16")
+            : enabled(wizard, "fp16");
         if (enabled(imported, from) && wizardUsesOther && !wizard.contains(from))
             out.push_back({std::string("/") + from, imported.at(from), nullptr, "precision", "", false});
     }

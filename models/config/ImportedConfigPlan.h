@@ -7,10 +7,10 @@ namespace dsw {
 
 // A change the wizard would make to an imported config; applied only when the user accepts it.
 struct Suggestion {
-    std::string pointer;             // JSON pointer in the config
-    nlohmann::ordered_json from;     // the imported value (null: absent)
-    nlohmann::ordered_json to;       // the wizard's value (null: remove the key)
-    std::string workflow;            // which workflow's advice it comes from ("base" for batch/clipping/optimizer)
+    std::string pointer;         // JSON pointer in the config
+    nlohmann::ordered_json from; // the imported value (null: absent)
+    nlohmann::ordered_json to;   // the wizard's value (null: remove the key)
+    std::string workflow;        // which workflow's advice it comes from ("base" for batch/clipping/optimizer)
     std::string reason;
     bool accepted = false;
 };

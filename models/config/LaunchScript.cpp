@@ -42,7 +42,7 @@ std::string commandLines(const std::vector<std::string>& lines)
 std::string header(const LaunchSetup& s)
 {
     const std::string who = isAccelerate(s) ? "Accelerate (accelerate launch)"
-                            : isTrainer(s)  ? "the Hugging Face Trainer, started by the DeepSpeed launcher"
+        : isTrainer(s)                      ? "the Hugging Face Trainer, started by the DeepSpeed launcher"
                                             : "the DeepSpeed launcher";
     std::string out = "#!/usr/bin/env bash\n";
     out += "# Starts training with " + who + ": " + std::to_string(s.nodes) + (s.nodes == 1 ? " node" : " nodes")
@@ -63,11 +63,11 @@ std::string autoValuesComment(const oj& config, const LaunchSetup& s)
     if (autos.empty())
         return {};
     std::string out = isAccelerate(s)
-                          ? "# ds_config.json says \"auto\" where Accelerate fills the value in accelerator.prepare(), from\n"
-                            "# what follows \"<-\"; give your script the wizard's values (in brackets) to train its plan:\n"
-                          : "# ds_config.json says \"auto\" where the Trainer fills the value from what follows \"<-\".\n"
-                            "# The flags below carry the wizard's values (in brackets); if your script builds\n"
-                            "# TrainingArguments in code instead of parsing the command line, set them there.\n";
+        ? "# ds_config.json says \"auto\" where Accelerate fills the value in accelerator.prepare(), from\n"
+          "# what follows \"<-\"; give your script the wizard's values (in brackets) to train its plan:\n"
+        : "# ds_config.json says \"auto\" where the Trainer fills the value from what follows \"<-\".\n"
+          "# The flags below carry the wizard's values (in brackets); if your script builds\n"
+          "# TrainingArguments in code instead of parsing the command line, set them there.\n";
     for (const AutoValue& av : autos)
         out += "#   " + av.pointer + " <- " + av.suppliedBy + " [" + av.value.dump() + "]\n";
     return out;
@@ -118,10 +118,12 @@ std::string accelerateCommand(const LaunchSetup& s)
     Words launcher = {"accelerate", "launch", "--config_file", kAccelerateConfigFileName};
     std::string first = joinQuoted(launcher);
     if (s.nodes > 1) {
-        const std::string others = s.nodes == 2 ? "MACHINE_RANK=1 on the other"
-                                                : "MACHINE_RANK=1 ... " + std::to_string(s.nodes - 1) + " on the others";
+        const std::string others = s.nodes == 2
+            ? "MACHINE_RANK=1 on the other"
+            : "MACHINE_RANK=1 ... " + std::to_string(s.nodes - 1) + " on the others";
         out += "# Run this script on every node: MACHINE_RANK=0 on the main node (main_process_ip in "
-               "accelerate_config.yaml),\n# " + others + " (it overrides machine_rank: 0 there).\n";
+               "accelerate_config.yaml),\n# "
+            + others + " (it overrides machine_rank: 0 there).\n";
         first += " --machine_rank \"${MACHINE_RANK:-0}\"";
     }
     out += kFillInScript;
@@ -134,7 +136,7 @@ std::string shellQuote(const std::string& word)
 {
     const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'
-               || c == '.' || c == '/' || c == ',' || c == ':' || c == '=' || c == '+' || c == '@' || c == '%';
+            || c == '.' || c == '/' || c == ',' || c == ':' || c == '=' || c == '+' || c == '@' || c == '%';
     });
     if (plain)
         return word;
@@ -144,10 +146,7 @@ std::string shellQuote(const std::string& word)
     return out + "'";
 }
 
-bool launchUsesHostfile(const LaunchSetup& setup)
-{
-    return !isAccelerate(setup) && setup.nodes > 1;
-}
+bool launchUsesHostfile(const LaunchSetup& setup) { return !isAccelerate(setup) && setup.nodes > 1; }
 
 std::string launchScript(const nlohmann::ordered_json& config, const LaunchSetup& setup)
 {

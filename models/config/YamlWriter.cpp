@@ -14,7 +14,7 @@ bool isReservedWord(const std::string& value)
 {
     std::string lower = value;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    static const std::array<const char*, 11> words = {"true", "false", "yes", "no", "on", "off",
+    static const std::array<const char*, 11> words = {"true", "false", "yes",  "no",   "on", "off",
                                                       "y",    "n",     "null", "none", "nan"};
     return std::any_of(words.begin(), words.end(), [&](const char* w) { return lower == w; });
 }
@@ -65,15 +65,9 @@ std::string oneLine(const std::string& text)
 
 } // namespace
 
-std::string YamlWriter::scalar(const std::string& value)
-{
-    return isPlainSafe(value) ? value : doubleQuoted(value);
-}
+std::string YamlWriter::scalar(const std::string& value) { return isPlainSafe(value) ? value : doubleQuoted(value); }
 
-void YamlWriter::comment(const std::string& text)
-{
-    m_out += indent() + "# " + oneLine(text) + "\n";
-}
+void YamlWriter::comment(const std::string& text) { m_out += indent() + "# " + oneLine(text) + "\n"; }
 
 void YamlWriter::beginMap(const std::string& key)
 {

@@ -35,9 +35,9 @@ std::string activationFormula(bool checkpointing)
 
 ActivationInputs activationInputsFor(const Answers& a, std::int64_t microBatch)
 {
-    return {a.integer("model.seq_len"),         microBatch,
-            a.integer("model.hidden_size"),     a.integer("model.attention_heads"),
-            a.integer("model.layers"),          a.integer("model.vocab_size")};
+    return {a.integer("model.seq_len"),     microBatch,
+            a.integer("model.hidden_size"), a.integer("model.attention_heads"),
+            a.integer("model.layers"),      a.integer("model.vocab_size")};
 }
 
 } // namespace dsw

@@ -29,8 +29,8 @@ double pyIntProduct(std::int64_t a, std::int64_t b) { return static_cast<double>
 
 } // namespace
 
-Zero2Estimate estimateZero2ModelStatesMemNeeds(std::int64_t totalParams, int gpusPerNode, int nodes,
-                                               bool cpuOffload, double bufferFactor)
+Zero2Estimate estimateZero2ModelStatesMemNeeds(std::int64_t totalParams, int gpusPerNode, int nodes, bool cpuOffload,
+                                               double bufferFactor)
 {
     requireTopology(gpusPerNode, nodes);
     const std::int64_t totalGpus = std::int64_t{nodes} * gpusPerNode;
@@ -49,8 +49,8 @@ Zero2Estimate estimateZero2ModelStatesMemNeeds(std::int64_t totalParams, int gpu
 }
 
 Zero3Estimate estimateZero3ModelStatesMemNeeds(std::int64_t totalParams, std::int64_t largestLayerParams,
-                                               int gpusPerNode, int nodes, bool cpuOffload,
-                                               bool cpuOffloadParams, bool zeroInit, double bufferFactor)
+                                               int gpusPerNode, int nodes, bool cpuOffload, bool cpuOffloadParams,
+                                               bool zeroInit, double bufferFactor)
 {
     requireTopology(gpusPerNode, nodes);
     const std::int64_t totalGpus = std::int64_t{nodes} * gpusPerNode;
@@ -97,8 +97,8 @@ std::vector<EstimatorRow> deepSpeedEstimatorRows(std::int64_t totalParams, std::
             if (!offload && offloadParams)
                 continue; // DeepSpeed's wrapper skips this: it equals (False, False)
             for (bool init : {true, false}) {
-                const auto e = estimateZero3ModelStatesMemNeeds(totalParams, largestLayerParams, gpusPerNode,
-                                                                nodes, offload, offloadParams, init, bufferFactor);
+                const auto e = estimateZero3ModelStatesMemNeeds(totalParams, largestLayerParams, gpusPerNode, nodes,
+                                                                offload, offloadParams, init, bufferFactor);
                 rows.push_back({3, device(offload), device(offloadParams), init, e.gpuBytes, e.cpuBytes});
             }
         }

@@ -16,8 +16,8 @@ struct Zero2Estimate {
     std::int64_t cpuBytes;
     std::int64_t gpuBytes;
 };
-Zero2Estimate estimateZero2ModelStatesMemNeeds(std::int64_t totalParams, int gpusPerNode, int nodes,
-                                               bool cpuOffload, double bufferFactor = 1.5);
+Zero2Estimate estimateZero2ModelStatesMemNeeds(std::int64_t totalParams, int gpusPerNode, int nodes, bool cpuOffload,
+                                               double bufferFactor = 1.5);
 
 struct Zero3Estimate {
     std::int64_t cpuBytes;
@@ -25,9 +25,8 @@ struct Zero3Estimate {
     std::int64_t largestLayerMemory; // 4 bytes per param of the largest layer
 };
 Zero3Estimate estimateZero3ModelStatesMemNeeds(std::int64_t totalParams, std::int64_t largestLayerParams,
-                                               int gpusPerNode, int nodes, bool cpuOffload,
-                                               bool cpuOffloadParams, bool zeroInit,
-                                               double bufferFactor = 1.5);
+                                               int gpusPerNode, int nodes, bool cpuOffload, bool cpuOffloadParams,
+                                               bool zeroInit, double bufferFactor = 1.5);
 
 // One row as printed by the *_all_cold functions.
 struct EstimatorRow {

@@ -65,8 +65,8 @@ OnebitCost estimateOnebitCost(const Answers& a)
     if (c.nodes > 1 && c.dataParallel > 1 && c.gbps > 0)
         c.allreduce = 2 * P * c.nodeShare * c.bytesPerElement / (c.gbps * 1e9 / 8);
 
-    c.tokens = static_cast<double>(a.integer("training.micro_batch_size") * a.integer("training.gradient_accumulation_steps")
-                                   * a.integer("model.seq_len"));
+    c.tokens = static_cast<double>(a.integer("training.micro_batch_size")
+                                   * a.integer("training.gradient_accumulation_steps") * a.integer("model.seq_len"));
     if (gpu) {
         const std::string& first = c.precision == "bf16" ? gpu->bf16DenseTflops : gpu->fp16DenseTflops;
         const std::string& second = c.precision == "bf16" ? gpu->fp16DenseTflops : gpu->bf16DenseTflops;
@@ -95,6 +95,5 @@ OnebitCost estimateOnebitCost(const Answers& a)
         c.verdict = c.allreduce >= *c.compute ? "communication-bound" : "compute-bound";
     return c;
 }
-
 
 } // namespace dsw

@@ -1,6 +1,6 @@
 #pragma once
-#include "project/Answers.h"
 #include "knowledge/NetworkCatalog.h"
+#include "project/Answers.h"
 
 #include <cstdint>
 #include <optional>
@@ -25,17 +25,17 @@ struct OnebitCost {
     const NetworkSpec* network = nullptr; // set when the bandwidth came from networks.tsv
     std::string precision;                // what DeepSpeed runs: fp16, bf16 or fp32
     double bytesPerElement = 2;
-    double nodeShare = 1;                 // share of Ψ whose gradients leave each node: min(1, G/p)
-    double allreduce = 0;                 // seconds per step; 0 on one node or with one replica
-    double tokens = 0;                    // per GPU per optimizer step: micro-batch × accumulation × sequence
-    std::optional<double> peakTflops;     // dense 16-bit figure from the GPU catalog, when it has one
-    std::optional<double> compute;        // seconds per step
+    double nodeShare = 1;             // share of Ψ whose gradients leave each node: min(1, G/p)
+    double allreduce = 0;             // seconds per step; 0 on one node or with one replica
+    double tokens = 0;                // per GPU per optimizer step: micro-batch × accumulation × sequence
+    std::optional<double> peakTflops; // dense 16-bit figure from the GPU catalog, when it has one
+    std::optional<double> compute;    // seconds per step
     std::int64_t freezeStep = 1;
-    double warmup = kOnebitWarmupShare;   // freeze_step / total steps
-    double compression = 16;              // compression-stage volume ratio: bits per element → 1 bit
-    double compressedStage = 0;           // all-reduce / compression
-    double compressedAverage = 0;         // run average over warm-up and compression stages
-    std::optional<double> saving;         // share of step time saved, no overlap of communication and compute
+    double warmup = kOnebitWarmupShare; // freeze_step / total steps
+    double compression = 16;            // compression-stage volume ratio: bits per element → 1 bit
+    double compressedStage = 0;         // all-reduce / compression
+    double compressedAverage = 0;       // run average over warm-up and compression stages
+    std::optional<double> saving;       // share of step time saved, no overlap of communication and compute
     // no-data-parallelism | single-node | compute-unknown | communication-bound | compute-bound
     std::string verdict;
 };

@@ -60,7 +60,8 @@ std::vector<int> partitionBalanced(const std::vector<double>& weights, int numPa
     // Sequential accumulation in doubles, as numpy's cumsum stored into a float64 array.
     std::vector<double> prefix(static_cast<std::size_t>(n) + 1, 0.0);
     for (int i = 0; i < n; ++i)
-        prefix[static_cast<std::size_t>(i) + 1] = prefix[static_cast<std::size_t>(i)] + weights[static_cast<std::size_t>(i)];
+        prefix[static_cast<std::size_t>(i) + 1] =
+            prefix[static_cast<std::size_t>(i)] + weights[static_cast<std::size_t>(i)];
 
     const int spare = n - m; // level j needs the cells i = j .. j + spare
     const auto rowSize = static_cast<std::size_t>(spare) + 1;

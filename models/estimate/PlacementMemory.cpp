@@ -46,10 +46,12 @@ ModelStatesMemory sizeModelStates(const Placement& placement, const ModelShape& 
     const bool paramsOff = param != "none";
     const auto z3 = estimateZero3ModelStatesMemNeeds(P, L, G, N, true, paramsOff, true, kBufferFactor);
     m.gpuBytes = z3.gpuBytes;
-    m.gpuFormula = paramsOff ? "DeepSpeed estimator: 4·largest layer" : "DeepSpeed estimator: 4·largest layer + 2Ψ/GPUs";
+    m.gpuFormula =
+        paramsOff ? "DeepSpeed estimator: 4·largest layer" : "DeepSpeed estimator: 4·largest layer + 2Ψ/GPUs";
     if (opt == "cpu") {
         m.cpuPerNode = z3.cpuBytes;
-        m.cpuFormula = paramsOff ? "DeepSpeed estimator, zero.Init: Ψ × 18 / nodes × 1.5" : "DeepSpeed estimator, zero.Init: Ψ × 16 / nodes × 1.5";
+        m.cpuFormula = paramsOff ? "DeepSpeed estimator, zero.Init: Ψ × 18 / nodes × 1.5"
+                                 : "DeepSpeed estimator, zero.Init: Ψ × 16 / nodes × 1.5";
         return m;
     }
     // NVMe: optimizer states (16 bytes/parameter) and, with param offload to NVMe, fp16 params (2) on the SSDs.

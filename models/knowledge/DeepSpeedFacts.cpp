@@ -10,10 +10,7 @@ const nlohmann::ordered_json& deepspeedKnowledge()
     return knowledge;
 }
 
-std::string knowledgeVersion()
-{
-    return deepspeedKnowledge().at("knowledge_version").get<std::string>();
-}
+std::string knowledgeVersion() { return deepspeedKnowledge().at("knowledge_version").get<std::string>(); }
 
 std::string basisStatement()
 {

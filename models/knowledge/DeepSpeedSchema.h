@@ -19,59 +19,59 @@ enum class BlockStrictness { Forbid, Ignore, Open };
 // One key of a ds_config block, as resources/knowledge/deepspeed-schema.json describes it.
 struct SchemaKey {
     struct Deprecation {
-        std::string replacement;           // the key to use instead (relative to the same block)
-        nlohmann::json replacementValue;   // what DeepSpeed turns the old key into, when it does
-        std::string since;                 // DeepSpeed version of the change, when known
+        std::string replacement;         // the key to use instead (relative to the same block)
+        nlohmann::json replacementValue; // what DeepSpeed turns the old key into, when it does
+        std::string since;               // DeepSpeed version of the change, when known
         std::string note;
-        bool ignored = false;              // no longer read at all (silently)
+        bool ignored = false; // no longer read at all (silently)
         std::string source;
     };
     struct DefaultChange {
-        std::string from;                  // first DeepSpeed version with the new default
+        std::string from; // first DeepSpeed version with the new default
         nlohmann::json oldValue;
         nlohmann::json newValue;
         std::string source;
-        bool quiet = false;                // reported as info even where the new default applies
+        bool quiet = false; // reported as info even where the new default applies
     };
 
-    std::string name;                      // the JSON key (for stage-3 knobs, the stage3_ alias)
+    std::string name; // the JSON key (for stage-3 knobs, the stage3_ alias)
     SchemaType type = SchemaType::Any;
     bool nullable = false;
     std::optional<nlohmann::json> defaultValue;
     std::string defaultNote;
     std::optional<double> min;
     std::optional<double> max;
-    std::vector<std::string> values;       // allowed strings, when the key is an enum
-    std::string aliasOf;                   // another accepted spelling of this canonical key
-    std::string field;                     // pydantic field name, accepted too (populate_by_name)
-    std::string block;                     // dotted path of the block this key's object is read as
-    std::vector<int> stages;               // ZeRO stages where it takes effect; empty = 1 to 3
-    bool allStages = false;                // takes effect at stage 0 too
-    bool rejected = false;                 // documented or stale, but DeepSpeed rejects it
-    std::string replacement;               // for a rejected key, the one that exists
-    std::string unused;                    // read into the defaults but never used: why
+    std::vector<std::string> values; // allowed strings, when the key is an enum
+    std::string aliasOf;             // another accepted spelling of this canonical key
+    std::string field;               // pydantic field name, accepted too (populate_by_name)
+    std::string block;               // dotted path of the block this key's object is read as
+    std::vector<int> stages;         // ZeRO stages where it takes effect; empty = 1 to 3
+    bool allStages = false;          // takes effect at stage 0 too
+    bool rejected = false;           // documented or stale, but DeepSpeed rejects it
+    std::string replacement;         // for a rejected key, the one that exists
+    std::string unused;              // read into the defaults but never used: why
     std::string note;
     std::optional<Deprecation> deprecated;
     std::vector<DefaultChange> changes;
-    std::string source;                    // the key's source id, else the block's
+    std::string source; // the key's source id, else the block's
 };
 
 struct SchemaBlock {
-    std::string path;                      // "" (top level), "zero_optimization", "zero_optimization.offload_param", ...
-    std::string reader;                    // the DeepSpeed code that reads it
+    std::string path;   // "" (top level), "zero_optimization", "zero_optimization.offload_param", ...
+    std::string reader; // the DeepSpeed code that reads it
     BlockStrictness strictness = BlockStrictness::Open;
     std::string source;
     std::vector<SchemaKey> keys;
     std::map<std::string, std::vector<std::string>> modes; // sparse_attention: keys read per mode
 
-    const SchemaKey* find(const std::string& name) const;  // by JSON key or pydantic field name
+    const SchemaKey* find(const std::string& name) const; // by JSON key or pydantic field name
 };
 
 // A key written in the wrong block ("load_universal_checkpoint" at the top level).
 struct SchemaRelocation {
     std::string block;
     std::string key;
-    std::string belongs;                   // dotted path where DeepSpeed reads it
+    std::string belongs; // dotted path where DeepSpeed reads it
     std::string source;
 };
 

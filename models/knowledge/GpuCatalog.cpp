@@ -20,7 +20,8 @@ std::string upper(std::string s)
 std::optional<double> GpuSpec::computeCapabilityNumber() const
 {
     double value = 0;
-    auto [end, ec] = std::from_chars(computeCapability.data(), computeCapability.data() + computeCapability.size(), value);
+    auto [end, ec] =
+        std::from_chars(computeCapability.data(), computeCapability.data() + computeCapability.size(), value);
     if (ec != std::errc() || end != computeCapability.data() + computeCapability.size())
         return std::nullopt;
     return value;

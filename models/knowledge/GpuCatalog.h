@@ -7,13 +7,13 @@ namespace dsw {
 
 // One accelerator from resources/knowledge/gpus.tsv; every field as its source states it.
 struct GpuSpec {
-    std::string id;                 // e.g. "A100-80GB"
-    std::string name;               // the vendor's name
+    std::string id;   // e.g. "A100-80GB"
+    std::string name; // the vendor's name
     std::string vendor;
     std::string architecture;
-    std::string computeCapability;  // "8.0", or "n/a (gfx942)" for non-NVIDIA parts
-    double memoryGb = 0;            // the capacity the vendor states, in GB
-    std::string memoryStated;       // the vendor's wording
+    std::string computeCapability; // "8.0", or "n/a (gfx942)" for non-NVIDIA parts
+    double memoryGb = 0;           // the capacity the vendor states, in GB
+    std::string memoryStated;      // the vendor's wording
     bool bf16 = false;
     std::string fp8How;
     std::string bf16DenseTflops;

@@ -4,8 +4,8 @@
 // division, then the identity is asserted.
 #include "lint/ConfigRules.h"
 
-#include "lint/LintReport.h"
 #include "knowledge/SourceCatalog.h"
+#include "lint/LintReport.h"
 
 #include <array>
 #include <cmath>
@@ -53,10 +53,7 @@ std::optional<DataParallel> dataParallelSize(const LintReport& r)
     return dp;
 }
 
-std::string n(long long v)
-{
-    return std::to_string(v);
-}
+std::string n(long long v) { return std::to_string(v); }
 
 class BatchCheck {
 public:
@@ -79,9 +76,9 @@ public:
         }
         if (!tbs.present && !mbs.present) {
             m_r.add(LintLevel::Error, "batch-size-missing", gas.present ? "/gradient_accumulation_steps" : "",
-                    std::string("Neither train_batch_size nor train_micro_batch_size_per_gpu is set") +
-                        (gas.present ? " (only gradient_accumulation_steps)" : "") +
-                        ": DeepSpeed stops with " + quoteOf("ds-batch-missing") + ".",
+                    std::string("Neither train_batch_size nor train_micro_batch_size_per_gpu is set")
+                        + (gas.present ? " (only gradient_accumulation_steps)" : "") + ": DeepSpeed stops with "
+                        + quoteOf("ds-batch-missing") + ".",
                     "set train_micro_batch_size_per_gpu (and gradient_accumulation_steps)", "ds-batch-missing");
             return;
         }
@@ -90,13 +87,18 @@ public:
             allThree(*tbs.value, *mbs.value, *gas.value);
         else if (tbs.present && mbs.present)
             inferred("gradient_accumulation_steps", "train_batch_size // train_micro_batch_size_per_gpu // world_size",
-                     [&](long long dp) { return std::array<long long, 3>{*tbs.value, *mbs.value, *tbs.value / *mbs.value / dp}; });
+                     [&](long long dp) {
+                         return std::array<long long, 3>{*tbs.value, *mbs.value, *tbs.value / *mbs.value / dp};
+                     });
         else if (tbs.present && gas.present)
             inferred("train_micro_batch_size_per_gpu", "train_batch_size // world_size // gradient_accumulation_steps",
-                     [&](long long dp) { return std::array<long long, 3>{*tbs.value, *tbs.value / dp / *gas.value, *gas.value}; });
+                     [&](long long dp) {
+                         return std::array<long long, 3>{*tbs.value, *tbs.value / dp / *gas.value, *gas.value};
+                     });
         else if (tbs.present)
-            inferred("train_micro_batch_size_per_gpu", "train_batch_size // world_size",
-                     [&](long long dp) { return std::array<long long, 3>{*tbs.value, *tbs.value / dp, 1}; });
+            inferred("train_micro_batch_size_per_gpu", "train_batch_size // world_size", [&](long long dp) {
+                return std::array<long long, 3>{*tbs.value, *tbs.value / dp, 1};
+            });
         else
             fromMicroBatch(*mbs.value, gas.present ? *gas.value : 1, gas.present);
     }
@@ -128,10 +130,12 @@ private:
         const oj* ignore = m_r.at("/elasticity/ignore_non_elastic_batch_info");
         if (ignore && ignore->is_boolean() && ignore->get<bool>())
             return;
-        m_r.add(LintLevel::Error, "elasticity-with-batch-keys", "/elasticity",
-                "Elastic training is enabled and the config also sets batch sizes: DeepSpeed raises ElasticityConfigError "
-                "(\"These parameters *will not be used* since elastic training is enabled\").",
-                "remove the batch keys, or set \"ignore_non_elastic_batch_info\": true in elasticity", "ds-elasticity-batch");
+        m_r.add(
+            LintLevel::Error, "elasticity-with-batch-keys", "/elasticity",
+            "Elastic training is enabled and the config also sets batch sizes: DeepSpeed raises ElasticityConfigError "
+            "(\"These parameters *will not be used* since elastic training is enabled\").",
+            "remove the batch keys, or set \"ignore_non_elastic_batch_info\": true in elasticity",
+            "ds-elasticity-batch");
     }
 
     std::string dpText() const { return "data-parallel size " + n(m_dp->size) + " (" + m_dp->how + ")"; }
@@ -139,8 +143,10 @@ private:
     // DeepSpeed's own assertion text, with the three numbers it would print.
     std::string assertion(long long t, long long m, long long g) const
     {
-        return "\"Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step "
-               "* world_size " + n(t) + " != " + n(m) + " * " + n(g) + " * " + n(m_dp->size) + "\"";
+        return "\"Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * "
+               "gradient_acc_step "
+               "* world_size "
+            + n(t) + " != " + n(m) + " * " + n(g) + " * " + n(m_dp->size) + "\"";
     }
 
     void allThree(long long t, long long m, long long g)
@@ -148,25 +154,28 @@ private:
         if (!m_dp) {
             if (t % (m * g) != 0)
                 m_r.add(LintLevel::Error, "batch-identity", "/train_batch_size",
-                        "train_batch_size " + n(t) + " is not a multiple of micro-batch " + n(m) + " × accumulation " + n(g) +
-                            " = " + n(m * g) + ", so no data-parallel size satisfies train_batch_size = micro-batch × "
-                            "accumulation × data-parallel size.",
+                        "train_batch_size " + n(t) + " is not a multiple of micro-batch " + n(m) + " × accumulation "
+                            + n(g) + " = " + n(m * g)
+                            + ", so no data-parallel size satisfies train_batch_size = micro-batch × "
+                              "accumulation × data-parallel size.",
                         "remove train_batch_size and let DeepSpeed infer it", "ds-batch-assert");
             else
                 m_r.add(LintLevel::Info, "batch-implied-world-size", "/train_batch_size",
-                        "The three batch keys fit only a data-parallel size of " + n(t) + " / (" + n(m) + " × " + n(g) +
-                            ") = " + n(t / (m * g)) + "; on any other GPU count DeepSpeed stops at its batch assertion.",
+                        "The three batch keys fit only a data-parallel size of " + n(t) + " / (" + n(m) + " × " + n(g)
+                            + ") = " + n(t / (m * g))
+                            + "; on any other GPU count DeepSpeed stops at its batch assertion.",
                         "remove train_batch_size so that it follows the GPU count", "ds-batch-assert");
             return;
         }
         if (t == m * g * m_dp->size)
             return;
-        std::string fix = "set train_batch_size to " + n(m * g * m_dp->size) + ", or remove it and let DeepSpeed infer it";
+        std::string fix =
+            "set train_batch_size to " + n(m * g * m_dp->size) + ", or remove it and let DeepSpeed infer it";
         if (t % (m * m_dp->size) == 0)
             fix = "set gradient_accumulation_steps to " + n(t / (m * m_dp->size)) + ", or " + fix;
         m_r.add(LintLevel::Error, "batch-identity", "/train_batch_size",
-                "train_batch_size " + n(t) + " ≠ micro-batch " + n(m) + " × accumulation " + n(g) + " × " + dpText() + " = " +
-                    n(m * g * m_dp->size) + ": DeepSpeed stops with " + assertion(t, m, g) + ".",
+                "train_batch_size " + n(t) + " ≠ micro-batch " + n(m) + " × accumulation " + n(g) + " × " + dpText()
+                    + " = " + n(m * g * m_dp->size) + ": DeepSpeed stops with " + assertion(t, m, g) + ".",
                 fix, "ds-batch-assert");
     }
 
@@ -175,37 +184,43 @@ private:
     {
         if (!m_dp) {
             m_r.add(LintLevel::Info, "batch-inferred", "/train_batch_size",
-                    key + " is not set: DeepSpeed infers " + key + " = " + formula + " (floor division); the division "
-                    "must come out exact or its batch assertion fails.",
+                    key + " is not set: DeepSpeed infers " + key + " = " + formula
+                        + " (floor division); the division "
+                          "must come out exact or its batch assertion fails.",
                     "set hardware.gpus_per_node (and nodes) to check it", "ds-batch-floor");
             return;
         }
         const auto [t, m, g] = infer(m_dp->size);
         if (m < 1 || g < 1) {
-            const std::string which = m < 1 ? "Micro batch size per gpu: " + n(m) : "Gradient accumulation steps: " + n(g);
+            const std::string which =
+                m < 1 ? "Micro batch size per gpu: " + n(m) : "Gradient accumulation steps: " + n(g);
             m_r.add(LintLevel::Error, "batch-identity", "/train_batch_size",
-                    "With " + dpText() + ", DeepSpeed infers " + key + " = " + formula + " = " + n(m < 1 ? m : g) +
-                        " and stops with \"" + which + " has to be greater than 0\".",
+                    "With " + dpText() + ", DeepSpeed infers " + key + " = " + formula + " = " + n(m < 1 ? m : g)
+                        + " and stops with \"" + which + " has to be greater than 0\".",
                     "raise train_batch_size to at least " + n(m_dp->size * (m < 1 ? g : m)), "ds-batch-floor");
             return;
         }
         if (t != m * g * m_dp->size) {
             m_r.add(LintLevel::Error, "batch-identity", "/train_batch_size",
-                    "With " + dpText() + ", DeepSpeed infers " + key + " = " + formula + " = " + n(key == "gradient_accumulation_steps" ? g : m) +
-                        " (floor division) and then stops with " + assertion(t, m, g) + ".",
-                    "make train_batch_size a multiple of " + n((key == "gradient_accumulation_steps" ? m : g) * m_dp->size),
+                    "With " + dpText() + ", DeepSpeed infers " + key + " = " + formula + " = "
+                        + n(key == "gradient_accumulation_steps" ? g : m) + " (floor division) and then stops with "
+                        + assertion(t, m, g) + ".",
+                    "make train_batch_size a multiple of "
+                        + n((key == "gradient_accumulation_steps" ? m : g) * m_dp->size),
                     "ds-batch-floor");
             return;
         }
         m_r.add(LintLevel::Info, "batch-inferred", "/train_batch_size",
-                "With " + dpText() + ", DeepSpeed infers " + key + " = " + n(key == "gradient_accumulation_steps" ? g : m) +
-                    " (train_batch_size " + n(t) + " = " + n(m) + " × " + n(g) + " × " + n(m_dp->size) + ").",
+                "With " + dpText() + ", DeepSpeed infers " + key + " = "
+                    + n(key == "gradient_accumulation_steps" ? g : m) + " (train_batch_size " + n(t) + " = " + n(m)
+                    + " × " + n(g) + " × " + n(m_dp->size) + ").",
                 std::nullopt, "ds-batch-floor");
     }
 
     void fromMicroBatch(long long m, long long g, bool gasGiven)
     {
-        const std::string from = gasGiven ? "micro-batch × accumulation × world size" : "micro-batch × world size, with accumulation 1";
+        const std::string from =
+            gasGiven ? "micro-batch × accumulation × world size" : "micro-batch × world size, with accumulation 1";
         if (!m_dp) {
             m_r.add(LintLevel::Info, "batch-inferred", "/train_micro_batch_size_per_gpu",
                     "train_batch_size is not set: DeepSpeed infers it as " + from + ", so it follows the GPU count.",
@@ -213,8 +228,8 @@ private:
             return;
         }
         m_r.add(LintLevel::Info, "batch-inferred", "/train_micro_batch_size_per_gpu",
-                "With " + dpText() + ", DeepSpeed infers train_batch_size = " + n(m) + " × " + n(g) + " × " + n(m_dp->size) +
-                    " = " + n(m * g * m_dp->size) + ".",
+                "With " + dpText() + ", DeepSpeed infers train_batch_size = " + n(m) + " × " + n(g) + " × "
+                    + n(m_dp->size) + " = " + n(m * g * m_dp->size) + ".",
                 std::nullopt, "ds-batch-floor");
     }
 
@@ -225,9 +240,6 @@ private:
 
 } // namespace
 
-void lintBatchSizes(LintReport& report)
-{
-    BatchCheck(report).run();
-}
+void lintBatchSizes(LintReport& report) { BatchCheck(report).run(); }
 
 } // namespace dsw

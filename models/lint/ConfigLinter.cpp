@@ -28,22 +28,26 @@ public:
     {
         for (const ParsedConfig::Duplicate& d : m_r.config().duplicates)
             m_r.add(LintLevel::Error, "duplicate-key", d.pointer,
-                    dottedPath(d.pointer) + " is written more than once: DeepSpeed's file loader raises "
-                    "ValueError(\"Duplicate keys in DeepSpeed config: ...\"); a loader that builds a dict first "
-                    "silently keeps the last value.", "keep one of them", "ds-duplicate-keys");
+                    dottedPath(d.pointer)
+                        + " is written more than once: DeepSpeed's file loader raises "
+                          "ValueError(\"Duplicate keys in DeepSpeed config: ...\"); a loader that builds a dict first "
+                          "silently keeps the last value.",
+                    "keep one of them", "ds-duplicate-keys");
         if (!m_r.config().strictJson) {
             std::string what;
             for (const std::string& s : m_r.config().hjsonSyntax)
                 what += (what.empty() ? "" : ", ") + s;
             m_r.add(LintLevel::Info, "not-strict-json", "",
-                    "The file is not strict JSON (" + what + "). DeepSpeed's own loader reads it with hjson, but "
-                    "strict JSON readers will not.", std::nullopt, "ds-config-parse");
+                    "The file is not strict JSON (" + what
+                        + "). DeepSpeed's own loader reads it with hjson, but "
+                          "strict JSON readers will not.",
+                    std::nullopt, "ds-config-parse");
         }
         for (const std::string& p : m_r.config().quotelessValues) {
             const oj* v = m_r.at(p);
             m_r.add(LintLevel::Error, "unquoted-value", p,
-                    dottedPath(p) + " is bare text; hjson reads it as the string " + (v ? shortJson(*v) : "") +
-                        " up to the end of the line: a template placeholder that was never filled in?",
+                    dottedPath(p) + " is bare text; hjson reads it as the string " + (v ? shortJson(*v) : "")
+                        + " up to the end of the line: a template placeholder that was never filled in?",
                     "replace it with a value", "ds-config-parse");
         }
         walk(m_r.json(), "", m_r.schema().block(""));
@@ -68,8 +72,7 @@ private:
                 continue;
             }
             if (spec->rejected) {
-                m_r.add(LintLevel::Error, "unknown-key-rejected", child,
-                        dottedPath(child) + " is " + spec->note + ".",
+                m_r.add(LintLevel::Error, "unknown-key-rejected", child, dottedPath(child) + " is " + spec->note + ".",
                         spec->replacement.empty() ? std::optional<std::string>("remove it")
                                                   : "use \"" + spec->replacement + "\" instead",
                         spec->source);
@@ -93,7 +96,8 @@ private:
         if (auto near = schema.nearestKey(block.path, key))
             return "did you mean \"" + *near + "\"?";
         if (auto elsewhere = schema.blocksWithKey(key); !elsewhere.empty())
-            return "it belongs in \"" + (elsewhere.front().empty() ? std::string("the top level") : elsewhere.front()) + "\"";
+            return "it belongs in \"" + (elsewhere.front().empty() ? std::string("the top level") : elsewhere.front())
+                + "\"";
         return std::nullopt;
     }
 
@@ -107,13 +111,15 @@ private:
         const std::string where = block.path.empty() ? std::string("the top level") : "\"" + block.path + "\"";
         if (block.strictness == BlockStrictness::Forbid && isAuto) { // "auto" is dropped before pydantic looks
             m_r.add(LintLevel::Warning, "unknown-key-ignored", pointer,
-                    dottedPath(pointer) + " is not a field of " + where + ", but its value is \"auto\", which DeepSpeed "
-                    "removes before validation: the key is silently ignored instead of rejected.",
+                    dottedPath(pointer) + " is not a field of " + where
+                        + ", but its value is \"auto\", which DeepSpeed "
+                          "removes before validation: the key is silently ignored instead of rejected.",
                     suggestion.value_or("remove it"), "ds-config-auto");
         } else if (block.strictness == BlockStrictness::Forbid) {
             m_r.add(LintLevel::Error, "unknown-key-rejected", pointer,
-                    dottedPath(pointer) + " is not a field of " + where + ", which DeepSpeed validates with pydantic "
-                    "(extra=\"forbid\"): the whole config is rejected (\"Extra inputs are not permitted\").",
+                    dottedPath(pointer) + " is not a field of " + where
+                        + ", which DeepSpeed validates with pydantic "
+                          "(extra=\"forbid\"): the whole config is rejected (\"Extra inputs are not permitted\").",
                     suggestion.value_or("remove it"), "ds-config-model");
         } else if (block.path.empty() && !key.empty() && key[0] == '_') {
             m_r.add(LintLevel::Info, "comment-key", pointer,
@@ -121,8 +127,9 @@ private:
                     std::nullopt, "ds-config-parse");
         } else {
             m_r.add(LintLevel::Warning, "unknown-key-ignored", pointer,
-                    dottedPath(pointer) + " is not a key DeepSpeed reads: " + where + " is read with "
-                    ".get(key, default), so it is silently ignored.",
+                    dottedPath(pointer) + " is not a key DeepSpeed reads: " + where
+                        + " is read with "
+                          ".get(key, default), so it is silently ignored.",
                     suggestion, "ds-config-parse");
         }
     }
@@ -141,8 +148,8 @@ private:
     {
         if (spec.deprecated && stillCurrent(*spec.deprecated)) {
             m_r.add(LintLevel::Info, "deprecated-key", pointer,
-                    dottedPath(pointer) + " is what DeepSpeed " + m_r.context().text("software.deepspeed_version") +
-                        " reads; from " + spec.deprecated->since + " it is \"" + spec.deprecated->replacement + "\".",
+                    dottedPath(pointer) + " is what DeepSpeed " + m_r.context().text("software.deepspeed_version")
+                        + " reads; from " + spec.deprecated->since + " it is \"" + spec.deprecated->replacement + "\".",
                     "rename it when you upgrade", spec.deprecated->source);
         } else if (spec.deprecated) {
             const SchemaKey::Deprecation& d = *spec.deprecated;
@@ -169,9 +176,11 @@ private:
                             "remove it", d.source);
                 else if (!d.ignored)
                     m_r.add(LintLevel::Error, "deprecated-with-replacement", pointer,
-                            "DeepSpeed refuses " + dottedPath(pointer) + " next to \"" + replacementKey + "\": \"Cannot "
-                            "provide deprecated parameter '" + written + "' and replacing parameter '" + replacementKey +
-                            "' together\".", "remove " + written, "ds-deprecated-fields");
+                            "DeepSpeed refuses " + dottedPath(pointer) + " next to \"" + replacementKey
+                                + "\": \"Cannot "
+                                  "provide deprecated parameter '"
+                                + written + "' and replacing parameter '" + replacementKey + "' together\".",
+                            "remove " + written, "ds-deprecated-fields");
             }
         }
         if (!spec.unused.empty())
@@ -180,13 +189,17 @@ private:
         if (written != spec.name) { // the pydantic field name of a stage3_ alias
             if (object.contains(spec.name))
                 m_r.add(LintLevel::Warning, "alias-conflict", pointer,
-                        "\"" + written + "\" and \"" + spec.name + "\" are two spellings of the same field; pydantic "
-                        "keeps only one of them.", "keep \"" + spec.name + "\"", spec.source);
+                        "\"" + written + "\" and \"" + spec.name
+                            + "\" are two spellings of the same field; pydantic "
+                              "keeps only one of them.",
+                        "keep \"" + spec.name + "\"", spec.source);
             else
                 m_r.add(LintLevel::Info, "noncanonical-key", pointer,
-                        "\"" + written + "\" is accepted as the field name of \"" + spec.name + "\" (populate_by_name); "
-                        "\"" + spec.name + "\" is the documented key.", "rename it to \"" + spec.name + "\"",
-                        spec.source);
+                        "\"" + written + "\" is accepted as the field name of \"" + spec.name
+                            + "\" (populate_by_name); "
+                              "\""
+                            + spec.name + "\" is the documented key.",
+                        "rename it to \"" + spec.name + "\"", spec.source);
         }
     }
 
@@ -210,20 +223,23 @@ private:
             if (spec && spec->defaultValue)
                 fallback = "the default " + shortJson(*spec->defaultValue);
             m_r.add(LintLevel::Warning, "auto-in-strict-block", pointer,
-                    name + " is \"auto\"." + notFilled + " Inside \"" + dottedPath(pointer.substr(0, pointer.rfind('/')))
+                    name + " is \"auto\"." + notFilled + " Inside \""
+                        + dottedPath(pointer.substr(0, pointer.rfind('/')))
                         + "\" DeepSpeed silently drops \"auto\" and uses " + fallback + ".",
                     "write the value you want", "ds-config-auto");
             return;
         }
         if (launcher == "deepspeed") {
             m_r.add(LintLevel::Error, "auto-value", pointer,
-                    name + " is \"auto\", which only the HF Trainer and Accelerate replace. Plain DeepSpeed reads it as "
-                    "the string \"auto\" and fails where it needs a number.",
+                    name
+                        + " is \"auto\", which only the HF Trainer and Accelerate replace. Plain DeepSpeed reads it as "
+                          "the string \"auto\" and fails where it needs a number.",
                     "write the value", "ds-config-auto");
         } else {
             m_r.add(LintLevel::Warning, "auto-value", pointer,
-                    name + " is \"auto\"." + notFilled + " Only the HF Trainer and Accelerate replace \"auto\"; plain "
-                    "DeepSpeed would read the string as written.",
+                    name + " is \"auto\"." + notFilled
+                        + " Only the HF Trainer and Accelerate replace \"auto\"; plain "
+                          "DeepSpeed would read the string as written.",
                     hf ? std::optional<std::string>("write the value")
                        : std::optional<std::string>("set software.launcher, or write the value"),
                     "ds-config-auto");
@@ -233,7 +249,8 @@ private:
     // sparse_attention reads a different set of keys per mode.
     void checkModeKeys(const oj& object, const std::string& pointer, const SchemaBlock& block)
     {
-        const std::string mode = object.contains("mode") && object["mode"].is_string() ? object["mode"].get<std::string>() : "fixed";
+        const std::string mode =
+            object.contains("mode") && object["mode"].is_string() ? object["mode"].get<std::string>() : "fixed";
         auto keys = block.modes.find(mode);
         if (keys == block.modes.end())
             return; // an unknown mode is reported as an invalid value

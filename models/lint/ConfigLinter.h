@@ -1,6 +1,6 @@
 #pragma once
-#include "project/Answers.h"
 #include "config/ConfigText.h"
+#include "project/Answers.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,12 +14,12 @@ enum class LintLevel { Error, Warning, Info };
 // One thing DeepSpeed would reject, ignore or read differently from what the author meant.
 struct LintFinding {
     LintLevel level = LintLevel::Warning;
-    std::string code;                       // stable kebab-case id, listed in the README
-    std::string path;                       // JSON pointer of the key or value concerned ("" = whole config)
+    std::string code; // stable kebab-case id, listed in the README
+    std::string path; // JSON pointer of the key or value concerned ("" = whole config)
     std::string message;
-    std::optional<std::string> suggestion;  // the concrete change, when there is one
-    std::optional<std::string> source;      // source id from resources/knowledge/sources.tsv
-    int line = 0;                           // 1-based line in the text, 0 when unknown
+    std::optional<std::string> suggestion; // the concrete change, when there is one
+    std::optional<std::string> source;     // source id from resources/knowledge/sources.tsv
+    int line = 0;                          // 1-based line in the text, 0 when unknown
 };
 
 // Lints a config against what DeepSpeed actually does. `context` supplies what a config alone lacks:

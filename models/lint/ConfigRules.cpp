@@ -4,9 +4,9 @@
 #include "lint/ConfigRules.h"
 
 #include "knowledge/GpuCatalog.h"
+#include "knowledge/SourceCatalog.h"
 #include "lint/LintReport.h"
 #include "util/Version.h"
-#include "knowledge/SourceCatalog.h"
 
 #include <algorithm>
 #include <cctype>
@@ -41,13 +41,15 @@ void zeroForm(LintReport& r)
     const oj* zero = r.at("/zero_optimization");
     if (zero && zero->is_boolean())
         r.add(LintLevel::Warning, "legacy-zero-bool", "/zero_optimization",
-              std::string("\"zero_optimization\": ") + zero->dump() + " is the legacy form: DeepSpeed turns it into stage " +
-                  (zero->get<bool>() ? "1" : "0") + " and logs \"this format of ZeRO optimization setup is deprecated\".",
-              std::string("\"zero_optimization\": {\"stage\": ") + (zero->get<bool>() ? "1" : "0") + "}", "ds-zero-legacy");
+              std::string("\"zero_optimization\": ") + zero->dump()
+                  + " is the legacy form: DeepSpeed turns it into stage " + (zero->get<bool>() ? "1" : "0")
+                  + " and logs \"this format of ZeRO optimization setup is deprecated\".",
+              std::string("\"zero_optimization\": {\"stage\": ") + (zero->get<bool>() ? "1" : "0") + "}",
+              "ds-zero-legacy");
     if (isTrue(r, "/zero_optimization/legacy_stage1"))
         r.add(LintLevel::Error, "legacy-stage1", "/zero_optimization/legacy_stage1",
-              "legacy_stage1 is true: DeepSpeed raises " + quoteOf("ds-legacy-stage1"),
-              "remove it", "ds-legacy-stage1");
+              "legacy_stage1 is true: DeepSpeed raises " + quoteOf("ds-legacy-stage1"), "remove it",
+              "ds-legacy-stage1");
 }
 
 // Offload blocks: which device, and whether a usable nvme_path is set.
@@ -61,37 +63,45 @@ void offloadAtStage(LintReport& r, int stage)
     if (const std::string d = device(param); r.at(param) && (d == "cpu" || d == "nvme")) {
         if (stage < 3)
             r.add(LintLevel::Warning, "offload-param-below-stage-3", param,
-                  "offload_param (device " + d + ") at ZeRO stage " + std::to_string(stage) + " does nothing: it is read only on "
-                  "the ZeRO-3 path (" + quoteOf("ds-offload-param-stage3") + ") and ignored without an error.",
+                  "offload_param (device " + d + ") at ZeRO stage " + std::to_string(stage)
+                      + " does nothing: it is read only on "
+                        "the ZeRO-3 path ("
+                      + quoteOf("ds-offload-param-stage3") + ") and ignored without an error.",
                   "use stage 3, or remove offload_param", "ds-offload-param-stage3");
         else if (d == "nvme" && pathMissing(param))
             r.add(LintLevel::Error, "nvme-path-missing", param,
-                  "offload_param goes to NVMe without an nvme_path: DeepSpeed fails with \"\\\"nvme_path\\\" in DeepSpeed "
+                  "offload_param goes to NVMe without an nvme_path: DeepSpeed fails with \"\\\"nvme_path\\\" in "
+                  "DeepSpeed "
                   "Config cannot be None if remote device is nvme\".",
                   "set \"nvme_path\" to the NVMe mount point", "ds-nvme-path");
     }
     if (const std::string d = device(optimizer); r.at(optimizer) && (d == "cpu" || d == "nvme")) {
         if (stage == 0)
             r.add(LintLevel::Warning, "zero-option-at-stage-0", optimizer,
-                  "offload_optimizer at stage 0 does nothing: offloading works with ZeRO stage 1, 2 or 3 (\"CPU offloading is "
+                  "offload_optimizer at stage 0 does nothing: offloading works with ZeRO stage 1, 2 or 3 (\"CPU "
+                  "offloading is "
                   "available with ZeRO stage 1, 2, 3.\").",
                   "use stage 1 or higher, or remove offload_optimizer", "ds-offload-stages");
         else if (stage < 3 && d == "nvme")
             r.add(LintLevel::Warning, "nvme-below-stage-3", optimizer + "/device",
-                  "offload_optimizer device nvme at ZeRO stage " + std::to_string(stage) + " silently acts as CPU offload "
-                  "(\"NVMe offloading is available only with ZeRO stage 3.\"): nothing is written to NVMe.",
+                  "offload_optimizer device nvme at ZeRO stage " + std::to_string(stage)
+                      + " silently acts as CPU offload "
+                        "(\"NVMe offloading is available only with ZeRO stage 3.\"): nothing is written to NVMe.",
                   "use stage 3 for NVMe, or write \"device\": \"cpu\"", "ds-offload-stages");
         else if (stage == 3 && d == "nvme" && pathMissing(optimizer))
             r.add(LintLevel::Error, "nvme-path-missing", optimizer,
-                  "offload_optimizer goes to NVMe without an nvme_path: the config loads, but ZeRO-3 fails when it joins the "
+                  "offload_optimizer goes to NVMe without an nvme_path: the config loads, but ZeRO-3 fails when it "
+                  "joins the "
                   "swap folder onto the missing path.",
                   "set \"nvme_path\" to the NVMe mount point", "ds-nvme-path");
     }
     const oj* ratio = r.at(optimizer + "/ratio");
     if (const auto v = ratio ? numberValue(*ratio) : std::nullopt; v && *v < 1.0 && stage != 3)
         r.add(LintLevel::Error, "partial-offload-below-stage-3", optimizer + "/ratio",
-              "offload_optimizer.ratio " + shortJson(*ratio) + " at ZeRO stage " + std::to_string(stage) + ": pydantic "
-              "rejects the config with " + quoteOf("ds-partial-offload"),
+              "offload_optimizer.ratio " + shortJson(*ratio) + " at ZeRO stage " + std::to_string(stage)
+                  + ": pydantic "
+                    "rejects the config with "
+                  + quoteOf("ds-partial-offload"),
               "use stage 3, or remove ratio", "ds-partial-offload");
 }
 
@@ -109,13 +119,14 @@ void optionsAtStage(LintReport& r, int stage)
         const std::string pointer = "/zero_optimization/" + pointerToken(it.key());
         if (stage == 0)
             r.add(LintLevel::Warning, "zero-option-at-stage-0", pointer,
-                  "zero_optimization." + it.key() + " does nothing at stage 0: ZeRO is disabled (zero_enabled is stage > 0), "
-                  "so DeepSpeed builds no ZeRO optimizer to pass it to.",
+                  "zero_optimization." + it.key()
+                      + " does nothing at stage 0: ZeRO is disabled (zero_enabled is stage > 0), "
+                        "so DeepSpeed builds no ZeRO optimizer to pass it to.",
                   "remove it, or choose stage 1, 2 or 3", "ds-zero-optimizer");
         else if (stage < 3 && spec->stages == std::vector<int>{3})
             r.add(LintLevel::Warning, "stage3-option-below-stage-3", pointer,
-                  "zero_optimization." + it.key() + " only takes effect at stage 3; the stage-" + std::to_string(stage) +
-                      " optimizer never receives it.",
+                  "zero_optimization." + it.key() + " only takes effect at stage 3; the stage-" + std::to_string(stage)
+                      + " optimizer never receives it.",
                   "remove it, or use stage 3", "ds-zero-optimizer");
     }
 }
@@ -127,30 +138,35 @@ void precision(LintReport& r, std::optional<int> stage)
     const std::string bf16Block = r.bf16Pointer();
     if (fp16.value_or(false) && bf16.value_or(false))
         r.add(LintLevel::Error, "fp16-and-bf16", bf16Block + "/enabled",
-              "fp16 and bf16 are both enabled: DeepSpeed stops with \"bfloat16 and fp16 modes cannot be simultaneously enabled\".",
+              "fp16 and bf16 are both enabled: DeepSpeed stops with \"bfloat16 and fp16 modes cannot be simultaneously "
+              "enabled\".",
               "enable only one: bf16 where the GPU has it, fp16 otherwise", "ds-fp16-config");
     if (bf16.value_or(false) && r.context().has("hardware.gpu")) {
         const GpuSpec* gpu = GpuCatalog::instance().find(r.context().text("hardware.gpu"));
         if (gpu && !gpu->bf16)
             r.add(LintLevel::Error, "bf16-unsupported-gpu", bf16Block + "/enabled",
-                  gpu->id + " (" + gpu->architecture + ", compute capability " + gpu->computeCapability + ") has no bf16: "
-                  "DeepSpeed stops with " + quoteOf("ds-bf16-config"),
-                  "use fp16 with dynamic loss scaling: \"fp16\": {\"enabled\": true, \"loss_scale\": 0}", "ds-bf16-config");
+                  gpu->id + " (" + gpu->architecture + ", compute capability " + gpu->computeCapability
+                      + ") has no bf16: "
+                        "DeepSpeed stops with "
+                      + quoteOf("ds-bf16-config"),
+                  "use fp16 with dynamic loss scaling: \"fp16\": {\"enabled\": true, \"loss_scale\": 0}",
+                  "ds-bf16-config");
     }
     if (isTrue(r, "/amp/enabled") && stage && *stage > 0)
         r.add(LintLevel::Error, "amp-with-zero", "/amp/enabled",
-              "Apex amp with ZeRO stage " + std::to_string(*stage) + ": DeepSpeed asserts " + quoteOf("ds-amp-zero") + ".",
+              "Apex amp with ZeRO stage " + std::to_string(*stage) + ": DeepSpeed asserts " + quoteOf("ds-amp-zero")
+                  + ".",
               "use the fp16 or bf16 block instead of amp", "ds-amp-zero");
     else if (isTrue(r, "/amp/enabled") && (fp16.value_or(false) || bf16.value_or(false)))
         r.add(LintLevel::Error, "amp-with-fp16-bf16", "/amp/enabled",
-              "Apex amp together with the fp16/bf16 block: DeepSpeed raises \"Cannot enable both amp with (legacy) fp16 or "
+              "Apex amp together with the fp16/bf16 block: DeepSpeed raises \"Cannot enable both amp with (legacy) "
+              "fp16 or "
               "bfloat16 mode\".",
               "keep either amp or the fp16/bf16 block", "ds-amp-zero");
     if (stage && *stage == 0) {
         if (isTrue(r, "/fp16/fp16_master_weights_and_grads"))
             r.add(LintLevel::Error, "master-weights-need-zero", "/fp16/fp16_master_weights_and_grads",
-                  "DeepSpeed asserts " + quoteOf("ds-config-sanity"),
-                  "use ZeRO stage 1 or higher", "ds-config-sanity");
+                  "DeepSpeed asserts " + quoteOf("ds-config-sanity"), "use ZeRO stage 1 or higher", "ds-config-sanity");
         if (!bf16Block.empty() && isTrue(r, bf16Block + "/bf16_master_weights_and_grads"))
             r.add(LintLevel::Error, "master-weights-need-zero", bf16Block + "/bf16_master_weights_and_grads",
                   "DeepSpeed asserts \"Bf16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3.\"",
@@ -175,12 +191,13 @@ void pipeline(LintReport& r, std::optional<int> stage)
                                        : "The config has a \"pipeline\" block; if the model is a PipelineModule";
     if (*stage >= 2)
         r.add(stages > 1 ? LintLevel::Error : LintLevel::Warning, "pipeline-with-zero-2-3", "/zero_optimization/stage",
-              why + ", ZeRO stage " + std::to_string(*stage) + " stops DeepSpeed's pipeline engine: " + quoteOf("ds-pipe-zero") + ".",
+              why + ", ZeRO stage " + std::to_string(*stage)
+                  + " stops DeepSpeed's pipeline engine: " + quoteOf("ds-pipe-zero") + ".",
               "use ZeRO stage 0 or 1 with pipeline parallelism", "ds-pipe-zero");
     else if (*stage == 1 && isTrue(r, "/zero_optimization/overlap_comm"))
         r.add(LintLevel::Info, "pipeline-disables-overlap-comm", "/zero_optimization/overlap_comm",
-              why + ", ZeRO-1's overlap_comm is switched off: " + quoteOf("ds-pipe-zero1-overlap"),
-              std::nullopt, "ds-pipe-zero1-overlap");
+              why + ", ZeRO-1's overlap_comm is switched off: " + quoteOf("ds-pipe-zero1-overlap"), std::nullopt,
+              "ds-pipe-zero1-overlap");
 }
 
 void optimizer(LintReport& r, std::optional<int> stage)
@@ -194,23 +211,25 @@ void optimizer(LintReport& r, std::optional<int> stage)
     if (auto it = oneBit.find(type); it != oneBit.end()) {
         if (stage && *stage > 0)
             r.add(LintLevel::Error, "onebit-with-zero", "/optimizer/type",
-                  textAt(r, "/optimizer/type") + " with ZeRO stage " + std::to_string(*stage) + ": DeepSpeed asserts \"" +
-                      it->second + "\".",
+                  textAt(r, "/optimizer/type") + " with ZeRO stage " + std::to_string(*stage) + ": DeepSpeed asserts \""
+                      + it->second + "\".",
                   "set zero_optimization.stage to 0, or use Adam/AdamW with ZeRO", "ds-onebit-zero");
         const oj* backend = r.at("/optimizer/params/comm_backend_name");
         static const std::vector<std::string> backends = {"nccl", "mpi", "hccl", "compressed"};
-        if (backend && (!backend->is_string()
-                        || std::find(backends.begin(), backends.end(), backend->get<std::string>()) == backends.end()))
+        if (backend
+            && (!backend->is_string()
+                || std::find(backends.begin(), backends.end(), backend->get<std::string>()) == backends.end()))
             r.add(LintLevel::Error, "comm-backend-unknown", "/optimizer/params/comm_backend_name",
-                  "comm_backend_name " + shortJson(*backend) + " is none of nccl, mpi, hccl, compressed: the optimizer keeps "
-                  "no communication backend and fails on its first use.",
+                  "comm_backend_name " + shortJson(*backend)
+                      + " is none of nccl, mpi, hccl, compressed: the optimizer keeps "
+                        "no communication backend and fails on its first use.",
                   "use \"nccl\"", "ds-onebit-backend-names");
     }
     const oj* lossScale = r.at("/fp16/loss_scale");
     if ((type == "lamb" || type == "onebitlamb") && lossScale && numberValue(*lossScale).value_or(0) != 0)
         r.add(LintLevel::Error, "lamb-needs-dynamic-loss-scale", "/fp16/loss_scale",
-              "A static fp16.loss_scale (" + shortJson(*lossScale) + ") with " + textAt(r, "/optimizer/type") +
-                  ": DeepSpeed asserts \"DeepSpeed " + type + " optimizer requires dynamic loss scaling\".",
+              "A static fp16.loss_scale (" + shortJson(*lossScale) + ") with " + textAt(r, "/optimizer/type")
+                  + ": DeepSpeed asserts \"DeepSpeed " + type + " optimizer requires dynamic loss scaling\".",
               "set \"loss_scale\": 0", "ds-onebit-lamb-dls");
     if (const oj* norm = r.at("/optimizer/params/max_grad_norm"))
         r.add(LintLevel::Error, "max-grad-norm-in-optimizer", "/optimizer/params/max_grad_norm",
@@ -227,17 +246,21 @@ void sparseAttention(LintReport& r)
     const std::string deepspeed = a.has("software.deepspeed_version") ? a.text("software.deepspeed_version") : "";
     if (torch.valid() && torch.parts[0] >= 2)
         r.add(LintLevel::Error, "sparse-attention-unsupported-torch", "/sparse_attention",
-              "PyTorch " + a.text("software.torch_version") + ": DeepSpeed's sparse_attn op requires \"a torch version >= 1.5 "
-              "and < 2.0\" and triton==1.0.0, so sparse attention cannot run.",
+              "PyTorch " + a.text("software.torch_version")
+                  + ": DeepSpeed's sparse_attn op requires \"a torch version >= 1.5 "
+                    "and < 2.0\" and triton==1.0.0, so sparse attention cannot run.",
               "use another long-sequence method (e.g. FlashAttention or Ulysses sequence parallelism)", "ds-sparse-op");
     else if (!deepspeed.empty() && versionAtLeast(deepspeed, "0.19"))
         r.add(LintLevel::Error, "sparse-attention-unsupported-torch", "/sparse_attention",
-              "DeepSpeed " + deepspeed + " requires torch>=2.0.0, while its sparse_attn op requires a torch version >= 1.5 "
-              "and < 2.0: sparse attention can never run on it.",
-              "use another long-sequence method (e.g. FlashAttention or Ulysses sequence parallelism)", "ds-requirements");
+              "DeepSpeed " + deepspeed
+                  + " requires torch>=2.0.0, while its sparse_attn op requires a torch version >= 1.5 "
+                    "and < 2.0: sparse attention can never run on it.",
+              "use another long-sequence method (e.g. FlashAttention or Ulysses sequence parallelism)",
+              "ds-requirements");
     else
         r.add(LintLevel::Warning, "sparse-attention-legacy", "/sparse_attention",
-              "DeepSpeed's sparse_attn op requires a torch version >= 1.5 and < 2.0 and triton==1.0.0 (not ROCm); DeepSpeed "
+              "DeepSpeed's sparse_attn op requires a torch version >= 1.5 and < 2.0 and triton==1.0.0 (not ROCm); "
+              "DeepSpeed "
               "0.19 itself requires torch>=2.0.0.",
               "set software.torch_version to check it", "ds-sparse-op");
 }
@@ -284,9 +307,12 @@ void changedDefaults(LintReport& r)
             for (const SchemaKey::DefaultChange& c : key.changes) {
                 const bool newDefault = versionAtLeast(version, c.from);
                 r.add(newDefault && !c.quiet ? LintLevel::Warning : LintLevel::Info, "default-changed", pointer,
-                      name + " is not set: DeepSpeed " + version + " uses " + (newDefault ? c.newValue : c.oldValue).dump() +
-                          (newDefault ? " (the default since " + c.from + "; earlier versions used " + c.oldValue.dump() + ")"
-                                      : " (from " + c.from + " the default is " + c.newValue.dump() + ")") + ".",
+                      name + " is not set: DeepSpeed " + version + " uses "
+                          + (newDefault ? c.newValue : c.oldValue).dump()
+                          + (newDefault ? " (the default since " + c.from + "; earlier versions used "
+                                     + c.oldValue.dump() + ")"
+                                        : " (from " + c.from + " the default is " + c.newValue.dump() + ")")
+                          + ".",
                       "set \"" + key.name + "\" explicitly", c.source);
             }
         }

@@ -46,10 +46,7 @@ const nlohmann::ordered_json* LintReport::at(const std::string& pointer) const
     }
 }
 
-bool LintReport::isQuoteless(const std::string& pointer) const
-{
-    return m_quoteless.count(pointer) != 0;
-}
+bool LintReport::isQuoteless(const std::string& pointer) const { return m_quoteless.count(pointer) != 0; }
 
 std::string LintReport::launcher() const
 {
@@ -73,7 +70,8 @@ std::optional<int> LintReport::zeroStage() const
         return std::nullopt;
     auto it = zero->find("stage");
     if (it != zero->end() && *it == "auto") // Accelerate fills it in; otherwise pydantic drops it
-        return m_schema.launcherFillsAuto("/zero_optimization/stage", launcher()) ? std::nullopt : std::optional<int>(0);
+        return m_schema.launcherFillsAuto("/zero_optimization/stage", launcher()) ? std::nullopt
+                                                                                  : std::optional<int>(0);
     if (it == zero->end())
         return 0;
     std::optional<double> stage = numberValue(*it);

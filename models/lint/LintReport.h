@@ -1,9 +1,9 @@
 #pragma once
-#include "project/Answers.h"
-#include "util/JsonAccess.h"
-#include "lint/ConfigLinter.h"
 #include "config/ConfigText.h"
 #include "knowledge/DeepSpeedSchema.h"
+#include "lint/ConfigLinter.h"
+#include "project/Answers.h"
+#include "util/JsonAccess.h"
 
 #include <optional>
 #include <string>

@@ -83,23 +83,28 @@ public:
         if (v.is_null()) {
             if (!spec.nullable && spec.type != SchemaType::Any && !(spec.defaultValue && spec.defaultValue->is_null()))
                 m_r.add(strict ? LintLevel::Error : LintLevel::Warning, "wrong-type", pointer,
-                        name + " is null where DeepSpeed expects " + typeWord(spec.type) + ".", std::nullopt, spec.source);
+                        name + " is null where DeepSpeed expects " + typeWord(spec.type) + ".", std::nullopt,
+                        spec.source);
             return;
         }
         std::optional<double> number = numberValue(v);
         switch (spec.type) {
-        case SchemaType::Any:
-            return;
+        case SchemaType::Any: return;
         case SchemaType::Bool:
             if (v.is_boolean())
                 return;
             if (strict && (pydanticBoolString(v) || (v.is_number_integer() && (v == 0 || v == 1))))
-                m_r.add(LintLevel::Warning, "wrong-type", pointer, name + " is " + describe(v) + "; pydantic converts "
-                        "it to a boolean, but write true or false.", std::nullopt, "ds-config-model");
+                m_r.add(LintLevel::Warning, "wrong-type", pointer,
+                        name + " is " + describe(v)
+                            + "; pydantic converts "
+                              "it to a boolean, but write true or false.",
+                        std::nullopt, "ds-config-model");
             else if (!strict && v.is_string())
-                m_r.add(LintLevel::Error, "wrong-type", pointer, name + " is " + describe(v) + ": DeepSpeed uses it "
-                        "as written, and any non-empty string counts as true in Python.", "write true or false",
-                        spec.source);
+                m_r.add(LintLevel::Error, "wrong-type", pointer,
+                        name + " is " + describe(v)
+                            + ": DeepSpeed uses it "
+                              "as written, and any non-empty string counts as true in Python.",
+                        "write true or false", spec.source);
             else
                 m_r.add(strict ? LintLevel::Error : LintLevel::Warning, "wrong-type", pointer,
                         name + " is " + describe(v) + " where DeepSpeed expects a boolean.", "write true or false",
@@ -123,16 +128,16 @@ public:
             }
             if (spec.type == SchemaType::Int && *number != std::floor(*number)) {
                 m_r.add(LintLevel::Error, "wrong-type", pointer,
-                        name + " is " + describe(v) + ", not an integer" +
-                            (strict ? std::string(": pydantic rejects it (int_from_float).") : std::string(".")),
+                        name + " is " + describe(v) + ", not an integer"
+                            + (strict ? std::string(": pydantic rejects it (int_from_float).") : std::string(".")),
                         std::nullopt, strict ? std::string("ds-config-model") : spec.source);
                 return;
             }
             if (spec.type == SchemaType::Int && v.is_number_float() && !strict)
                 m_r.add(LintLevel::Info, "float-for-int", pointer,
-                        name + " is written as a float (" + v.dump() + "); DeepSpeed does not convert values in " +
-                            (block.path.empty() ? std::string("the top level") : "\"" + block.path + "\"") +
-                            ", so the code gets the float.",
+                        name + " is written as a float (" + v.dump() + "); DeepSpeed does not convert values in "
+                            + (block.path.empty() ? std::string("the top level") : "\"" + block.path + "\"")
+                            + ", so the code gets the float.",
                         "write " + shortJson(v), "ds-config-parse");
             checkRange(pointer, block, spec, *number);
             return;
@@ -154,7 +159,8 @@ public:
             return;
         case SchemaType::Object:
         case SchemaType::Array:
-            if ((spec.type == SchemaType::Object && !v.is_object()) || (spec.type == SchemaType::Array && !v.is_array()))
+            if ((spec.type == SchemaType::Object && !v.is_object())
+                || (spec.type == SchemaType::Array && !v.is_array()))
                 m_r.add(LintLevel::Error, "wrong-type", pointer,
                         name + " is " + describe(v) + " where DeepSpeed expects " + typeWord(spec.type) + ".",
                         std::nullopt, spec.source);
@@ -168,13 +174,15 @@ private:
         const std::string name = dottedPath(pointer);
         if (strict)
             m_r.add(LintLevel::Warning, "number-as-string", pointer,
-                    name + " is " + describe(v) + "; pydantic converts numeric strings in this block, so DeepSpeed "
-                    "accepts it, but a number is what every reader expects.",
+                    name + " is " + describe(v)
+                        + "; pydantic converts numeric strings in this block, so DeepSpeed "
+                          "accepts it, but a number is what every reader expects.",
                     "write " + v.get<std::string>(), "ds-config-model");
         else
             m_r.add(LintLevel::Error, "number-as-string", pointer,
-                    name + " is " + describe(v) + ": DeepSpeed reads this block with .get(key, default) and does not "
-                    "convert it, so the string reaches code that compares or computes with a number.",
+                    name + " is " + describe(v)
+                        + ": DeepSpeed reads this block with .get(key, default) and does not "
+                          "convert it, so the string reaches code that compares or computes with a number.",
                     "write " + v.get<std::string>(), "ds-config-parse");
     }
 
@@ -185,16 +193,20 @@ private:
         if (!below && !above)
             return;
         std::string range = spec.min && spec.max ? "between " + shortJson(*spec.min) + " and " + shortJson(*spec.max)
-            : spec.min ? "at least " + shortJson(*spec.min) : "at most " + shortJson(*spec.max);
+            : spec.min                           ? "at least " + shortJson(*spec.min)
+                                                 : "at most " + shortJson(*spec.max);
         if (pointer == "/zero_optimization/stage") {
             m_r.add(LintLevel::Error, "zero-stage-invalid", pointer,
-                    "ZeRO stage " + shortJson(value) + " does not exist: the stage must be 0, 1, 2 or 3 (pydantic: "
-                    "\"Input should be 0, 1, 2, 3 or 3\").", "use a stage from 0 to 3", "ds-zero-config");
+                    "ZeRO stage " + shortJson(value)
+                        + " does not exist: the stage must be 0, 1, 2 or 3 (pydantic: "
+                          "\"Input should be 0, 1, 2, 3 or 3\").",
+                    "use a stage from 0 to 3", "ds-zero-config");
             return;
         }
         m_r.add(LintLevel::Error, "value-out-of-range", pointer,
-                dottedPath(pointer) + " is " + shortJson(value) + "; DeepSpeed requires " + range +
-                    (block.strictness == BlockStrictness::Forbid ? std::string(" (pydantic validation).") : std::string(".")),
+                dottedPath(pointer) + " is " + shortJson(value) + "; DeepSpeed requires " + range
+                    + (block.strictness == BlockStrictness::Forbid ? std::string(" (pydantic validation).")
+                                                                   : std::string(".")),
                 std::nullopt, spec.source);
     }
 

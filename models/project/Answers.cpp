@@ -39,10 +39,7 @@ std::string Answers::text(const std::string& id) const
     return v.is_string() ? v.get<std::string>() : std::string();
 }
 
-std::int64_t Answers::totalGpus() const
-{
-    return integer("hardware.gpus_per_node") * integer("hardware.nodes");
-}
+std::int64_t Answers::totalGpus() const { return integer("hardware.gpus_per_node") * integer("hardware.nodes"); }
 
 std::int64_t Answers::dataParallelSize() const
 {
@@ -61,7 +58,8 @@ nlohmann::json Answers::derived(const std::string& id) const
         return gpu ? gpu->memoryGb : 0.0;
     }
     if (id == "training.global_batch_size")
-        return integer("training.micro_batch_size") * integer("training.gradient_accumulation_steps") * dataParallelSize();
+        return integer("training.micro_batch_size") * integer("training.gradient_accumulation_steps")
+            * dataParallelSize();
     return nullptr;
 }
 

@@ -1,12 +1,12 @@
 #include "project/InputRegistry.h"
 
-#include "util/Count.h"
 #include "knowledge/GpuCatalog.h"
+#include "util/Count.h"
 
 #include <algorithm>
 #include <charconv>
-#include <iomanip>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 namespace dsw {
@@ -36,7 +36,8 @@ InputSpec count(std::string id, std::string label, json def, double min, double 
     return s;
 }
 
-InputSpec integer(std::string id, std::string label, json def, double min, double max, std::string unit, std::string help)
+InputSpec integer(std::string id, std::string label, json def, double min, double max, std::string unit,
+                  std::string help)
 {
     InputSpec s = count(std::move(id), std::move(label), std::move(def), min, max, std::move(help));
     s.type = InputType::Integer;
@@ -44,7 +45,8 @@ InputSpec integer(std::string id, std::string label, json def, double min, doubl
     return s;
 }
 
-InputSpec number(std::string id, std::string label, json def, double min, double max, std::string unit, std::string help)
+InputSpec number(std::string id, std::string label, json def, double min, double max, std::string unit,
+                 std::string help)
 {
     InputSpec s = integer(std::move(id), std::move(label), std::move(def), min, max, std::move(unit), std::move(help));
     s.type = InputType::Number;
@@ -120,16 +122,16 @@ InputRegistry::InputRegistry()
     add(count("model.params", "Parameters", 7000000000LL, 1e6, 1e14,
               "Total trainable parameters; accepts 7B, 350M, 1.3e9 or 7000000000."),
         "setup", {"zero", "memory", "onebit", "pipeline"});
-    add(integer("model.layers", "Transformer layers", 32, 1, 10000, "layers", "Number of transformer blocks."),
-        "setup", {"zero", "memory", "pipeline"});
+    add(integer("model.layers", "Transformer layers", 32, 1, 10000, "layers", "Number of transformer blocks."), "setup",
+        {"zero", "memory", "pipeline"});
     add(integer("model.hidden_size", "Hidden size", 4096, 1, 1000000, "", "Width of the residual stream (d_model)."),
         "setup", {"zero", "memory", "pipeline"});
     add(integer("model.attention_heads", "Attention heads", 32, 1, 4096, "heads", "Attention heads per layer."),
         "setup", {"zero", "memory", "sparse", "pipeline"});
     add(integer("model.vocab_size", "Vocabulary size", 32000, 1, 10000000, "tokens", "Tokenizer vocabulary size."),
         "setup", {"zero", "memory", "pipeline"});
-    add(integer("model.seq_len", "Sequence length", 2048, 1, 10000000, "tokens", "Training sequence length."),
-        "setup", {"zero", "memory", "sparse", "pipeline"});
+    add(integer("model.seq_len", "Sequence length", 2048, 1, 10000000, "tokens", "Training sequence length."), "setup",
+        {"zero", "memory", "sparse", "pipeline"});
     add(derived(count("model.largest_layer_params", "Largest layer", nullptr, 1, 1e13,
                       "Parameters of the largest single module (DeepSpeed counts one module's own parameters, "
                       "usually the embedding or LM head, not a whole transformer block)."),
@@ -145,12 +147,13 @@ InputRegistry::InputRegistry()
             return s;
         }()},
         "setup", all);
-    add(derived(number("hardware.gpu_memory_gib", "GPU memory", nullptr, 1, 4096, "GiB",
-                       "Memory of one GPU; defaults to the catalog's figure for hardware.gpu (the vendor's GB taken as GiB)."),
-                "the catalog's memory for hardware.gpu"),
+    add(derived(
+            number(
+                "hardware.gpu_memory_gib", "GPU memory", nullptr, 1, 4096, "GiB",
+                "Memory of one GPU; defaults to the catalog's figure for hardware.gpu (the vendor's GB taken as GiB)."),
+            "the catalog's memory for hardware.gpu"),
         "setup", {"zero", "memory", "pipeline"});
-    add(integer("hardware.gpus_per_node", "GPUs per node", 8, 1, 64, "GPUs", "GPUs in each node."),
-        "setup", all);
+    add(integer("hardware.gpus_per_node", "GPUs per node", 8, 1, 64, "GPUs", "GPUs in each node."), "setup", all);
     add(integer("hardware.nodes", "Nodes", 1, 1, 100000, "nodes", "Number of nodes."), "setup", all);
     add(integer("training.micro_batch_size", "Micro-batch per GPU", 4, 1, 65536, "samples",
                 "train_micro_batch_size_per_gpu: samples per GPU per forward pass."),
@@ -166,7 +169,8 @@ InputRegistry::InputRegistry()
                {"adamw", "adam", "lamb", "adagrad", "lion", "onebit-adam", "zero-one-adam", "onebit-lamb"}, "adamw",
                "The optimizer DeepSpeed builds from the config."),
         "setup", {"zero", "onebit", "memory"});
-    add(number("training.learning_rate", "Learning rate", 0.0001, 0, 10, "", "Peak learning rate (optimizer.params.lr)."),
+    add(number("training.learning_rate", "Learning rate", 0.0001, 0, 10, "",
+               "Peak learning rate (optimizer.params.lr)."),
         "setup", {"zero"});
     add(number("training.gradient_clipping", "Gradient clipping", 1.0, 0, 1e6, "",
                "Global gradient-norm clip; 0 disables. Always written, since DeepSpeed's default changed in 0.19.3."),
@@ -176,8 +180,8 @@ InputRegistry::InputRegistry()
         "setup", {"precision", "zero", "memory"});
     add(text("software.deepspeed_version", "DeepSpeed version", "0.19.5", "Installed DeepSpeed version, e.g. 0.19.5."),
         "setup", all);
-    add(text("software.torch_version", "PyTorch version", "2.8.0", "Installed PyTorch version, e.g. 2.8.0."),
-        "setup", {"precision", "sparse", "onebit"});
+    add(text("software.torch_version", "PyTorch version", "2.8.0", "Installed PyTorch version, e.g. 2.8.0."), "setup",
+        {"precision", "sparse", "onebit"});
     add(choice("software.launcher", "Launcher", {"deepspeed", "hf-trainer", "accelerate"}, "deepspeed",
                "What reads the config: the deepspeed launcher, the Hugging Face Trainer or Accelerate."),
         "setup", all);
@@ -195,9 +199,11 @@ InputRegistry::InputRegistry()
     add(number("hardware.cpu_memory_gib", "CPU memory per node", 1024, 1, 1048576, "GiB",
                "Host RAM of one node, used for offload and for loading the model."),
         "zero", {"zero", "memory"});
-    add(choice("hardware.nvme", "Local NVMe", {"none", "nvme"}, "none", "Whether each node has a local NVMe SSD for offload."),
+    add(choice("hardware.nvme", "Local NVMe", {"none", "nvme"}, "none",
+               "Whether each node has a local NVMe SSD for offload."),
         "zero", {"zero", "nvme", "memory"});
-    add(text("hardware.nvme_path", "NVMe mount path", "", "Mount point of the NVMe SSD, e.g. /local_nvme; needed for NVMe offload."),
+    add(text("hardware.nvme_path", "NVMe mount path", "",
+             "Mount point of the NVMe SSD, e.g. /local_nvme; needed for NVMe offload."),
         "zero", {"zero", "nvme", "memory"});
     add(number("hardware.nvme_capacity_gib", "NVMe capacity per node", 0, 0, 1e7, "GiB",
                "Free space on the NVMe SSD of one node; 0 when unknown (the need is shown, not checked)."),
@@ -210,16 +216,20 @@ InputRegistry::InputRegistry()
     add(choice("model.architecture", "Architecture", {"decoder", "encoder", "encoder-decoder"}, "decoder",
                "decoder (unidirectional attention, GPT-like), encoder (bidirectional, BERT-like) or encoder-decoder."),
         "setup", {"sparse", "pipeline"});
-    add(text("software.cuda_version", "CUDA version", "12.4", "CUDA toolkit version, e.g. 12.4 (GDS needs 11.4 or newer)."),
+    add(text("software.cuda_version", "CUDA version", "12.4",
+             "CUDA toolkit version, e.g. 12.4 (GDS needs 11.4 or newer)."),
         "setup", {"nvme", "sparse"});
-    add(choice("hardware.inter_node_network", "Inter-node network",
-               {"infiniband-ndr", "infiniband-hdr", "roce-200g", "ethernet-100g", "ethernet-25g", "ethernet-10g", "efa"},
-               "infiniband-hdr", "The network between nodes; sets the bandwidth unless hardware.inter_node_gbps is given."),
+    add(choice(
+            "hardware.inter_node_network", "Inter-node network",
+            {"infiniband-ndr", "infiniband-hdr", "roce-200g", "ethernet-100g", "ethernet-25g", "ethernet-10g", "efa"},
+            "infiniband-hdr",
+            "The network between nodes; sets the bandwidth unless hardware.inter_node_gbps is given."),
         "setup", {"onebit"});
     add(number("hardware.inter_node_gbps", "Inter-node bandwidth", 0, 0, 1e5, "Gbit/s",
                "Per-node network bandwidth; 0 takes the figure for hardware.inter_node_network."),
         "setup", {"onebit"});
-    add(integer("training.total_steps", "Total training steps", 100000, 1, 1e9, "steps", "Optimizer steps in the whole run."),
+    add(integer("training.total_steps", "Total training steps", 100000, 1, 1e9, "steps",
+                "Optimizer steps in the whole run."),
         "setup", {"onebit"});
 
     // Precision step.
@@ -231,9 +241,10 @@ InputRegistry::InputRegistry()
     add(integer("pipeline.stages", "Pipeline stages", 1, 1, 1024, "stages",
                 "Pipeline stages (PipelineModule num_stages); must divide the GPU count. 1 means no pipeline."),
         "pipeline", {"pipeline", "zero", "memory"});
-    add(text("pipeline.partition_method", "Partition method", "parameters",
-             "uniform (layers per stage), parameters (balance trainable parameters) or type:REGEX (balance layers whose "
-             "class name matches)."),
+    add(text(
+            "pipeline.partition_method", "Partition method", "parameters",
+            "uniform (layers per stage), parameters (balance trainable parameters) or type:REGEX (balance layers whose "
+            "class name matches)."),
         "pipeline", {"pipeline"});
     add(text("pipeline.layer_params", "Parameters per layer", "",
              "Comma-separated parameter counts, one per layer in order; empty derives them from the model's "
@@ -242,13 +253,15 @@ InputRegistry::InputRegistry()
         "pipeline", {"pipeline"});
 
     // Out-of-memory step.
-    auto oom = text("memory.oom_message", "Out-of-memory message", "",
-                    "Paste the error: PyTorch's CUDA out-of-memory message, a host kill (exit -9, Killed) or DeepSpeed's "
-                    "batch-size assertion.");
+    auto oom =
+        text("memory.oom_message", "Out-of-memory message", "",
+             "Paste the error: PyTorch's CUDA out-of-memory message, a host kill (exit -9, Killed) or DeepSpeed's "
+             "batch-size assertion.");
     oom.max = 65536;
     add(oom, "memory", {"memory"});
-    add(choice("memory.phase", "When it failed", {"unknown", "model-load", "forward", "backward", "optimizer-step", "checkpoint-save"},
-               "unknown", "The phase of training in which the error appeared."),
+    add(choice("memory.phase", "When it failed",
+               {"unknown", "model-load", "forward", "backward", "optimizer-step", "checkpoint-save"}, "unknown",
+               "The phase of training in which the error appeared."),
         "memory", {"memory"});
 
     // DeepNVMe step.
@@ -271,10 +284,12 @@ InputRegistry::InputRegistry()
         "onebit", {"onebit"});
 
     // Sparse attention step.
-    add(choice("sparse.pattern", "Sparse attention pattern", {"none", "auto", "fixed", "variable", "bigbird", "bslongformer"},
-               "none", "none leaves attention dense; auto picks a pattern from the sequence length and architecture."),
+    add(choice("sparse.pattern", "Sparse attention pattern",
+               {"none", "auto", "fixed", "variable", "bigbird", "bslongformer"}, "none",
+               "none leaves attention dense; auto picks a pattern from the sequence length and architecture."),
         "sparse", {"sparse"});
-    add(integer("sparse.block", "Block size", 16, 1, 4096, "tokens", "Sparse attention block size; must divide the sequence length."),
+    add(integer("sparse.block", "Block size", 16, 1, 4096, "tokens",
+                "Sparse attention block size; must divide the sequence length."),
         "sparse", {"sparse"});
 }
 
@@ -311,18 +326,12 @@ std::string InputRegistry::allowed(const InputSpec& spec)
     case InputType::Count:
         return "a whole number from " + formatCount(static_cast<std::int64_t>(spec.min)) + " to "
             + formatCount(static_cast<std::int64_t>(spec.max)) + " (7B, 350M, 1.3e9 and 7000000000 are accepted)";
-    case InputType::Integer:
-        return "a whole number from " + formatNumber(spec.min) + " to " + formatNumber(spec.max);
-    case InputType::Number:
-        return "a number from " + formatNumber(spec.min) + " to " + formatNumber(spec.max);
-    case InputType::Choice:
-        return "one of: " + join(spec.values);
-    case InputType::Gpu:
-        return "a GPU id: " + join(GpuCatalog::instance().ids());
-    case InputType::Text:
-        return "text of at most " + std::to_string(maxCharacters(spec)) + " characters";
-    case InputType::Boolean:
-        return "true or false";
+    case InputType::Integer: return "a whole number from " + formatNumber(spec.min) + " to " + formatNumber(spec.max);
+    case InputType::Number: return "a number from " + formatNumber(spec.min) + " to " + formatNumber(spec.max);
+    case InputType::Choice: return "one of: " + join(spec.values);
+    case InputType::Gpu: return "a GPU id: " + join(GpuCatalog::instance().ids());
+    case InputType::Text: return "text of at most " + std::to_string(maxCharacters(spec)) + " characters";
+    case InputType::Boolean: return "true or false";
     }
     return "";
 }
@@ -376,8 +385,7 @@ Result<nlohmann::json> InputRegistry::parse(const std::string& id, const std::st
             return bad("is not a known GPU");
         return json(gpu->id);
     }
-    case InputType::Text:
-        return json(text); // its length is checked above
+    case InputType::Text: return json(text); // its length is checked above
     case InputType::Boolean:
         if (text == "true" || text == "yes" || text == "1")
             return json(true);
@@ -405,7 +413,8 @@ Result<nlohmann::json> InputRegistry::validate(const std::string& id, const nloh
         if (!std::isfinite(v)) // JSON text has no NaN or infinity, but a value set in code can
             return Result<json>::failure(id + ": " + value.dump() + " is not a number; allowed: " + allowed(*spec));
         if (spec->type != InputType::Number && v != std::floor(v))
-            return Result<json>::failure(id + ": " + value.dump() + " is not a whole number; allowed: " + allowed(*spec));
+            return Result<json>::failure(id + ": " + value.dump()
+                                         + " is not a whole number; allowed: " + allowed(*spec));
         if (v < spec->min || v > spec->max)
             return Result<json>::failure(id + ": " + value.dump() + " is out of range; allowed: " + allowed(*spec));
         return spec->type == InputType::Number ? json(v) : json(static_cast<std::int64_t>(v));

@@ -19,19 +19,19 @@ enum class InputType {
 
 // One input, declared once: drives the pages, the project file, --set, validation and help.
 struct InputSpec {
-    std::string id;          // dotted, e.g. "hardware.gpus_per_node"
+    std::string id; // dotted, e.g. "hardware.gpus_per_node"
     InputType type = InputType::Integer;
-    std::string label;       // short, for forms
-    std::string unit;        // e.g. "GiB", "parameters"
-    double min = 0;          // for numbers
+    std::string label; // short, for forms
+    std::string unit;  // e.g. "GiB", "parameters"
+    double min = 0;    // for numbers
     double max = 0;
     std::vector<std::string> values; // for choices
     nlohmann::json defaultValue;     // null: required, or derived (see `derivedDefault`)
     std::string derivedDefault;      // how the default is derived from other answers, if it is
     std::string help;
-    std::string page;                // the one step that asks it: "setup" or a workflow id
+    std::string page;                   // the one step that asks it: "setup" or a workflow id
     std::vector<std::string> workflows; // the workflows that use it
-    bool required = false;           // no default: a workflow that uses it needs it
+    bool required = false;              // no default: a workflow that uses it needs it
 };
 
 class InputRegistry {

@@ -27,21 +27,20 @@ std::string lineAndColumn(const std::string& bytes, std::size_t offset)
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
-std::string mebibytes(std::size_t bytes)
-{
-    return std::to_string(bytes / (1024 * 1024)) + " MiB";
-}
+std::string mebibytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MiB"; }
 
 } // namespace
 
 bool Project::isHandled(const std::string& workflow) const
 {
-    return std::any_of(handled.begin(), handled.end(), [&](const HandledWorkflow& h) { return h.workflow == workflow; });
+    return std::any_of(handled.begin(), handled.end(),
+                       [&](const HandledWorkflow& h) { return h.workflow == workflow; });
 }
 
 void Project::markHandled(const std::string& workflow, const std::string& at, const std::string& summary)
 {
-    handled.erase(std::remove_if(handled.begin(), handled.end(), [&](const HandledWorkflow& h) { return h.workflow == workflow; }),
+    handled.erase(std::remove_if(handled.begin(), handled.end(),
+                                 [&](const HandledWorkflow& h) { return h.workflow == workflow; }),
                   handled.end());
     handled.push_back({workflow, at, summary, nlohmann::ordered_json::object()});
 }
@@ -51,8 +50,9 @@ namespace {
 Result<Project> parse(const std::string& bytes)
 {
     if (bytes.size() > kMaxProjectBytes)
-        return Result<Project>::failure("the project file is " + std::to_string(bytes.size()) + " bytes; ds-wizard opens at most "
-                                        + std::to_string(kMaxProjectBytes) + " bytes (" + mebibytes(kMaxProjectBytes)
+        return Result<Project>::failure("the project file is " + std::to_string(bytes.size())
+                                        + " bytes; ds-wizard opens at most " + std::to_string(kMaxProjectBytes)
+                                        + " bytes (" + mebibytes(kMaxProjectBytes)
                                         + "); a ds-wizard project is a few kilobytes");
     if (auto bad = firstInvalidUtf8(bytes))
         return Result<Project>::failure("invalid UTF-8 at byte offset " + std::to_string(*bad)
@@ -62,11 +62,13 @@ Result<Project> parse(const std::string& bytes)
         return Result<Project>::failure("the project file is nested too deeply: " + describe(*deep, kMaxProjectDepth));
     OrderedJsonRead read = readOrderedJson(bytes);
     if (read.error && read.error->syntax)
-        return Result<Project>::failure("the project file is not valid JSON (" + lineAndColumn(bytes, read.error->byte) + ")");
+        return Result<Project>::failure("the project file is not valid JSON (" + lineAndColumn(bytes, read.error->byte)
+                                        + ")");
     if (read.error) // e.g. a number too large for a double
         return Result<Project>::failure("the project file cannot be read: " + read.error->what);
     oj root = std::move(read.value);
-    if (!root.is_object() || !root.contains("format") || root["format"] != "ds-wizard-project") // value() throws on a non-string
+    if (!root.is_object() || !root.contains("format")
+        || root["format"] != "ds-wizard-project") // value() throws on a non-string
         return Result<Project>::failure("not a ds-wizard project: \"format\" must be \"ds-wizard-project\"");
     if (!root.contains("version") || !root["version"].is_number_integer())
         return Result<Project>::failure("the project file has no integer \"version\"");
@@ -102,8 +104,10 @@ Result<Project> parse(const std::string& bytes)
         errors.push_back("\"handled\" must be a list of {workflow, at, summary}");
     else
         for (const auto& h : handled) {
-            if (!h.is_object() || !h.contains("workflow") || !h["workflow"].is_string() || !h.value("at", oj("")).is_string() || !h.value("summary", oj("")).is_string())
-                errors.push_back("\"handled\": each entry needs a \"workflow\" string; \"at\" and \"summary\" are text");
+            if (!h.is_object() || !h.contains("workflow") || !h["workflow"].is_string()
+                || !h.value("at", oj("")).is_string() || !h.value("summary", oj("")).is_string())
+                errors.push_back(
+                    "\"handled\": each entry needs a \"workflow\" string; \"at\" and \"summary\" are text");
             else {
                 HandledWorkflow entry{h["workflow"].get<std::string>(), h.value("at", ""), h.value("summary", "")};
                 OrderedObjectBuilder extra;
@@ -129,13 +133,14 @@ Result<Project> parse(const std::string& bytes)
         if (!project.importedConfig.is_object())
             return Result<Project>::failure("\"imported_config\" must be a ds_config object");
         const oj accepted = root.value("accepted_suggestions", oj::array());
-        if (!accepted.is_array() || !std::all_of(accepted.begin(), accepted.end(), [](const oj& p) { return p.is_string(); }))
+        if (!accepted.is_array()
+            || !std::all_of(accepted.begin(), accepted.end(), [](const oj& p) { return p.is_string(); }))
             return Result<Project>::failure("\"accepted_suggestions\" must be a list of JSON pointers");
         for (const auto& p : accepted)
             project.acceptedSuggestions.push_back(p.get<std::string>());
     }
-    static const std::vector<std::string> known = {"format", "version", "answers", "handled", "notes",
-                                                    "imported_config", "accepted_suggestions"};
+    static const std::vector<std::string> known = {
+        "format", "version", "answers", "handled", "notes", "imported_config", "accepted_suggestions"};
     OrderedObjectBuilder unknownKeys;
     for (const auto& [key, value] : root.items())
         if (std::find(known.begin(), known.end(), key) == known.end())
@@ -191,10 +196,11 @@ Result<std::string> serializeProjectForFile(const Project& project)
 {
     std::string bytes = serializeProject(project);
     if (bytes.size() > kMaxProjectBytes)
-        return Result<std::string>::failure("the project would be " + std::to_string(bytes.size()) + " bytes (its config "
-                                            "indented inside the project), and ds-wizard opens projects of at most "
-                                            + std::to_string(kMaxProjectBytes) + " bytes (" + mebibytes(kMaxProjectBytes)
-                                            + ")");
+        return Result<std::string>::failure("the project would be " + std::to_string(bytes.size())
+                                            + " bytes (its config "
+                                              "indented inside the project), and ds-wizard opens projects of at most "
+                                            + std::to_string(kMaxProjectBytes) + " bytes ("
+                                            + mebibytes(kMaxProjectBytes) + ")");
     return bytes;
 }
 

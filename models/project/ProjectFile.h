@@ -27,7 +27,7 @@ struct Project {
     // wizard's suggestions the user accepted (JSON pointers into the composed config). Null when not imported.
     nlohmann::ordered_json importedConfig;
     std::vector<std::string> acceptedSuggestions;
-    nlohmann::ordered_json unknownKeys = nlohmann::ordered_json::object();   // kept on re-save
+    nlohmann::ordered_json unknownKeys = nlohmann::ordered_json::object();    // kept on re-save
     nlohmann::ordered_json unknownAnswers = nlohmann::ordered_json::object(); // ids this version does not know
 
     bool isHandled(const std::string& workflow) const;

@@ -35,14 +35,18 @@ std::optional<std::int64_t> parseCount(std::string_view text)
     if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(number))
         return std::nullopt;
     const double value = number * multiplier;
-    if (value > 9.0e18 || std::abs(value - std::round(value)) > 1e-15 * std::max(1.0, value)) // parse + multiply err < 3e-16
+    if (value > 9.0e18
+        || std::abs(value - std::round(value)) > 1e-15 * std::max(1.0, value)) // parse + multiply err < 3e-16
         return std::nullopt;
     return static_cast<std::int64_t>(std::llround(value));
 }
 
 std::string formatCount(std::int64_t count)
 {
-    struct Unit { double size; const char* suffix; };
+    struct Unit {
+        double size;
+        const char* suffix;
+    };
     static const Unit units[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
     for (const auto& u : units) {
         if (count >= u.size) {

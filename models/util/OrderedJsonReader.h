@@ -10,9 +10,9 @@ namespace dsw {
 // (150,000 keys: tens of seconds). A repeated key keeps its first place and its last value, as there.
 struct OrderedJsonRead {
     struct Error {
-        std::size_t byte = 0;  // nlohmann's offset: just past the offending token
-        bool syntax = true;    // false for a valid token nlohmann cannot hold (a number too large)
-        std::string what;      // nlohmann's message
+        std::size_t byte = 0; // nlohmann's offset: just past the offending token
+        bool syntax = true;   // false for a valid token nlohmann cannot hold (a number too large)
+        std::string what;     // nlohmann's message
     };
     nlohmann::ordered_json value;
     std::optional<Error> error;

@@ -85,8 +85,7 @@ std::optional<std::string> regexTooComplex(std::string_view p)
             groups.back().alternates = true;
             ++i;
             break;
-        default:
-            ++i;
+        default: ++i;
         }
     }
     return std::nullopt;

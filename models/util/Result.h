@@ -9,7 +9,10 @@ namespace dsw {
 template <typename T>
 class Result {
 public:
-    Result(T value) : m_data(std::move(value)) {}
+    Result(T value)
+        : m_data(std::move(value))
+    {
+    }
     static Result failure(std::string message) { return Result(Error{std::move(message)}); }
 
     bool ok() const { return std::holds_alternative<T>(m_data); }
@@ -19,8 +22,13 @@ public:
     const std::string& error() const { return std::get<Error>(m_data).message; }
 
 private:
-    struct Error { std::string message; };
-    explicit Result(Error e) : m_data(std::move(e)) {}
+    struct Error {
+        std::string message;
+    };
+    explicit Result(Error e)
+        : m_data(std::move(e))
+    {
+    }
     std::variant<T, Error> m_data;
 };
 

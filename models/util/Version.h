@@ -9,7 +9,7 @@ struct Version {
     std::vector<int> parts;
     static Version parse(const std::string& text); // non-numeric suffixes are ignored
     bool valid() const { return !parts.empty(); }
-    int compare(const Version& other) const;       // <0, 0, >0
+    int compare(const Version& other) const; // <0, 0, >0
 };
 
 inline bool versionAtLeast(const std::string& version, const std::string& minimum)

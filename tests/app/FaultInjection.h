@@ -8,8 +8,8 @@
 #include <QString>
 
 #include <cerrno>
-#include <memory>
 #include <cstring>
+#include <memory>
 #include <sys/stat.h>
 
 namespace dsw::test {
@@ -43,7 +43,9 @@ public:
         switch (stage) {
         case Stage::Write: {
             auto real = hooks.write;
-            hooks.write = [real, failing](int fd, const void* d, std::size_t n) -> ssize_t { return failing() ? -1 : real(fd, d, n); };
+            hooks.write = [real, failing](int fd, const void* d, std::size_t n) -> ssize_t {
+                return failing() ? -1 : real(fd, d, n);
+            };
             break;
         }
         case Stage::Fsync: {
@@ -97,7 +99,7 @@ inline QMap<QString, QByteArray> snapshot(const QString& dir)
     const QDir d(dir);
     for (const QString& entry : d.entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)) {
         const QString path = d.filePath(entry);
-        struct stat st{};
+        struct stat st {};
         ::lstat(QFile::encodeName(path).constData(), &st);
         if (S_ISDIR(st.st_mode)) {
             out.insert(entry + "/", QByteArray::number(st.st_mode, 8));

@@ -21,7 +21,7 @@ namespace {
 
 mode_t modeOf(const QString& path)
 {
-    struct stat st{};
+    struct stat st {};
     ::stat(QFile::encodeName(path).constData(), &st);
     return st.st_mode & 07777;
 }
@@ -61,7 +61,8 @@ private slots:
         QCOMPARE(writeFileAtomically(path, "second, longer"), QString());
         QCOMPARE(readAll(path), QByteArray("second, longer"));
         QCOMPARE(modeOf(path), mode_t(0640)); // the existing file's permissions are kept
-        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{"a.json"});
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList{"a.json"});
     }
 
     void executableWhereReadable()
@@ -143,7 +144,8 @@ private slots:
         {
             InjectedFailure failure(Stage(stage), EIO, failAt);
             const QString message = writeFilesAtomically(set);
-            QVERIFY2(message.startsWith("cannot write " + dir.path()) && message.endsWith(reason(EIO)), qPrintable(message));
+            QVERIFY2(message.startsWith("cannot write " + dir.path()) && message.endsWith(reason(EIO)),
+                     qPrintable(message));
             QCOMPARE(snapshot(dir.path()), before);
         }
         QCOMPARE(writeFilesAtomically(set), QString());
@@ -157,18 +159,21 @@ private slots:
         QTemporaryDir dir;
         const QString folder = dir.filePath("bundle");
         const std::vector<FileToWrite> byName{{"ds_config.json", "{}"}, {"launch.sh", "#!/bin/sh\n", true}};
-        const std::pair<Stage, int> failures[] = {{Stage::Write, 1}, {Stage::Fsync, 1}, {Stage::Rename, 1}, {Stage::Rename, 2}};
+        const std::pair<Stage, int> failures[] = {
+            {Stage::Write, 1}, {Stage::Fsync, 1}, {Stage::Rename, 1}, {Stage::Rename, 2}};
         for (const auto& [stage, failAt] : failures) { // the second file, or (rename 2) the folder's rename
             InjectedFailure failure(stage, ENOSPC, failAt);
             const QString message = writeNewFolderAtomically(folder, byName);
-            QVERIFY2(message.startsWith("cannot write " + folder) && message.endsWith(reason(ENOSPC)), qPrintable(message));
+            QVERIFY2(message.startsWith("cannot write " + folder) && message.endsWith(reason(ENOSPC)),
+                     qPrintable(message));
             QVERIFY2(snapshot(dir.path()).isEmpty(), stageName(stage));
         }
         QCOMPARE(writeNewFolderAtomically(folder, byName), QString());
         QCOMPARE(readAll(QDir(folder).filePath("ds_config.json")), QByteArray("{}"));
         QVERIFY(QFileInfo(QDir(folder).filePath("launch.sh")).isExecutable());
         QVERIFY(QFileInfo(folder).permissions() & QFileDevice::ExeOwner); // a usual folder, not mkdtemp's 0700 only
-        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{"bundle"});
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList{"bundle"});
         QVERIFY(!writeNewFolderAtomically(folder, byName).isEmpty()); // it exists now
     }
 
@@ -180,7 +185,7 @@ private slots:
         QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
         QString message = writeFileAtomically(fifo, "x");
         QVERIFY2(message.contains(fifo) && message.contains("a FIFO"), qPrintable(message));
-        struct stat st{};
+        struct stat st {};
         QVERIFY(::stat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
         message = writeFileAtomically(dir.path(), "x");
         QVERIFY2(message.contains("a folder"), qPrintable(message));
@@ -210,7 +215,8 @@ private slots:
         QTemporaryDir dir;
         const QString target = dir.filePath("t.json");
         const QStringList stale{".t.json.dswiz-AbC123", ".t.json.dswiz-000000"};
-        const QStringList kept{".t.json.dswiz-Young1", ".t.json.dswiz-toolong7", ".other.dswiz-ABCDEF", "t.json.dswiz-ABCDEF"};
+        const QStringList kept{".t.json.dswiz-Young1", ".t.json.dswiz-toolong7", ".other.dswiz-ABCDEF",
+                               "t.json.dswiz-ABCDEF"};
         for (const QString& name : stale + kept)
             QVERIFY(writeBytes(dir.filePath(name), "left over"));
         QVERIFY(QDir(dir.path()).mkpath(".t.json.dswiz-Dir000/inner"));

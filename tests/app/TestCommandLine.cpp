@@ -29,10 +29,7 @@ struct Run {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-QStringList lines(const QByteArray& bytes)
-{
-    return QString::fromUtf8(bytes).split('\n', Qt::SkipEmptyParts);
-}
+QStringList lines(const QByteArray& bytes) { return QString::fromUtf8(bytes).split('\n', Qt::SkipEmptyParts); }
 
 bool writeFile(const QString& path, const QByteArray& bytes)
 {
@@ -142,8 +139,9 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.err.isEmpty());
         const QString text = QString::fromUtf8(r.out);
-        for (const char* word : {"Usage", "recommend", "estimate", "keys", "--set id=value", "--project", "--format",
-                                 "json", "config", "text", "--params", "--gpus-per-node", "--nodes", "--largest-layer", "-o"})
+        for (const char* word :
+             {"Usage", "recommend", "estimate", "keys", "--set id=value", "--project", "--format", "json", "config",
+              "text", "--params", "--gpus-per-node", "--nodes", "--largest-layer", "-o"})
             QVERIFY2(text.contains(QLatin1String(word)), word);
     }
 
@@ -161,36 +159,36 @@ private slots:
         QTest::addColumn<qint64>("params");
         QTest::addColumn<int>("dataParallel");
         // 7B, 8 GPUs, 1 node, L = 131072000 (LLM 524288000): 18P/T = 15.75e9, 2P/T = 1.75e9.
-        QTest::newRow("7B 8x1")
-            << QStringList{"--params", "7B", "--gpus-per-node", "8", "--nodes", "1", "--largest-layer", "131072000"}
-            << QList<qint64>{14000000000LL, 29750000000LL, 524288000LL, 524288000LL, 2274288000LL, 2274288000LL,
-                             16274288000LL, 16274288000LL}
-            << QList<qint64>{336000000000LL, 336000000000LL, 189000000000LL, 336000000000LL, 168000000000LL,
-                             336000000000LL, 6291456000LL, 336000000000LL}
-            << qint64(7000000000LL) << 8;
+        QTest::newRow("7B 8x1") << QStringList{"--params", "7B", "--gpus-per-node", "8",
+                                               "--nodes",  "1",  "--largest-layer", "131072000"}
+                                << QList<qint64>{14000000000LL, 29750000000LL, 524288000LL,   524288000LL,
+                                                 2274288000LL,  2274288000LL,  16274288000LL, 16274288000LL}
+                                << QList<qint64>{336000000000LL, 336000000000LL, 189000000000LL, 336000000000LL,
+                                                 168000000000LL, 336000000000LL, 6291456000LL,   336000000000LL}
+                                << qint64(7000000000LL) << 8;
         // 70B, 8 GPUs × 4 nodes, L = 262144000: deepspeed-facts §1.3 lists three of these rows (ZeRO-2 offload
         // gpu 140000000000 / cpu 13440000000000, ZeRO-2 none gpu 179375000000 / cpu 3360000000000, ZeRO-3 full
         // offload zero_init gpu 1048576000 / cpu 472500000000). The rest by hand: 2P/T = 4375000000,
         // 18P/T = 39375000000; cpu (cpu,cpu,0) = 70e9·max(32, 4.5)·1.5 = 3.36e12, (cpu,none,1) = 70e9·4·1.5 = 4.2e11,
         // (none,none,1) = 262144000·32·1.5 = 12582912000.
-        QTest::newRow("70B 8x4")
-            << QStringList{"--params", "70000000000", "--gpus-per-node", "8", "--nodes", "4", "--largest-layer", "262144000"}
-            << QList<qint64>{140000000000LL, 179375000000LL, 1048576000LL, 1048576000LL, 5423576000LL, 5423576000LL,
-                             40423576000LL, 40423576000LL}
-            << QList<qint64>{13440000000000LL, 3360000000000LL, 472500000000LL, 3360000000000LL, 420000000000LL,
-                             3360000000000LL, 12582912000LL, 3360000000000LL}
-            << qint64(70000000000LL) << 32;
+        QTest::newRow("70B 8x4") << QStringList{"--params", "70000000000", "--gpus-per-node", "8",
+                                                "--nodes",  "4",           "--largest-layer", "262144000"}
+                                 << QList<qint64>{140000000000LL, 179375000000LL, 1048576000LL,  1048576000LL,
+                                                  5423576000LL,   5423576000LL,   40423576000LL, 40423576000LL}
+                                 << QList<qint64>{13440000000000LL, 3360000000000LL, 472500000000LL, 3360000000000LL,
+                                                  420000000000LL,   3360000000000LL, 12582912000LL,  3360000000000LL}
+                                 << qint64(70000000000LL) << 32;
         // 1.3e9 on one GPU, L = 102926336 (LLM 411705344): stage 2 offload cpu 1.3e9·16·1.5 = 31.2e9; none
         // gpu 2.6e9 + 23.4e9 = 26e9, cpu 1.3e9·4·1.5 = 7.8e9; stage 3 cpu: 1.3e9·18·1.5 = 35.1e9,
         // 1.3e9·max(4,18)·1.5 = 35.1e9, 1.3e9·16·1.5 = 31.2e9, 1.3e9·max(4,16)·1.5 = 31.2e9, 102926336·4·1.5 =
         // 617558016, 1.3e9·4·1.5 = 7.8e9.
-        QTest::newRow("1.3e9 1x1")
-            << QStringList{"--params", "1.3e9", "--gpus-per-node", "1", "--nodes", "1", "--largest-layer", "102926336"}
-            << QList<qint64>{2600000000LL, 26000000000LL, 411705344LL, 411705344LL, 3011705344LL, 3011705344LL,
-                             23811705344LL, 23811705344LL}
-            << QList<qint64>{31200000000LL, 7800000000LL, 35100000000LL, 35100000000LL, 31200000000LL, 31200000000LL,
-                             617558016LL, 7800000000LL}
-            << qint64(1300000000LL) << 1;
+        QTest::newRow("1.3e9 1x1") << QStringList{"--params", "1.3e9", "--gpus-per-node", "1",
+                                                  "--nodes",  "1",     "--largest-layer", "102926336"}
+                                   << QList<qint64>{2600000000LL, 26000000000LL, 411705344LL,   411705344LL,
+                                                    3011705344LL, 3011705344LL,  23811705344LL, 23811705344LL}
+                                   << QList<qint64>{31200000000LL, 7800000000LL,  35100000000LL, 35100000000LL,
+                                                    31200000000LL, 31200000000LL, 617558016LL,   7800000000LL}
+                                   << qint64(1300000000LL) << 1;
     }
     void estimateJson()
     {
@@ -206,7 +204,8 @@ private slots:
         const oj& rows = j.at("deepspeed_estimator");
         QCOMPARE(int(rows.size()), 8);
         int stage2 = 0, stage3 = 0;
-        const QStringList fields = {"stage", "offload_optimizer", "offload_param", "zero_init", "gpu_bytes", "cpu_bytes"};
+        const QStringList fields = {"stage",     "offload_optimizer", "offload_param",
+                                    "zero_init", "gpu_bytes",         "cpu_bytes"};
         const char* expectedOpt[] = {"cpu", "none", "cpu", "cpu", "cpu", "cpu", "none", "none"};
         const char* expectedParam[] = {"none", "none", "cpu", "cpu", "none", "none", "none", "none"};
         for (int i = 0; i < 8; ++i) {
@@ -266,7 +265,8 @@ private slots:
         QCOMPARE(qint64(j.at("assumed").at("largest_layer_params").get<std::int64_t>()), qint64(134752000));
         const QString how = q(j.at("assumed").at("how").get<std::string>());
         QVERIFY2(how.contains("--largest-layer"), qPrintable(how));
-        QCOMPARE(qint64(j.at("deepspeed_estimator").at(2).at("gpu_bytes").get<std::int64_t>()), qint64(4 * 134752000LL));
+        QCOMPARE(qint64(j.at("deepspeed_estimator").at(2).at("gpu_bytes").get<std::int64_t>()),
+                 qint64(4 * 134752000LL));
 
         const Run text = run({"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1"});
         QCOMPARE(text.exitCode, 0);
@@ -276,7 +276,8 @@ private slots:
         QVERIFY2(out.contains("134.8M"), qPrintable(out)); // formatCount(134752000)
 
         // Given: the text says nothing about an assumption.
-        const Run given = run({"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1", "--largest-layer", "131072000"});
+        const Run given =
+            run({"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1", "--largest-layer", "131072000"});
         QCOMPARE(given.exitCode, 0);
         QVERIFY(!QString::fromUtf8(given.out).contains("ssumed"));
     }
@@ -333,7 +334,8 @@ private slots:
         // Defaults: micro 4, accumulation 1, 8 GPUs per node.
         QTest::newRow("defaults: 4 x 1 x 8") << QStringList{} << qint64(32);
         QTest::newRow("2 nodes: 4 x 1 x 16") << QStringList{"hardware.nodes=2"} << qint64(64);
-        QTest::newRow("4 nodes, micro 2: 2 x 1 x 32") << QStringList{"hardware.nodes=4", "training.micro_batch_size=2"} << qint64(64);
+        QTest::newRow("4 nodes, micro 2: 2 x 1 x 32")
+            << QStringList{"hardware.nodes=4", "training.micro_batch_size=2"} << qint64(64);
         QTest::newRow("accumulation 4, 2 GPUs: 4 x 4 x 2")
             << QStringList{"training.gradient_accumulation_steps=4", "hardware.gpus_per_node=2"} << qint64(32);
         QTest::newRow("later --set wins") << QStringList{"hardware.nodes=3", "hardware.nodes=2"} << qint64(64);
@@ -352,9 +354,14 @@ private slots:
     {
         // 70B on 8×A100-80GB with 128 GiB RAM and NVMe: everything goes to NVMe (see TestZeroAdvisor), so the
         // path shows up in the config.
-        const QStringList settings = {"model.params=70B", "model.layers=80", "model.hidden_size=8192",
-                                      "model.attention_heads=64", "training.micro_batch_size=1", "hardware.cpu_memory_gib=128",
-                                      "hardware.nvme=nvme", "hardware.nvme_path=/mnt/a=b"};
+        const QStringList settings = {"model.params=70B",
+                                      "model.layers=80",
+                                      "model.hidden_size=8192",
+                                      "model.attention_heads=64",
+                                      "training.micro_batch_size=1",
+                                      "hardware.cpu_memory_gib=128",
+                                      "hardware.nvme=nvme",
+                                      "hardware.nvme_path=/mnt/a=b"};
         const oj cfg = runJson(QStringList{"recommend", "--format", "config"} + setArgs(settings));
         QVERIFY(cfg.is_object());
         const oj& zero = cfg.at("zero_optimization");
@@ -416,7 +423,8 @@ private slots:
         QVERIFY(writeFile(target, "old"));
         QCOMPARE(run(args + QStringList{"--output", target}).exitCode, 0);
         QCOMPARE(readFile(target), toStdout.out);
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"out." + format}); // no temporaries left
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{"out." + format}); // no temporaries left
     }
 
     void projectFile()
@@ -463,13 +471,16 @@ private slots:
         row("missing project", {"recommend", "--project", "/nonexistent/p.dswiz"}, {"/nonexistent/p.dswiz"});
         row("value with a newline", {"recommend", "--set", "hardware.gpu=A100\nX"}, {"hardware.gpu"});
         row("missing --params", {"estimate", "--gpus-per-node", "8", "--nodes", "1"}, {"--params"});
-        row("bad --params", {"estimate", "--params", "abc", "--gpus-per-node", "8", "--nodes", "1"}, {"--params", "abc"});
+        row("bad --params", {"estimate", "--params", "abc", "--gpus-per-node", "8", "--nodes", "1"},
+            {"--params", "abc"});
         row("zero GPUs", {"estimate", "--params", "7B", "--gpus-per-node", "0", "--nodes", "1"}, {"--gpus-per-node"});
         row("missing --nodes", {"estimate", "--params", "7B", "--gpus-per-node", "8"}, {"--nodes"});
         row("largest layer above params",
-            {"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1", "--largest-layer", "8B"}, {"--largest-layer"});
+            {"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1", "--largest-layer", "8B"},
+            {"--largest-layer"});
         row("bad --buffer-factor",
-            {"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1", "--buffer-factor", "x"}, {"--buffer-factor"});
+            {"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1", "--buffer-factor", "x"},
+            {"--buffer-factor"});
         row("keys option", {"keys", "--bogus"}, {"bogus"});
     }
     void badInput()
@@ -501,13 +512,16 @@ private slots:
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QStringList>("named");
-        QTest::newRow("bad value") << QByteArray(R"({"format": "ds-wizard-project", "version": 1, "answers": {"hardware.nodes": -3}})")
+        QTest::newRow("bad value") << QByteArray(
+            R"({"format": "ds-wizard-project", "version": 1, "answers": {"hardware.nodes": -3}})")
                                    << QStringList{"hardware.nodes", "bad.dswiz"};
-        QTest::newRow("two bad values")
-            << QByteArray(R"({"format": "ds-wizard-project", "version": 1, "answers": {"hardware.nodes": -3, "hardware.gpu": "nope"}})")
-            << QStringList{"hardware.nodes", "hardware.gpu", "nope"};
-        QTest::newRow("newer version") << QByteArray(R"({"format": "ds-wizard-project", "version": 9})") << QStringList{"newer"};
-        QTest::newRow("not JSON") << QByteArray("{\n  \"format\": \"ds-wizard-project\",\n  oops\n}") << QStringList{"line 3"};
+        QTest::newRow("two bad values") << QByteArray(
+            R"({"format": "ds-wizard-project", "version": 1, "answers": {"hardware.nodes": -3, "hardware.gpu": "nope"}})")
+                                        << QStringList{"hardware.nodes", "hardware.gpu", "nope"};
+        QTest::newRow("newer version") << QByteArray(R"({"format": "ds-wizard-project", "version": 9})")
+                                       << QStringList{"newer"};
+        QTest::newRow("not JSON") << QByteArray("{\n  \"format\": \"ds-wizard-project\",\n  oops\n}")
+                                  << QStringList{"line 3"};
         QTest::newRow("a ds_config") << QByteArray(R"({"train_batch_size": 8})") << QStringList{"format"};
     }
     void badProjectFile()
@@ -557,10 +571,11 @@ private slots:
         QTest::addColumn<QStringList>("settings");
         QTest::addColumn<QString>("code");
         QTest::newRow("nvme without path") << QStringList{"hardware.nvme=nvme"} << "nvme-path-missing";
-        QTest::newRow("70B on one T4")
-            << QStringList{"model.params=70B", "hardware.gpu=T4", "hardware.gpus_per_node=1", "hardware.cpu_memory_gib=64"}
-            << "zero-nothing-fits";
-        QTest::newRow("bf16 on a V100") << QStringList{"hardware.gpu=V100-16GB", "training.precision=bf16"} << "bf16-unsupported-gpu";
+        QTest::newRow("70B on one T4") << QStringList{"model.params=70B", "hardware.gpu=T4", "hardware.gpus_per_node=1",
+                                                      "hardware.cpu_memory_gib=64"}
+                                       << "zero-nothing-fits";
+        QTest::newRow("bf16 on a V100") << QStringList{"hardware.gpu=V100-16GB", "training.precision=bf16"}
+                                        << "bf16-unsupported-gpu";
     }
     void failedChecksExitZero()
     {
@@ -595,8 +610,8 @@ private slots:
         for (const auto& s : InputRegistry::instance().all())
             expected << q(s.id);
         QCOMPARE(listed, expected);
-        for (const char* id : {"model.params", "hardware.gpu", "hardware.nvme_path", "training.activation_checkpointing",
-                               "software.launcher"})
+        for (const char* id : {"model.params", "hardware.gpu", "hardware.nvme_path",
+                               "training.activation_checkpointing", "software.launcher"})
             QVERIFY2(listed.contains(QLatin1String(id)), id);
 
         const oj j = runJson({"keys", "--json"});
@@ -618,19 +633,22 @@ private slots:
         QTest::addColumn<QStringList>("named");
         const QStringList estimate{"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1"};
         for (const char* v : {"nan", "NaN", "inf", "-inf", "infinity", "-1", "0", "1e400", "10.5"})
-            QTest::addRow("--buffer-factor %s", v) << estimate + QStringList{"--buffer-factor", v}
-                                                   << QStringList{"--buffer-factor", v, "1 to 10"};
+            QTest::addRow("--buffer-factor %s", v)
+                << estimate + QStringList{"--buffer-factor", v} << QStringList{"--buffer-factor", v, "1 to 10"};
         for (const char* v : {"nan", "inf"}) {
-            QTest::addRow("--params %s", v) << QStringList{"estimate", "--params", v, "--gpus-per-node", "8", "--nodes", "1"}
-                                            << QStringList{"--params", v};
-            QTest::addRow("--largest-layer %s", v) << estimate + QStringList{"--largest-layer", v}
-                                                   << QStringList{"--largest-layer", v};
-            QTest::addRow("--gpus-per-node %s", v) << QStringList{"estimate", "--params", "7B", "--gpus-per-node", v, "--nodes", "1"}
-                                                   << QStringList{"--gpus-per-node", v};
+            QTest::addRow("--params %s", v)
+                << QStringList{"estimate", "--params", v, "--gpus-per-node", "8", "--nodes", "1"}
+                << QStringList{"--params", v};
+            QTest::addRow("--largest-layer %s", v)
+                << estimate + QStringList{"--largest-layer", v} << QStringList{"--largest-layer", v};
+            QTest::addRow("--gpus-per-node %s", v)
+                << QStringList{"estimate", "--params", "7B", "--gpus-per-node", v, "--nodes", "1"}
+                << QStringList{"--gpus-per-node", v};
         }
-        for (const char* set : {"model.params=nan", "model.params=inf", "model.params=NaN", "model.params=1e400",
-                                "hardware.gpu_memory_gib=nan", "hardware.gpu_memory_gib=inf", "training.learning_rate=nan",
-                                "hardware.cpu_memory_gib=-inf", "model.seq_len=nan", "training.gradient_clipping=infinity"}) {
+        for (const char* set :
+             {"model.params=nan", "model.params=inf", "model.params=NaN", "model.params=1e400",
+              "hardware.gpu_memory_gib=nan", "hardware.gpu_memory_gib=inf", "training.learning_rate=nan",
+              "hardware.cpu_memory_gib=-inf", "model.seq_len=nan", "training.gradient_clipping=infinity"}) {
             const QString id = QString::fromLatin1(set).section('=', 0, 0);
             QTest::addRow("--set %s", set) << QStringList{"recommend", "--set", set} << QStringList{id, "allowed: a"};
         }
@@ -653,8 +671,8 @@ private slots:
     // the text says "more than 8 EiB" (it printed −8589934592 GiB).
     void estimateAtTheLargestInputs()
     {
-        const QStringList args{"estimate", "--params", "1e14", "--gpus-per-node", "1024", "--nodes", "100000",
-                               "--buffer-factor", "10"};
+        const QStringList args{"estimate", "--params",        "1e14", "--gpus-per-node", "1024", "--nodes",
+                               "100000",   "--buffer-factor", "10"};
         const oj j = runJson(args + QStringList{"--json"});
         QVERIFY(j.contains("deepspeed_estimator"));
         bool saturated = false;

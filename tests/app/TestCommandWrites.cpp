@@ -84,7 +84,8 @@ private slots:
                 for (int error : {ENOSPC, EIO, EDQUOT})
                     QTest::addRow("%s, %s, %s", writer, stageName(stage), qPrintable(reason(error)))
                         << QString(writer) << int(stage) << error << 0;
-        for (const char* writer : {"export launch", "export new launch", "export bundle into folder", "export bundle into new folder"})
+        for (const char* writer :
+             {"export launch", "export new launch", "export bundle into folder", "export bundle into new folder"})
             for (Stage stage : {Stage::Write, Stage::Fsync, Stage::Rename})
                 QTest::addRow("%s, second %s, %s", writer, stageName(stage), qPrintable(reason(EIO)))
                     << QString(writer) << int(stage) << EIO << 1;
@@ -105,7 +106,8 @@ private slots:
         }
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.count('\n') == 1 && r.err.endsWith('\n'), qPrintable(r.err));
-        QVERIFY2(r.err.startsWith("ds-wizard " + args.first() + ": cannot write " + dir.path() + "/"), qPrintable(r.err));
+        QVERIFY2(r.err.startsWith("ds-wizard " + args.first() + ": cannot write " + dir.path() + "/"),
+                 qPrintable(r.err));
         QVERIFY2(r.err.trimmed().endsWith(reason(error)), qPrintable(r.err));
         QVERIFY2(r.out.isEmpty(), qPrintable(r.out)); // no "wrote …" for what was not written
         QCOMPARE(snapshot(dir.path()), before);

@@ -25,7 +25,8 @@ class TestConfigCommands : public QObject {
         p.start(QStringLiteral(DSW_EXECUTABLE), args);
         if (!p.waitForFinished(30000))
             p.kill();
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+                p.readAllStandardError()};
     }
     QString write(const QString& name, const QByteArray& bytes)
     {
@@ -50,7 +51,9 @@ private slots:
             "gradient_accumulation_steps": 1, "gradient_clipping": 1.0, "zero_optimization": {"stage": 2}})");
         Run r = run({"lint", clean, "--set", "hardware.gpus_per_node=8", "--set", "software.deepspeed_version=0.19.5"});
         QVERIFY2(r.exitCode == 0, r.out.constData());
-        const QString typo = write("typo.json", R"({"train_batch_size": 16, "gradient_clipp1ng": 1.0, "zero_optimization": {"stage": 2, "stage3_prefetch_bucket": 5}})");
+        const QString typo = write(
+            "typo.json",
+            R"({"train_batch_size": 16, "gradient_clipp1ng": 1.0, "zero_optimization": {"stage": 2, "stage3_prefetch_bucket": 5}})");
         r = run({"lint", typo, "--format", "json"});
         QCOMPARE(r.exitCode, 1);
         const oj findings = oj::parse(r.out.toStdString()).at("findings");
@@ -59,7 +62,8 @@ private slots:
             QVERIFY(f.contains("level") && f.contains("code") && f.contains("path") && f.contains("message")
                     && f.contains("suggestion") && f.contains("source"));
             if (f["path"] == "/gradient_clipp1ng") {
-                ignored = f["level"] == "warning" && f["suggestion"].dump().find("gradient_clipping") != std::string::npos;
+                ignored =
+                    f["level"] == "warning" && f["suggestion"].dump().find("gradient_clipping") != std::string::npos;
             }
             if (f["path"] == "/zero_optimization/stage3_prefetch_bucket")
                 rejected = f["level"] == "error";
@@ -106,14 +110,16 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(oj::parse(f.readAll().toStdString())["train_micro_batch_size_per_gpu"] == "auto");
         const QString bundle = m_dir.filePath("bundle");
-        r = run({"export", "--to", "bundle", "--set", "software.launcher=accelerate", "--set", "hardware.nodes=2", "-o", bundle});
+        r = run({"export", "--to", "bundle", "--set", "software.launcher=accelerate", "--set", "hardware.nodes=2", "-o",
+                 bundle});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         for (const char* name : {"ds_config.json", "accelerate_config.yaml", "launch.sh"})
             QVERIFY2(QFile::exists(QDir(bundle).filePath(name)), name);
         QVERIFY(QFileInfo(QDir(bundle).filePath("launch.sh")).isExecutable());
         oneLineNaming(run({"export", "--to", "yaml", "-o", json}), "--to");
         const QString never = m_dir.filePath("never.json");
-        oneLineNaming(run({"export", "--to", "deepspeed-json", "--set", "hardware.gpu=Z80", "-o", never}), "hardware.gpu");
+        oneLineNaming(run({"export", "--to", "deepspeed-json", "--set", "hardware.gpu=Z80", "-o", never}),
+                      "hardware.gpu");
         QVERIFY(!QFile::exists(never));
     }
 
@@ -131,7 +137,11 @@ private slots:
         QFETCH(QString, command);
         QTemporaryDir dir;
         const QString config = dir.filePath("in.json");
-        { QFile f(config); QVERIFY(f.open(QIODevice::WriteOnly)); f.write(R"({"train_micro_batch_size_per_gpu": 2})"); }
+        {
+            QFile f(config);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(R"({"train_micro_batch_size_per_gpu": 2})");
+        }
         const QString project = dir.filePath("in.dswiz");
         QCOMPARE(run({"import", config, "-o", project}).exitCode, 0);
         QFile p(project);
@@ -157,7 +167,7 @@ private slots:
         oneLineNaming(run(args("")), "empty");
         if (command != "import") // checked before the answers are even read: the -o problem is the one reported
             oneLineNaming(run(args(fifo) + QStringList{"--set", "hardware.nodes=0"}), fifo + ": it is a FIFO");
-        struct stat st{};
+        struct stat st {};
         QVERIFY(::stat(QFile::encodeName(fifo).constData(), &st) == 0 && S_ISFIFO(st.st_mode));
         QVERIFY(::stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
         QVERIFY(QFileInfo(link).isSymLink());
@@ -173,7 +183,11 @@ private slots:
         QTemporaryDir dir;
         const QString launch = dir.filePath("launch.sh"), hostfile = dir.filePath("hostfile");
         const QStringList args{"export", "--to", "launch", "--set", "hardware.nodes=2", "-o", launch};
-        { QFile f(hostfile); QVERIFY(f.open(QIODevice::WriteOnly)); f.write("gpu-17 slots=8\ngpu-18 slots=8\n"); }
+        {
+            QFile f(hostfile);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("gpu-17 slots=8\ngpu-18 slots=8\n");
+        }
         oneLineNaming(run(args), hostfile + " exists and -o does not name it; --force");
         QVERIFY(!QFile::exists(launch));
         QFile h(hostfile);
@@ -188,7 +202,11 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QString bundle = dir.filePath("bundle");
         QVERIFY(QDir(dir.path()).mkdir("bundle"));
-        { QFile f(bundle + "/hostfile"); QVERIFY(f.open(QIODevice::WriteOnly)); f.write("edited"); }
+        {
+            QFile f(bundle + "/hostfile");
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("edited");
+        }
         oneLineNaming(run({"export", "--to", "bundle", "--set", "hardware.nodes=2", "-o", bundle}), "--force");
         QCOMPARE(QDir(bundle).entryList(QDir::Files | QDir::Hidden), QStringList{"hostfile"});
     }
@@ -214,7 +232,9 @@ private slots:
 
     void diffAppliesDefaults()
     {
-        const QString a = write("a.json", R"({"zero_optimization": {"stage": 3, "overlap_comm": true, "stage3_prefetch_bucket_size": 5e7}})");
+        const QString a =
+            write("a.json",
+                  R"({"zero_optimization": {"stage": 3, "overlap_comm": true, "stage3_prefetch_bucket_size": 5e7}})");
         const QString b = write("b.json", R"({"zero_optimization": {"stage": 3}})");
         Run r = run({"diff", a, b});
         QCOMPARE(r.exitCode, 0);

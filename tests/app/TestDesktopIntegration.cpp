@@ -65,7 +65,8 @@ private slots:
         const QByteArray saved = QByteArray::fromStdString(serializeProject(Project{}));
         QMimeDatabase db;
         QCOMPARE(db.mimeTypeForData(saved).name(), kMimeType);
-        QCOMPARE(db.mimeTypeForData(readAll(DSW_SOURCE_DIR "/resources/examples/llama-7b-8xA100.dswiz")).name(), kMimeType);
+        QCOMPARE(db.mimeTypeForData(readAll(DSW_SOURCE_DIR "/resources/examples/llama-7b-8xA100.dswiz")).name(),
+                 kMimeType);
         QVERIFY(db.mimeTypeForData(QByteArray(R"({"train_batch_size": 8})")).name() != kMimeType);
     }
 

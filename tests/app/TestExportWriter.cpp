@@ -13,7 +13,8 @@ namespace {
 
 std::vector<ExportFile> launchFiles()
 {
-    return {{kLaunchScriptFileName, "#!/bin/sh\ndeepspeed train.py\n", true}, {kHostfileName, "node-1 slots=8\nnode-2 slots=8\n"}};
+    return {{kLaunchScriptFileName, "#!/bin/sh\ndeepspeed train.py\n", true},
+            {kHostfileName, "node-1 slots=8\nnode-2 slots=8\n"}};
 }
 
 } // namespace
@@ -42,7 +43,7 @@ private slots:
     {
         QTemporaryDir dir;
         const auto placement = placeExport(launchFiles(), dir.filePath("launch.sh"), false);
-        QVERIFY(unnamedFilesToOverwrite(placement).isEmpty()); // nothing there yet
+        QVERIFY(unnamedFilesToOverwrite(placement).isEmpty());                   // nothing there yet
         QVERIFY(writeBytes(dir.filePath("launch.sh"), "the user's old script")); // named: the file dialog asked
         QVERIFY(unnamedFilesToOverwrite(placement).isEmpty());
         QVERIFY(writeBytes(dir.filePath("hostfile"), "gpu-17 slots=8\n"));
@@ -58,7 +59,8 @@ private slots:
         {
             InjectedFailure failure(Stage::Write, ENOSPC, 1);
             const QString error = writeExport(placement);
-            QVERIFY2(error.contains(dir.filePath("bundle/hostfile")) && error.contains(reason(ENOSPC)), qPrintable(error));
+            QVERIFY2(error.contains(dir.filePath("bundle/hostfile")) && error.contains(reason(ENOSPC)),
+                     qPrintable(error));
             QVERIFY(snapshot(dir.path()).isEmpty());
         }
         QCOMPARE(writeExport(placement), QString());

@@ -36,8 +36,10 @@ private slots:
             commands << m.captured(1);
         QVERIFY(commands.size() >= 7);
         for (const QString& command : commands) {
-            QVERIFY2(m_man.contains(QStringLiteral(".B ds-wizard ") + command), qPrintable(command + " not in SYNOPSIS"));
-            QVERIFY2(m_man.contains(QStringLiteral(".TP\n.B ") + command + "\n"), qPrintable(command + " not in COMMANDS"));
+            QVERIFY2(m_man.contains(QStringLiteral(".B ds-wizard ") + command),
+                     qPrintable(command + " not in SYNOPSIS"));
+            QVERIFY2(m_man.contains(QStringLiteral(".TP\n.B ") + command + "\n"),
+                     qPrintable(command + " not in COMMANDS"));
         }
     }
 
@@ -49,7 +51,8 @@ private slots:
         QVERIFY(options.contains(QStringLiteral("--set")));
         for (const QString& option : options) {
             // Described under OPTIONS: a tagged paragraph that starts with the option.
-            const QRegularExpression described(QStringLiteral("\\.TP\n\\.B[IR]* \"?") + QRegularExpression::escape(option) + "[ \",\n]");
+            const QRegularExpression described(QStringLiteral("\\.TP\n\\.B[IR]* \"?")
+                                               + QRegularExpression::escape(option) + "[ \",\n]");
             QVERIFY2(described.match(m_man).hasMatch(), qPrintable(option + " is not described under OPTIONS"));
         }
     }

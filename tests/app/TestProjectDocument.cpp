@@ -86,7 +86,7 @@ private slots:
         QVERIFY(writeBytes(dir.filePath("not-a-folder"), "x"));
         QSettings good(dir.filePath("good.ini"), QSettings::IniFormat);
         QCOMPARE(RecentFiles(good).add(dir.filePath("a.dswiz")), QString());
-        QVERIFY(QFile::exists(dir.filePath("good.ini"))); // synced, not left for later
+        QVERIFY(QFile::exists(dir.filePath("good.ini")));                               // synced, not left for later
         QSettings bad(dir.filePath("not-a-folder/settings.ini"), QSettings::IniFormat); // its folder cannot exist
         const QString error = RecentFiles(bad).add(dir.filePath("a.dswiz"));
         QVERIFY2(error.contains("not-a-folder/settings.ini"), qPrintable(error));

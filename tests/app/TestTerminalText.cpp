@@ -22,7 +22,8 @@ private slots:
         QTest::newRow("C1 CSI") << QString(QChar(0x9b)) + "2J" << QString("\\u009b2J");
         QTest::newRow("bidi override") << QString(QChar(0x202e)) + "cba" << QString("\\u202ecba");
         QTest::newRow("line separator") << QString(QChar(0x2028)) << QString("\\u2028");
-        QTest::newRow("plain UTF-8") << QString::fromUtf8("7 × 10⁹ — ok\\path") << QString::fromUtf8("7 × 10⁹ — ok\\path");
+        QTest::newRow("plain UTF-8") << QString::fromUtf8("7 × 10⁹ — ok\\path")
+                                     << QString::fromUtf8("7 × 10⁹ — ok\\path");
     }
     void escapesControls()
     {
@@ -31,15 +32,15 @@ private slots:
         QCOMPARE(terminalSafe(text), shown);
     }
 
-    void linesKeepTheirNewlines()
-    {
-        QCOMPARE(terminalSafeLines("a\x1b\nb\r\n"), QString("a\\x1b\nb\\r\n"));
-    }
+    void linesKeepTheirNewlines() { QCOMPARE(terminalSafeLines("a\x1b\nb\r\n"), QString("a\\x1b\nb\\r\n")); }
 
     // JSON stays the same value; DEL, C1 and bidirectional controls become \u escapes, other text is untouched.
     void jsonStaysTheSameValue()
     {
-        const nlohmann::ordered_json value = {{"k\x1b\x7f", "\xc2\x9b" "2J \xe2\x80\xae" "x \xc3\x97 \xe2\x80\x94"}};
+        const nlohmann::ordered_json value = {{"k\x1b\x7f",
+                                               "\xc2\x9b"
+                                               "2J \xe2\x80\xae"
+                                               "x \xc3\x97 \xe2\x80\x94"}};
         const std::string dumped = value.dump(2);
         const std::string safe = jsonTerminalSafe(dumped);
         QVERIFY(safe.find('\x1b') == std::string::npos && safe.find('\x7f') == std::string::npos);

@@ -1,7 +1,7 @@
 // Benchmarks (not part of ctest): how long one whole-plan recompute takes, which every edit in the
 // window triggers. Run: build/tests/bench/BenchPlan  (QBENCHMARK reports per-iteration time).
-#include "config/ConfigImporter.h"
 #include "Plan.h"
+#include "config/ConfigImporter.h"
 
 #include <QTest>
 
@@ -26,8 +26,9 @@ private slots:
         answers.set("hardware.nvme", "nvme");
         answers.set("hardware.nvme_path", "/local_nvme");
         answers.set("sparse.pattern", "fixed");
-        answers.set("memory.oom_message", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 "
-                                          "has a total capacity of 79.15 GiB of which 1.02 GiB is free.");
+        answers.set("memory.oom_message",
+                    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 "
+                    "has a total capacity of 79.15 GiB of which 1.02 GiB is free.");
         QBENCHMARK { makePlan(answers); }
     }
 

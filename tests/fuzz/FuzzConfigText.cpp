@@ -1,8 +1,8 @@
 // Any bytes as a ds_config: read, lint with a context, import and re-export — never a crash.
-#include "config/ConfigImporter.h"
-#include "lint/ConfigLinter.h"
-#include "config/ConfigText.h"
 #include "Plan.h"
+#include "config/ConfigImporter.h"
+#include "config/ConfigText.h"
+#include "lint/ConfigLinter.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -46,15 +46,11 @@ QColor foregroundAt(const QTextDocument& document, int lineNumber, const QString
     return range->format.foreground().color();
 }
 
-bool isDark(const Theme& theme)
-{
-    return QColor(theme.editorColor(Theme::BackgroundColor)).lightness() < 128;
-}
+bool isDark(const Theme& theme) { return QColor(theme.editorColor(Theme::BackgroundColor)).lightness() < 128; }
 
 } // namespace
 
-class TestKSyntaxCompat : public QObject
-{
+class TestKSyntaxCompat : public QObject {
     Q_OBJECT
 
 private slots:

@@ -2,11 +2,11 @@
 // the fuzz targets drive: as a project (load, plan, save), as a config (read, lint, import, plan, save
 // the project) and as the two configs of a diff. Refusing is fine; throwing or crashing is not, and
 // under the sanitizer suite any memory or overflow error fails the test.
+#include "Plan.h"
 #include "config/ConfigDiff.h"
 #include "config/ConfigImporter.h"
-#include "lint/ConfigLinter.h"
 #include "config/ConfigText.h"
-#include "Plan.h"
+#include "lint/ConfigLinter.h"
 #include "project/ProjectFile.h"
 
 #include <QDir>

@@ -3,13 +3,13 @@
 // plan within a time budget, with every number in its JSON finite and non-negative, no byte figure
 // printed as negative, and no exception. The inputs come from the registry, so a new input is covered
 // without editing this test.
+#include "Plan.h"
+#include "estimate/DeepSpeedEstimator.h"
 #include "project/Answers.h"
+#include "project/InputRegistry.h"
+#include "project/ProjectFile.h"
 #include "util/CheckedMath.h"
 #include "util/Count.h"
-#include "estimate/DeepSpeedEstimator.h"
-#include "project/InputRegistry.h"
-#include "Plan.h"
-#include "project/ProjectFile.h"
 
 #include <QTest>
 
@@ -43,7 +43,8 @@ bool isNumeric(const InputSpec& s)
 // The value the registry itself accepts for `v` (validate is what a project file goes through).
 nlohmann::json accepted(const InputSpec& s, double v)
 {
-    const nlohmann::json raw = s.type == InputType::Number ? nlohmann::json(v) : nlohmann::json(static_cast<std::int64_t>(v));
+    const nlohmann::json raw =
+        s.type == InputType::Number ? nlohmann::json(v) : nlohmann::json(static_cast<std::int64_t>(v));
     auto r = InputRegistry::instance().validate(s.id, raw);
     if (!r)
         qFatal("the registry refuses its own bound: %s", r.error().c_str());
@@ -133,7 +134,8 @@ private slots:
             QFAIL(qPrintable(QStringLiteral("makePlan threw: %1").arg(e.what())));
         }
         const auto ms = static_cast<qint64>(1000.0 * static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC);
-        QVERIFY2(ms <= kBudgetMs, qPrintable(QStringLiteral("the plan took %1 ms of CPU (budget %2 ms)").arg(ms).arg(kBudgetMs)));
+        QVERIFY2(ms <= kBudgetMs,
+                 qPrintable(QStringLiteral("the plan took %1 ms of CPU (budget %2 ms)").arg(ms).arg(kBudgetMs)));
 
         QStringList problems;
         checkNumbers(json, "", problems);
@@ -143,7 +145,8 @@ private slots:
         // Byte figures in the text (headlines, checks, steps) are never negative, nor "nan"/"inf" GiB.
         const std::string text = json.dump();
         std::smatch m;
-        QVERIFY2(!std::regex_search(text, m, std::regex(R"((^|[^A-Za-z0-9])(-[0-9][0-9.]*|nan|inf) ?[KMGTPE]i?B)")), m.str().c_str());
+        QVERIFY2(!std::regex_search(text, m, std::regex(R"((^|[^A-Za-z0-9])(-[0-9][0-9.]*|nan|inf) ?[KMGTPE]i?B)")),
+                 m.str().c_str());
     }
 
     // The largest inputs are refused with a message where the work would be unbounded, not computed.

@@ -1,13 +1,13 @@
 // Loaders stay linear: a project holding 150,000 config keys and two 4 MiB configs load, lint and diff
 // well inside a generous budget (a quadratic step takes tens of seconds at these sizes, minutes under
 // the sanitizers). Also: whatever the importer writes, the project loader opens.
+#include "Plan.h"
+#include "TestAnswers.h"
 #include "config/ConfigDiff.h"
 #include "config/ConfigImporter.h"
-#include "lint/ConfigLinter.h"
 #include "config/ConfigText.h"
-#include "Plan.h"
+#include "lint/ConfigLinter.h"
 #include "project/ProjectFile.h"
-#include "TestAnswers.h"
 
 #include <QTest>
 
@@ -42,12 +42,12 @@ constexpr qint64 kBudgetMs = 5000;
 constexpr qint64 kBudgetMs = 30000;
 #endif
 
-#define QVERIFY_WITHIN_BUDGET(timer, what)                                                                   \
-    do {                                                                                                     \
-        const qint64 ms_ = (timer).elapsed();                                                                \
-        std::fprintf(stderr, "%s: %lld ms of processor time\n", what, static_cast<long long>(ms_));         \
-        QVERIFY2(ms_ <= kBudgetMs, qPrintable(QStringLiteral("%1 took %2 ms; the budget is %3 ms")          \
-                                                  .arg(what).arg(ms_).arg(kBudgetMs)));                      \
+#define QVERIFY_WITHIN_BUDGET(timer, what)                                                                             \
+    do {                                                                                                               \
+        const qint64 ms_ = (timer).elapsed();                                                                          \
+        std::fprintf(stderr, "%s: %lld ms of processor time\n", what, static_cast<long long>(ms_));                    \
+        QVERIFY2(ms_ <= kBudgetMs,                                                                                     \
+                 qPrintable(QStringLiteral("%1 took %2 ms; the budget is %3 ms").arg(what).arg(ms_).arg(kBudgetMs)));  \
     } while (false)
 
 std::string keyName(const char* prefix, int i)
@@ -121,9 +121,13 @@ private slots:
     void projectWithManyUnknownMembersRoundTrips()
     {
         const std::string text = "{\n  \"format\": \"ds-wizard-project\",\n  \"version\": 1,\n  \"answers\": {\n"
-            + members("future.input_", 50000, 4) + "  },\n  \"handled\": [\n    {\n      \"workflow\": \"zero\",\n"
-            "      \"at\": \"\",\n      \"summary\": \"\",\n" + members("extra_", 50000, 6) + "    }\n  ],\n"
-            "  \"notes\": \"\",\n" + members("future_key_", 50000, 2) + "}\n";
+            + members("future.input_", 50000, 4)
+            + "  },\n  \"handled\": [\n    {\n      \"workflow\": \"zero\",\n"
+              "      \"at\": \"\",\n      \"summary\": \"\",\n"
+            + members("extra_", 50000, 6)
+            + "    }\n  ],\n"
+              "  \"notes\": \"\",\n"
+            + members("future_key_", 50000, 2) + "}\n";
         CpuTimer timer;
         timer.start();
         const auto project = parseProject(text);

@@ -78,7 +78,7 @@ void TestSteps::setupIsCompleteWhenEveryAnswerValidates()
 void TestSteps::workflowState_data()
 {
     QTest::addColumn<int>("status");
-    QTest::addColumn<int>("check"); // -1: no check, else its CheckLevel
+    QTest::addColumn<int>("check");            // -1: no check, else its CheckLevel
     QTest::addColumn<QString>("findingNames"); // the workflow a finding names, empty for none
     QTest::addColumn<bool>("isHandled");
     QTest::addColumn<StepState>("expected");

@@ -9,11 +9,11 @@
 #include <QtGlobal>
 
 // Compares two JSON values and prints both on failure (QCOMPARE cannot print nlohmann::json).
-#define JSON_COMPARE(actual, expected)                                                                      \
-    do {                                                                                                    \
-        const auto a_ = (actual);                                                                           \
-        const auto e_ = (expected);                                                                         \
-        QVERIFY2(a_ == e_, qPrintable(QString::fromStdString(a_.dump() + " != expected " + e_.dump())));   \
+#define JSON_COMPARE(actual, expected)                                                                                 \
+    do {                                                                                                               \
+        const auto a_ = (actual);                                                                                      \
+        const auto e_ = (expected);                                                                                    \
+        QVERIFY2(a_ == e_, qPrintable(QString::fromStdString(a_.dump() + " != expected " + e_.dump())));               \
     } while (false)
 
 namespace dsw::test {

@@ -5,11 +5,11 @@
 #include "BoundedPlainTextEdit.h"
 #include "BoundedText.h"
 #include "ExportDialog.h"
-#include "project/InputRegistry.h"
 #include "MainWindow.h"
 #include "ProjectDocument.h"
 #include "SessionBusAddress.h"
 #include "WhyView.h"
+#include "project/InputRegistry.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -64,7 +64,8 @@ private:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
     }
     // Runs `action`, then the event loop until everything pending (layout, paint) is done; its ms.
-    template <typename Action> static qint64 timed(Action action)
+    template <typename Action>
+    static qint64 timed(Action action)
     {
         QElapsedTimer timer;
         timer.start();
@@ -140,7 +141,10 @@ private slots:
         QVERIFY(!notice->isVisibleTo(&w)); // exactly the limit: nothing was cut
         // Keystrokes on a 64 Ki line: each one is laid out again, and must stay cheap.
         box->moveCursor(QTextCursor::End);
-        const qint64 ms = timed([&] { QTest::keyClick(box, Qt::Key_Backspace); QTest::keyClick(box, 'y'); });
+        const qint64 ms = timed([&] {
+            QTest::keyClick(box, Qt::Key_Backspace);
+            QTest::keyClick(box, 'y');
+        });
         qInfo("two keystrokes at the end of a 64 Ki line: %lld ms", static_cast<long long>(ms));
         QVERIFY2(ms < kBudgetMs, qPrintable(QString::number(ms)));
         QVERIFY(box->toPlainText().endsWith('y'));
@@ -198,9 +202,12 @@ private slots:
     {
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("step");
-        QTest::newRow("number") << "model.params" << "setup";
-        QTest::newRow("text") << "software.deepspeed_version" << "setup";
-        QTest::newRow("layer list") << "pipeline.layer_params" << "pipeline";
+        QTest::newRow("number") << "model.params"
+                                << "setup";
+        QTest::newRow("text") << "software.deepspeed_version"
+                              << "setup";
+        QTest::newRow("layer list") << "pipeline.layer_params"
+                                    << "pipeline";
     }
     void pastingTooMuchIntoAOneLineFieldKeepsItsLimit()
     {
@@ -232,7 +239,8 @@ private slots:
         auto* line = w.findChild<BoundedLineEdit*>("software.deepspeed_version");
         QApplication::clipboard()->setText(QString(1 << 20, QLatin1Char('1')));
         line->selectAll();
-        QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, line->rect().center(), line->mapToGlobal(line->rect().center()));
+        QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, line->rect().center(),
+                                    line->mapToGlobal(line->rect().center()));
         QApplication::sendEvent(line, &menuEvent);
         auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
         QVERIFY(menu);
@@ -255,7 +263,8 @@ private slots:
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
         std::string array = "[" + std::string(200000, '1') + "]";
-        file.write(QByteArray::fromStdString(R"({"format": "ds-wizard-project", "version": 1, "answers": {"model.params": )" + array + "}}"));
+        file.write(QByteArray::fromStdString(
+            R"({"format": "ds-wizard-project", "version": 1, "answers": {"model.params": )" + array + "}}"));
         file.close();
         MainWindow w;
         w.show();
@@ -279,8 +288,9 @@ private slots:
         const QString path = dir.filePath("long.json");
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QByteArray::fromStdString(R"({"train_micro_batch_size_per_gpu": 4, "comment": ")" + std::string(2 << 20, 'x')
-                                             + R"(", "x_unknown_)" + std::string(1 << 20, 'k') + R"(": 1})"));
+        file.write(QByteArray::fromStdString(R"({"train_micro_batch_size_per_gpu": 4, "comment": ")"
+                                             + std::string(2 << 20, 'x') + R"(", "x_unknown_)"
+                                             + std::string(1 << 20, 'k') + R"(": 1})"));
         file.close();
         MainWindow w;
         w.show();
@@ -349,16 +359,18 @@ private slots:
         // A user bus socket in the runtime folder is what libdbus itself would use: named explicitly.
         const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
         QVERIFY(fd >= 0);
-        sockaddr_un address {};
+        sockaddr_un address{};
         address.sun_family = AF_UNIX;
         const QByteArray bus = QFile::encodeName(dir.filePath("bus"));
         QVERIFY(size_t(bus.size()) < sizeof(address.sun_path));
         memcpy(address.sun_path, bus.constData(), size_t(bus.size()));
         QCOMPARE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
-        QCOMPARE(sessionBusAddressWithoutAutolaunch(QByteArray(), dir.path()), "unix:path=" + bus.toPercentEncoding("/*", "~"));
+        QCOMPARE(sessionBusAddressWithoutAutolaunch(QByteArray(), dir.path()),
+                 "unix:path=" + bus.toPercentEncoding("/*", "~"));
         ::close(fd);
         // Set by the desktop: kept.
-        QCOMPARE(sessionBusAddressWithoutAutolaunch("unix:path=/run/user/1000/bus", QString()), QByteArray("unix:path=/run/user/1000/bus"));
+        QCOMPARE(sessionBusAddressWithoutAutolaunch("unix:path=/run/user/1000/bus", QString()),
+                 QByteArray("unix:path=/run/user/1000/bus"));
     }
 };
 

@@ -57,8 +57,7 @@ double contrast(const QColor& a, const QColor& b)
 
 } // namespace
 
-class TestJsonHighlighter : public QObject
-{
+class TestJsonHighlighter : public QObject {
     Q_OBJECT
 
 private slots:

@@ -1,7 +1,7 @@
 // The pipeline step's stage bars (ui/PipelineChart.h), offscreen: what it holds, not its pixels.
-#include "project/Answers.h"
-#include "advise/PipelineAdvisor.h"
 #include "PipelineChart.h"
+#include "advise/PipelineAdvisor.h"
+#include "project/Answers.h"
 
 #include <QTest>
 
@@ -35,10 +35,12 @@ private slots:
         PipelineChart chart;
         QCOMPARE(chart.objectName(), QStringLiteral("pipelineChart"));
         // parts [0,9,17,25,34]: 9, 8, 8, 9 layers. Memory 2, 1.5, 1.5, 2 GiB; 10 GiB usable.
-        chart.showAdvice(planned(
-            oj{{"stages", 4}, {"parts", {0, 9, 17, 25, 34}}, {"layers_per_stage", {9, 8, 8, 9}},
-               {"params_per_stage", {1742110720, 1611038720, 1611038720, 1742110720}}, {"bubble_fraction", 0.2}},
-            oj{2 * kGiB, 1.5 * kGiB, 1.5 * kGiB, 2 * kGiB}, 10 * kGiB));
+        chart.showAdvice(planned(oj{{"stages", 4},
+                                    {"parts", {0, 9, 17, 25, 34}},
+                                    {"layers_per_stage", {9, 8, 8, 9}},
+                                    {"params_per_stage", {1742110720, 1611038720, 1611038720, 1742110720}},
+                                    {"bubble_fraction", 0.2}},
+                                 oj{2 * kGiB, 1.5 * kGiB, 1.5 * kGiB, 2 * kGiB}, 10 * kGiB));
         QCOMPARE(chart.barCount(), 4);
         // formatCount: %.4g with a suffix (1742110720 → 1.742B); formatGiB: two decimals.
         QCOMPARE(chart.barLabels(),
@@ -58,8 +60,11 @@ private slots:
     {
         PipelineChart chart;
         // parts [0,1,2,2]: one layer, one layer, none (more stages than layers).
-        chart.showAdvice(planned(oj{{"stages", 3}, {"parts", {0, 1, 2, 2}}, {"layers_per_stage", {1, 1, 0}},
-                                    {"params_per_stage", {1000000, 2000000, 0}}, {"bubble_fraction", 0.25}},
+        chart.showAdvice(planned(oj{{"stages", 3},
+                                    {"parts", {0, 1, 2, 2}},
+                                    {"layers_per_stage", {1, 1, 0}},
+                                    {"params_per_stage", {1000000, 2000000, 0}},
+                                    {"bubble_fraction", 0.25}},
                                  oj{kGiB, kGiB, 0.5 * kGiB}, 10 * kGiB));
         QCOMPARE(chart.barCount(), 3);
         QCOMPARE(chart.barLabels().at(0), QStringLiteral("Stage 0: layer 0 (1 layer), 1M parameters, 1.00 GiB"));
@@ -71,8 +76,11 @@ private slots:
     {
         PipelineChart chart;
         // Usable 1 GiB: stage 1 (1.5 GiB) is over, stage 0 (exactly 1 GiB) is not.
-        chart.showAdvice(planned(oj{{"stages", 2}, {"parts", {0, 5, 10}}, {"layers_per_stage", {5, 5}},
-                                    {"params_per_stage", {100, 200}}, {"bubble_fraction", 0.1}},
+        chart.showAdvice(planned(oj{{"stages", 2},
+                                    {"parts", {0, 5, 10}},
+                                    {"layers_per_stage", {5, 5}},
+                                    {"params_per_stage", {100, 200}},
+                                    {"bubble_fraction", 0.1}},
                                  oj{kGiB, 1.5 * kGiB}, kGiB));
         QVERIFY(!chart.exceedsCapacity(0));
         QVERIFY(chart.exceedsCapacity(1));
@@ -86,8 +94,11 @@ private slots:
         Advice none;
         none.workflow = "pipeline";
         none.headline = "No pipeline: pipeline.stages is 1";
-        chart.showAdvice(planned(oj{{"stages", 2}, {"parts", {0, 1, 2}}, {"layers_per_stage", {1, 1}},
-                                    {"params_per_stage", {1, 1}}, {"bubble_fraction", 0.5}},
+        chart.showAdvice(planned(oj{{"stages", 2},
+                                    {"parts", {0, 1, 2}},
+                                    {"layers_per_stage", {1, 1}},
+                                    {"params_per_stage", {1, 1}},
+                                    {"bubble_fraction", 0.5}},
                                  oj{1.0, 1.0}, kGiB));
         QCOMPARE(chart.barCount(), 2);
         chart.showAdvice(none); // a later advice without a plan clears the bars

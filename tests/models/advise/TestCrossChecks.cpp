@@ -1,6 +1,6 @@
 // The net under the advisors: combinations DeepSpeed rejects are reported as findings.
-#include "advise/CrossChecks.h"
 #include "Plan.h"
+#include "advise/CrossChecks.h"
 
 #include <QTest>
 #include <algorithm>
@@ -23,14 +23,23 @@ private slots:
         QTest::addColumn<QString>("config");
         QTest::addColumn<int>("pipelineStages");
         QTest::addColumn<QString>("expected"); // finding code, or "" for none
-        QTest::newRow("pipeline + zero 2") << R"({"zero_optimization": {"stage": 2}})" << 4 << "pipeline-requires-zero-0-or-1";
+        QTest::newRow("pipeline + zero 2")
+            << R"({"zero_optimization": {"stage": 2}})" << 4 << "pipeline-requires-zero-0-or-1";
         QTest::newRow("pipeline + zero 1") << R"({"zero_optimization": {"stage": 1}})" << 4 << "";
         QTest::newRow("zero 3 without pipeline") << R"({"zero_optimization": {"stage": 3}})" << 1 << "";
-        QTest::newRow("1-bit Adam + zero 1") << R"({"optimizer": {"type": "OneBitAdam"}, "zero_optimization": {"stage": 1}})" << 1 << "onebit-requires-zero-0";
-        QTest::newRow("0/1 Adam lower case + zero 2") << R"({"optimizer": {"type": "zerooneadam"}, "zero_optimization": {"stage": 2}})" << 1 << "onebit-requires-zero-0";
-        QTest::newRow("1-bit LAMB + offload") << R"({"optimizer": {"type": "OneBitLamb"}, "zero_optimization": {"stage": 0, "offload_optimizer": {"device": "cpu"}}})" << 1 << "onebit-with-offload";
-        QTest::newRow("1-bit Adam, zero 0") << R"({"optimizer": {"type": "OneBitAdam"}, "zero_optimization": {"stage": 0}})" << 1 << "";
-        QTest::newRow("fp16 + bf16") << R"({"fp16": {"enabled": true}, "bf16": {"enabled": true}})" << 1 << "fp16-and-bf16";
+        QTest::newRow("1-bit Adam + zero 1")
+            << R"({"optimizer": {"type": "OneBitAdam"}, "zero_optimization": {"stage": 1}})" << 1
+            << "onebit-requires-zero-0";
+        QTest::newRow("0/1 Adam lower case + zero 2")
+            << R"({"optimizer": {"type": "zerooneadam"}, "zero_optimization": {"stage": 2}})" << 1
+            << "onebit-requires-zero-0";
+        QTest::newRow("1-bit LAMB + offload")
+            << R"({"optimizer": {"type": "OneBitLamb"}, "zero_optimization": {"stage": 0, "offload_optimizer": {"device": "cpu"}}})"
+            << 1 << "onebit-with-offload";
+        QTest::newRow("1-bit Adam, zero 0")
+            << R"({"optimizer": {"type": "OneBitAdam"}, "zero_optimization": {"stage": 0}})" << 1 << "";
+        QTest::newRow("fp16 + bf16") << R"({"fp16": {"enabled": true}, "bf16": {"enabled": true}})" << 1
+                                     << "fp16-and-bf16";
         QTest::newRow("fp16 on, bf16 off") << R"({"fp16": {"enabled": true}, "bf16": {"enabled": false}})" << 1 << "";
     }
     void findsRejectedCombinations()

@@ -7,11 +7,11 @@
 //   aio key      thread_count -> intra_op_parallelism in the ds_config aio block in 0.16.4 (§2.7)
 //   defaults     handle: 1048576, 128, False, False, 1 (§4.1); ds_config aio: 1048576, 8, 1, false, true, use_gds false (§2.7)
 //   blog         CPU buffers 10 / 5 GB/sec; GPU with GDS 9.6 / 5; without GDS 7 / 4 (§4.6)
-#include "project/Answers.h"
 #include "TestAnswers.h"
-#include "project/InputRegistry.h"
 #include "advise/NvmeAdvisor.h"
 #include "knowledge/SourceCatalog.h"
+#include "project/Answers.h"
+#include "project/InputRegistry.h"
 #include "util/Version.h"
 
 #include <QTest>
@@ -23,8 +23,6 @@ using namespace dsw::test;
 using oj = nlohmann::ordered_json;
 
 namespace {
-
-
 
 // NVMe present at /local_nvme; everything else at the registry's defaults (cuda tensors, no GDS, CUDA 12.4,
 // DeepSpeed 0.19.5, A100-80GB) unless a row overrides it.
@@ -67,66 +65,97 @@ private slots:
         QTest::addColumn<QStringList>("settings");
         QTest::addColumn<QString>("status");
         QTest::addColumn<QString>("handle");
-        QTest::addColumn<QString>("form");   // constructor keyword: intra_op_parallelism | num_threads | positional
-        QTest::addColumn<bool>("tune");      // ds_nvme_tune offered (DeepSpeed >= 0.15.2)
+        QTest::addColumn<QString>("form"); // constructor keyword: intra_op_parallelism | num_threads | positional
+        QTest::addColumn<bool>("tune");    // ds_nvme_tune offered (DeepSpeed >= 0.15.2)
         QTest::addColumn<QStringList>("checks");
 
         const QString aioKey = "nvme-aio-key-renamed=warn", wear = "nvme-ssd-endurance=warn";
-        QTest::newRow("no NVMe") << QStringList{"hardware.nvme=none", "nvme.gds=true"} << "not_applicable" << ""
+        QTest::newRow("no NVMe") << QStringList{"hardware.nvme=none", "nvme.gds=true"} << "not_applicable"
+                                 << ""
                                  << "" << false << QStringList{};
         QTest::newRow("defaults: CUDA tensors, no GDS")
-            << withNvme() << "complete" << "aio_handle" << "intra_op_parallelism" << true
-            << QStringList{"nvme-gds-unavailable=pass", aioKey, wear};
+            << withNvme() << "complete"
+            << "aio_handle"
+            << "intra_op_parallelism" << true << QStringList{"nvme-gds-unavailable=pass", aioKey, wear};
         QTest::newRow("GDS ready: A100, CUDA 12.4, DeepSpeed 0.19.5")
-            << withNvme({"nvme.gds=true"}) << "complete" << "gds_handle" << "intra_op_parallelism" << true
-            << QStringList{"nvme-gds-ready=pass", aioKey, wear};
+            << withNvme({"nvme.gds=true"}) << "complete"
+            << "gds_handle"
+            << "intra_op_parallelism" << true << QStringList{"nvme-gds-ready=pass", aioKey, wear};
         QTest::newRow("GDS at CUDA 11.4 exactly, H100")
             << withNvme({"nvme.gds=true", "software.cuda_version=11.4", "hardware.gpu=H100-80GB"}) << "complete"
-            << "gds_handle" << "intra_op_parallelism" << true << QStringList{"nvme-gds-ready=pass", aioKey, wear};
+            << "gds_handle"
+            << "intra_op_parallelism" << true << QStringList{"nvme-gds-ready=pass", aioKey, wear};
         QTest::newRow("GDS with CUDA 11.3")
-            << withNvme({"nvme.gds=true", "software.cuda_version=11.3"}) << "complete" << "aio_handle"
+            << withNvme({"nvme.gds=true", "software.cuda_version=11.3"}) << "complete"
+            << "aio_handle"
             << "intra_op_parallelism" << true << QStringList{"nvme-gds-cuda-too-old=warn", aioKey, wear};
         QTest::newRow("GDS on an AMD MI300X")
-            << withNvme({"nvme.gds=true", "hardware.gpu=MI300X"}) << "complete" << "aio_handle"
+            << withNvme({"nvme.gds=true", "hardware.gpu=MI300X"}) << "complete"
+            << "aio_handle"
             << "intra_op_parallelism" << true << QStringList{"nvme-gds-not-nvidia=warn", aioKey, wear};
         QTest::newRow("GDS with host tensors")
-            << withNvme({"nvme.gds=true", "nvme.tensor_location=cpu"}) << "complete" << "aio_handle"
+            << withNvme({"nvme.gds=true", "nvme.tensor_location=cpu"}) << "complete"
+            << "aio_handle"
             << "intra_op_parallelism" << true << QStringList{"nvme-gds-cpu-tensors=warn", aioKey, wear};
         QTest::newRow("host tensors, no GDS")
-            << withNvme({"nvme.tensor_location=cpu"}) << "complete" << "aio_handle" << "intra_op_parallelism" << true
-            << QStringList{"nvme-gds-cpu-tensors=pass", aioKey, wear};
+            << withNvme({"nvme.tensor_location=cpu"}) << "complete"
+            << "aio_handle"
+            << "intra_op_parallelism" << true << QStringList{"nvme-gds-cpu-tensors=pass", aioKey, wear};
         QTest::newRow("GDS on DeepSpeed 0.15.0: num_threads, no ds_nvme_tune")
-            << withNvme({"nvme.gds=true", "software.deepspeed_version=0.15.0"}) << "complete" << "gds_handle"
+            << withNvme({"nvme.gds=true", "software.deepspeed_version=0.15.0"}) << "complete"
+            << "gds_handle"
             << "num_threads" << false
-            << QStringList{"nvme-gds-ready=pass", "nvme-num-threads-keyword=warn", "nvme-tune-unavailable=warn", aioKey, wear};
+            << QStringList{"nvme-gds-ready=pass", "nvme-num-threads-keyword=warn", "nvme-tune-unavailable=warn", aioKey,
+                           wear};
         QTest::newRow("aio on DeepSpeed 0.15.2: num_threads, ds_nvme_tune exists")
-            << withNvme({"software.deepspeed_version=0.15.2"}) << "complete" << "aio_handle" << "num_threads" << true
+            << withNvme({"software.deepspeed_version=0.15.2"}) << "complete"
+            << "aio_handle"
+            << "num_threads" << true
             << QStringList{"nvme-gds-unavailable=pass", "nvme-num-threads-keyword=warn", aioKey, wear};
         QTest::newRow("DeepSpeed 0.15.3: intra_op_parallelism")
-            << withNvme({"software.deepspeed_version=0.15.3"}) << "complete" << "aio_handle" << "intra_op_parallelism"
-            << true << QStringList{"nvme-gds-unavailable=pass", aioKey, wear};
+            << withNvme({"software.deepspeed_version=0.15.3"}) << "complete"
+            << "aio_handle"
+            << "intra_op_parallelism" << true << QStringList{"nvme-gds-unavailable=pass", aioKey, wear};
         QTest::newRow("GDS asked on DeepSpeed 0.14.4: fail, positional aio")
-            << withNvme({"nvme.gds=true", "software.deepspeed_version=0.14.4"}) << "complete" << "aio_handle"
+            << withNvme({"nvme.gds=true", "software.deepspeed_version=0.14.4"}) << "complete"
+            << "aio_handle"
             << "positional" << false
             << QStringList{"nvme-deepspeed-too-old=fail", "nvme-tune-unavailable=warn", aioKey, wear};
         QTest::newRow("aio on DeepSpeed 0.14.4: warn, positional")
-            << withNvme({"software.deepspeed_version=0.14.4"}) << "complete" << "aio_handle" << "positional" << false
-            << QStringList{"nvme-deepspeed-too-old=warn", "nvme-gds-unavailable=pass", "nvme-tune-unavailable=warn", aioKey, wear};
+            << withNvme({"software.deepspeed_version=0.14.4"}) << "complete"
+            << "aio_handle"
+            << "positional" << false
+            << QStringList{"nvme-deepspeed-too-old=warn", "nvme-gds-unavailable=pass", "nvme-tune-unavailable=warn",
+                           aioKey, wear};
         QTest::newRow("GDS with host tensors on DeepSpeed 0.14.4: GDS moot, so only a warning")
-            << withNvme({"nvme.gds=true", "nvme.tensor_location=cpu", "software.deepspeed_version=0.14.4"}) << "complete"
-            << "aio_handle" << "positional" << false
-            << QStringList{"nvme-deepspeed-too-old=warn", "nvme-gds-cpu-tensors=warn", "nvme-tune-unavailable=warn", aioKey, wear};
+            << withNvme({"nvme.gds=true", "nvme.tensor_location=cpu", "software.deepspeed_version=0.14.4"})
+            << "complete"
+            << "aio_handle"
+            << "positional" << false
+            << QStringList{"nvme-deepspeed-too-old=warn", "nvme-gds-cpu-tensors=warn", "nvme-tune-unavailable=warn",
+                           aioKey, wear};
         QTest::newRow("DeepSpeed 0.3.10 predates aio_handle")
-            << withNvme({"software.deepspeed_version=0.3.10"}) << "complete" << "aio_handle" << "positional" << false
-            << QStringList{"nvme-deepspeed-too-old=fail", "nvme-gds-unavailable=pass", "nvme-tune-unavailable=warn", aioKey, wear};
+            << withNvme({"software.deepspeed_version=0.3.10"}) << "complete"
+            << "aio_handle"
+            << "positional" << false
+            << QStringList{"nvme-deepspeed-too-old=fail", "nvme-gds-unavailable=pass", "nvme-tune-unavailable=warn",
+                           aioKey, wear};
         QTest::newRow("every GDS blocker at once: MI250X, CUDA 11.0, DeepSpeed 0.14.0")
             << withNvme({"nvme.gds=true", "hardware.gpu=MI250X", "software.cuda_version=11.0",
                          "software.deepspeed_version=0.14.0"})
-            << "complete" << "aio_handle" << "positional" << false
-            << QStringList{"nvme-gds-not-nvidia=warn", "nvme-gds-cuda-too-old=warn", "nvme-deepspeed-too-old=fail",
-                           "nvme-tune-unavailable=warn", aioKey, wear};
+            << "complete"
+            << "aio_handle"
+            << "positional" << false
+            << QStringList{"nvme-gds-not-nvidia=warn",
+                           "nvme-gds-cuda-too-old=warn",
+                           "nvme-deepspeed-too-old=fail",
+                           "nvme-tune-unavailable=warn",
+                           aioKey,
+                           wear};
         QTest::newRow("NVMe without a path: needs input")
-            << QStringList{"hardware.nvme=nvme"} << "needs_input" << "aio_handle" << "intra_op_parallelism" << true
+            << QStringList{"hardware.nvme=nvme"} << "needs_input"
+            << "aio_handle"
+            << "intra_op_parallelism" << true
             << QStringList{"nvme-path-missing=fail", "nvme-gds-unavailable=pass", aioKey, wear};
     }
 
@@ -167,8 +196,9 @@ private slots:
         QVERIFY(create);
         QCOMPARE(q(create->language), QString("python"));
         const std::string& c = create->code;
-        QVERIFY(contains(c, gds ? "from deepspeed.ops.op_builder import AsyncIOBuilder, GDSBuilder\n"
-                                : "from deepspeed.ops.op_builder import AsyncIOBuilder\n"));
+        QVERIFY(contains(c,
+                         gds ? "from deepspeed.ops.op_builder import AsyncIOBuilder, GDSBuilder\n"
+                             : "from deepspeed.ops.op_builder import AsyncIOBuilder\n"));
         QVERIFY(contains(c, gds ? "GDSBuilder().load().gds_handle(" : "AsyncIOBuilder().load().aio_handle("));
         QVERIFY(contains(c, "NVME_DIR = \"/local_nvme\""));
         if (form == "intra_op_parallelism")
@@ -182,7 +212,8 @@ private slots:
         QVERIFY(contains(c, cuda ? "device=\"cuda\"" : ".pin_memory()"));
 
         const Snippet* blocking = snippet(adv, "Blocking");
-        QVERIFY(blocking && contains(blocking->code, "h.sync_pwrite(t, path)") && contains(blocking->code, "h.sync_pread(back, path)"));
+        QVERIFY(blocking && contains(blocking->code, "h.sync_pwrite(t, path)")
+                && contains(blocking->code, "h.sync_pread(back, path)"));
 
         // Non-blocking: wait() after the submission, and the data-race warning.
         const Snippet* async = snippet(adv, "Non-blocking");
@@ -199,7 +230,8 @@ private slots:
         const Snippet* pinned = snippet(adv, "Pinned tensors");
         QVERIFY(pinned);
         if (gds)
-            QVERIFY(contains(pinned->code, "h.new_pinned_device_tensor(") && contains(pinned->code, "h.pin_device_tensor(t)"));
+            QVERIFY(contains(pinned->code, "h.new_pinned_device_tensor(")
+                    && contains(pinned->code, "h.pin_device_tensor(t)"));
         else if (versionAtLeast(a.text("software.deepspeed_version"), "0.8.1"))
             QVERIFY(contains(pinned->code, "h.new_cpu_locked_tensor(") && contains(pinned->code, "example_tenosr")
                     && contains(pinned->code, "h.free_cpu_locked_tensor(buf)"));
@@ -266,9 +298,12 @@ private slots:
     {
         QTest::addColumn<QString>("version");
         QTest::addColumn<QString>("says");
-        QTest::newRow("0.16.3 reads thread_count") << "0.16.3" << "write it as thread_count";
-        QTest::newRow("0.16.4 ignores thread_count") << "0.16.4" << "silently ignored";
-        QTest::newRow("0.19.5 ignores thread_count") << "0.19.5" << "silently ignored";
+        QTest::newRow("0.16.3 reads thread_count") << "0.16.3"
+                                                   << "write it as thread_count";
+        QTest::newRow("0.16.4 ignores thread_count") << "0.16.4"
+                                                     << "silently ignored";
+        QTest::newRow("0.19.5 ignores thread_count") << "0.19.5"
+                                                     << "silently ignored";
     }
     void aioKeyRename()
     {
@@ -314,9 +349,12 @@ private slots:
         const Advice adv = adviseNvme(answersFrom(withNvme({"nvme.gds=true"})));
         QVERIFY(adv.details.at("handle") == "gds_handle");
         QVERIFY(adv.details.at("tensor_location") == "cuda");
-        const oj handleDefaults{{"block_size", 1048576}, {"queue_depth", 128}, {"single_submit", false},
-                                {"overlap_events", false}, {"intra_op_parallelism", 1}};
-        const oj aioDefaults{{"block_size", 1048576}, {"queue_depth", 8}, {"intra_op_parallelism", 1},
+        const oj handleDefaults{{"block_size", 1048576},
+                                {"queue_depth", 128},
+                                {"single_submit", false},
+                                {"overlap_events", false},
+                                {"intra_op_parallelism", 1}};
+        const oj aioDefaults{{"block_size", 1048576},  {"queue_depth", 8},       {"intra_op_parallelism", 1},
                              {"single_submit", false}, {"overlap_events", true}, {"use_gds", false}};
         QVERIFY(adv.details.at("handle_defaults") == handleDefaults);
         QVERIFY(adv.details.at("ds_config_aio_defaults") == aioDefaults);
@@ -335,14 +373,18 @@ private slots:
         QVERIFY(wear);
         QVERIFY(contains(findCheck(adv, "nvme-ssd-endurance")->message, wear->quote));
         auto said = [&](const std::string& text) {
-            return std::any_of(adv.tradeoffs.begin(), adv.tradeoffs.end(), [&](const Tradeoff& t) { return contains(t.text, text); });
+            return std::any_of(adv.tradeoffs.begin(), adv.tradeoffs.end(),
+                               [&](const Tradeoff& t) { return contains(t.text, text); });
         };
         QVERIFY(said("Best performance (GB/sec): read =  3.69, write =  3.18"));
-        QVERIFY(said("\"The `aio_handle` is usable on both host and device tensors. while `gds_handle` works only on CUDA "
-                     "tensors, but is more efficient.\""));
-        QVERIFY(said("\"`aio_handle` requires `async_io` operator, while `gds_handle` requires both `async_io` and `gds` operators.\""));
-        QVERIFY(said("\"With GDS, DeepNVMe achieves a maximum of 9.6GB/sec reads and 5GB/sec writes, and without GDS achieves "
-                     "7GB/sec reads and 4GB/sec writes.\""));
+        QVERIFY(
+            said("\"The `aio_handle` is usable on both host and device tensors. while `gds_handle` works only on CUDA "
+                 "tensors, but is more efficient.\""));
+        QVERIFY(said("\"`aio_handle` requires `async_io` operator, while `gds_handle` requires both `async_io` and "
+                     "`gds` operators.\""));
+        QVERIFY(said(
+            "\"With GDS, DeepNVMe achieves a maximum of 9.6GB/sec reads and 5GB/sec writes, and without GDS achieves "
+            "7GB/sec reads and 4GB/sec writes.\""));
     }
 };
 

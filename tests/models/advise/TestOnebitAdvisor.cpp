@@ -22,13 +22,13 @@
 //   compressed at w = 0.2: × 0.25 (fp32: × 0.225); total 12348: freeze 2470 (2469.6), w = 0.2000324,
 //   41.6 × (w + (1 − w)/16) = 10.401263
 //   onebit-network-assumed compares the verdict at G = 8 times the bandwidth: all-reduce / 8 against compute.
-#include "project/Answers.h"
 #include "TestAnswers.h"
-#include "project/InputRegistry.h"
-#include "knowledge/NetworkCatalog.h"
 #include "advise/OnebitAdvisor.h"
-#include "knowledge/SourceCatalog.h"
 #include "advise/ZeroAdvisor.h"
+#include "knowledge/NetworkCatalog.h"
+#include "knowledge/SourceCatalog.h"
+#include "project/Answers.h"
+#include "project/InputRegistry.h"
 
 #include <QTest>
 
@@ -41,8 +41,6 @@ using oj = nlohmann::ordered_json;
 
 namespace {
 
-
-
 // The parts of the ZeRO workflow's advice the 1-bit advisor reads. stage < 0: no recommendation;
 // fits0 < 0: stage 0's fit unknown.
 Advice zeroAdvice(int stage, int fits0)
@@ -52,7 +50,8 @@ Advice zeroAdvice(int stage, int fits0)
     if (stage >= 0)
         zero.details["recommended"] = oj{{"stage", stage}};
     if (fits0 >= 0)
-        zero.details["stage_table"] = oj::array({oj{{"stage", 0}, {"fits", fits0 == 1}}, oj{{"stage", 1}, {"fits", true}}});
+        zero.details["stage_table"] =
+            oj::array({oj{{"stage", 0}, {"fits", fits0 == 1}}, oj{{"stage", 1}, {"fits", true}}});
     return zero;
 }
 
@@ -65,7 +64,10 @@ QStringList checkList(const Advice& adv)
     return out;
 }
 
-bool near(double actual, double expected) { return std::fabs(actual - expected) <= 1e-6 * std::max(1.0, std::fabs(expected)); }
+bool near(double actual, double expected)
+{
+    return std::fabs(actual - expected) <= 1e-6 * std::max(1.0, std::fabs(expected));
+}
 
 } // namespace
 
@@ -100,27 +102,31 @@ void TestOnebitAdvisor::scenarios_data()
     QTest::addColumn<QString>("headline"); // a phrase the headline must contain
 
     const QStringList base = {"hardware.gpus_per_node=8", "hardware.gpu=A100-80GB"};
-    const QString adam20k = R"({"optimizer":{"type":"OneBitAdam","params":{"lr":0.0001,"freeze_step":20000,"cuda_aware":false,"comm_backend_name":"nccl"}}})";
+    const QString adam20k =
+        R"({"optimizer":{"type":"OneBitAdam","params":{"lr":0.0001,"freeze_step":20000,"cuda_aware":false,"comm_backend_name":"nccl"}}})";
 
     QTest::newRow("7B, 4 nodes, 25 GbE, fp16, 1-bit Adam: communication-bound")
-        << (base + QStringList{"model.params=7B", "hardware.nodes=4", "hardware.inter_node_network=ethernet-25g",
-                               "training.precision=fp16", "training.optimizer=onebit-adam"})
+        << (base
+            + QStringList{"model.params=7B", "hardware.nodes=4", "hardware.inter_node_network=ethernet-25g",
+                          "training.precision=fp16", "training.optimizer=onebit-adam"})
         << 0 << 1 << true << "communication-bound" << 8.96 << 2.756923077 << 2.24 << 25.0 << adam20k
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-nccl-torch=pass",
                        "onebit-network-assumed=warn", "onebit-requires-zero-0=pass"}
         << "1-bit Adam fits";
 
     QTest::newRow("7B, 4 nodes, NDR, fp16, 1-bit Adam: compute-bound, small gain")
-        << (base + QStringList{"model.params=7B", "hardware.nodes=4", "hardware.inter_node_network=infiniband-ndr",
-                               "training.precision=fp16", "training.optimizer=onebit-adam"})
+        << (base
+            + QStringList{"model.params=7B", "hardware.nodes=4", "hardware.inter_node_network=infiniband-ndr",
+                          "training.precision=fp16", "training.optimizer=onebit-adam"})
         << 0 << 1 << false << "compute-bound" << 0.56 << 2.756923077 << 0.14 << 400.0 << adam20k
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-nccl-torch=pass",
                        "onebit-network-assumed=pass", "onebit-requires-zero-0=pass"}
         << "the gain is small";
 
     QTest::newRow("one node, precision auto on A100 (bf16), 0/1 Adam")
-        << (base + QStringList{"model.params=7B", "hardware.nodes=1", "hardware.inter_node_network=infiniband-ndr",
-                               "training.precision=auto", "training.optimizer=zero-one-adam"})
+        << (base
+            + QStringList{"model.params=7B", "hardware.nodes=1", "hardware.inter_node_network=infiniband-ndr",
+                          "training.precision=auto", "training.optimizer=zero-one-adam"})
         << 0 << 1 << false << "single-node" << 0.0 << 2.756923077 << 0.0 << 400.0
         << R"({"optimizer":{"type":"ZeroOneAdam","params":{"lr":0.0001,"var_freeze_step":100000,"var_update_scaler":16,"local_step_scaler":32678,"local_step_clipper":16,"cuda_aware":false,"comm_backend_name":"nccl"}}})"
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=warn", "onebit-nccl-torch=pass",
@@ -128,54 +134,74 @@ void TestOnebitAdvisor::scenarios_data()
         << "single node gains little";
 
     QTest::newRow("13B on V100 (auto → fp16), 10 GbE, 1-bit LAMB, MPI with 2 pipeline stages")
-        << QStringList{"model.params=13B", "hardware.gpus_per_node=8", "hardware.nodes=8", "hardware.gpu=V100-32GB",
-                       "hardware.inter_node_network=ethernet-10g", "training.precision=auto",
-                       "training.optimizer=onebit-lamb", "onebit.comm_backend=mpi", "pipeline.stages=2",
+        << QStringList{"model.params=13B",
+                       "hardware.gpus_per_node=8",
+                       "hardware.nodes=8",
+                       "hardware.gpu=V100-32GB",
+                       "hardware.inter_node_network=ethernet-10g",
+                       "training.precision=auto",
+                       "training.optimizer=onebit-lamb",
+                       "onebit.comm_backend=mpi",
+                       "pipeline.stages=2",
                        "training.total_steps=12348"}
         << 0 << 1 << true << "communication-bound" << 41.6 << 6.38976 << 10.401263362 << 10.0
         << R"({"optimizer":{"type":"OneBitLamb","params":{"lr":0.0001,"freeze_step":2470,"cuda_aware":false,"comm_backend_name":"mpi"}}})"
-        << QStringList{"onebit-comm-backend=pass", "onebit-cuda-aware=pass", "onebit-fp16-only-verified=pass",
-                       "onebit-lamb-dynamic-loss-scale=pass", "onebit-mpi-no-pipeline=fail",
-                       "onebit-network-assumed=warn", "onebit-requires-zero-0=pass"}
+        << QStringList{"onebit-comm-backend=pass",       "onebit-cuda-aware=pass",
+                       "onebit-fp16-only-verified=pass", "onebit-lamb-dynamic-loss-scale=pass",
+                       "onebit-mpi-no-pipeline=fail",    "onebit-network-assumed=warn",
+                       "onebit-requires-zero-0=pass"}
         << "1-bit LAMB fits — communication-bound";
 
     QTest::newRow("70B on 128 H100, HDR, old PyTorch: NCCL checks")
-        << QStringList{"model.params=70B", "hardware.gpus_per_node=8", "hardware.nodes=16", "hardware.gpu=H100-80GB",
-                       "hardware.inter_node_network=infiniband-hdr", "training.precision=fp16",
-                       "training.optimizer=onebit-adam", "software.torch_version=1.7.1"}
+        << QStringList{"model.params=70B",
+                       "hardware.gpus_per_node=8",
+                       "hardware.nodes=16",
+                       "hardware.gpu=H100-80GB",
+                       "hardware.inter_node_network=infiniband-hdr",
+                       "training.precision=fp16",
+                       "training.optimizer=onebit-adam",
+                       "software.torch_version=1.7.1"}
         << 0 << 1 << true << "communication-bound" << 11.2 << 8.692875189 << 2.8 << 200.0 << adam20k
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-nccl-64-gpus=warn",
-                       "onebit-nccl-torch=fail", "onebit-network-assumed=warn", "onebit-requires-zero-0=pass"}
+                       "onebit-nccl-torch=fail",   "onebit-network-assumed=warn",    "onebit-requires-zero-0=pass"}
         << "fix the failed checks first";
 
     QTest::newRow("AdamW, 70B over 25 GbE: communication-bound but ZeRO-0 does not fit")
-        << (base + QStringList{"model.params=70B", "hardware.nodes=4", "hardware.inter_node_network=ethernet-25g",
-                               "training.precision=bf16", "training.optimizer=adamw"})
+        << (base
+            + QStringList{"model.params=70B", "hardware.nodes=4", "hardware.inter_node_network=ethernet-25g",
+                          "training.precision=bf16", "training.optimizer=adamw"})
         << 2 << 0 << false << "communication-bound" << 89.6 << 27.569230769 << 22.4 << 25.0 << ""
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=warn", "onebit-nccl-torch=pass",
                        "onebit-network-assumed=warn", "onebit-requires-zero-0=warn"}
         << "does not fit";
 
     QTest::newRow("AdamW, 1.3B over 10 GbE: switching pays off")
-        << (base + QStringList{"model.params=1.3B", "hardware.nodes=2", "hardware.inter_node_network=ethernet-10g",
-                               "training.precision=fp16", "training.optimizer=adamw"})
+        << (base
+            + QStringList{"model.params=1.3B", "hardware.nodes=2", "hardware.inter_node_network=ethernet-10g",
+                          "training.precision=fp16", "training.optimizer=adamw"})
         << 0 << 1 << true << "communication-bound" << 4.16 << 0.512 << 1.04 << 10.0 << ""
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-nccl-torch=pass",
                        "onebit-network-assumed=pass", "onebit-requires-zero-0=pass"}
         << "Switching to 0/1 Adam would likely pay off";
 
     QTest::newRow("LAMB, 7B on H100 with 3200 Gbit/s given: no case")
-        << QStringList{"model.params=7B", "hardware.gpus_per_node=8", "hardware.nodes=2", "hardware.gpu=H100-80GB",
-                       "hardware.inter_node_network=infiniband-ndr", "hardware.inter_node_gbps=3200",
-                       "training.precision=fp16", "training.optimizer=lamb"}
+        << QStringList{"model.params=7B",
+                       "hardware.gpus_per_node=8",
+                       "hardware.nodes=2",
+                       "hardware.gpu=H100-80GB",
+                       "hardware.inter_node_network=infiniband-ndr",
+                       "hardware.inter_node_gbps=3200",
+                       "training.precision=fp16",
+                       "training.optimizer=lamb"}
         << 0 << 1 << false << "compute-bound" << 0.07 << 0.869287519 << 0.0175 << 3200.0 << ""
-        << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-lamb-dynamic-loss-scale=pass",
-                       "onebit-nccl-torch=pass", "onebit-requires-zero-0=pass"}
+        << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass",
+                       "onebit-lamb-dynamic-loss-scale=pass", "onebit-nccl-torch=pass", "onebit-requires-zero-0=pass"}
         << "No strong case";
 
     QTest::newRow("hccl backend on A100 over EFA")
-        << (base + QStringList{"model.params=7B", "hardware.nodes=2", "hardware.inter_node_network=efa",
-                               "training.precision=fp16", "training.optimizer=onebit-adam", "onebit.comm_backend=hccl"})
+        << (base
+            + QStringList{"model.params=7B", "hardware.nodes=2", "hardware.inter_node_network=efa",
+                          "training.precision=fp16", "training.optimizer=onebit-adam", "onebit.comm_backend=hccl"})
         << 0 << 1 << false << "compute-bound" << 0.56 << 2.756923077 << 0.14 << 400.0
         << R"({"optimizer":{"type":"OneBitAdam","params":{"lr":0.0001,"freeze_step":20000,"cuda_aware":false,"comm_backend_name":"hccl"}}})"
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-hccl-needs-torch-npu=warn",
@@ -183,9 +209,10 @@ void TestOnebitAdvisor::scenarios_data()
         << "1-bit Adam — compute-bound";
 
     QTest::newRow("16 pipeline stages on 16 GPUs: one replica, nothing to compress")
-        << (base + QStringList{"model.params=7B", "hardware.nodes=2", "hardware.inter_node_network=infiniband-ndr",
-                               "training.precision=fp16", "training.optimizer=onebit-adam", "onebit.comm_backend=compressed",
-                               "pipeline.stages=16"})
+        << (base
+            + QStringList{"model.params=7B", "hardware.nodes=2", "hardware.inter_node_network=infiniband-ndr",
+                          "training.precision=fp16", "training.optimizer=onebit-adam", "onebit.comm_backend=compressed",
+                          "pipeline.stages=16"})
         << 0 << 1 << false << "no-data-parallelism" << 0.0 << 0.172307692 << 0.0 << 400.0
         << R"({"optimizer":{"type":"OneBitAdam","params":{"lr":0.0001,"freeze_step":20000,"cuda_aware":false,"comm_backend_name":"compressed"}}})"
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-mpi-no-pipeline=pass",
@@ -193,16 +220,21 @@ void TestOnebitAdvisor::scenarios_data()
         << "no data parallelism";
 
     QTest::newRow("16 pipeline stages over 4 nodes: half the model leaves each node")
-        << (base + QStringList{"model.params=7B", "hardware.nodes=4", "hardware.inter_node_network=ethernet-25g",
-                               "training.precision=fp16", "training.optimizer=onebit-adam", "pipeline.stages=16"})
+        << (base
+            + QStringList{"model.params=7B", "hardware.nodes=4", "hardware.inter_node_network=ethernet-25g",
+                          "training.precision=fp16", "training.optimizer=onebit-adam", "pipeline.stages=16"})
         << 0 << 1 << true << "communication-bound" << 4.48 << 0.172307692 << 1.12 << 25.0 << adam20k
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-mpi-no-pipeline=pass",
-                       "onebit-nccl-torch=pass", "onebit-network-assumed=pass", "onebit-requires-zero-0=pass"}
+                       "onebit-nccl-torch=pass",   "onebit-network-assumed=pass",    "onebit-requires-zero-0=pass"}
         << "1-bit Adam fits";
 
     QTest::newRow("A10G has no TFLOPS figure; ZeRO has no advice yet")
-        << QStringList{"model.params=7B", "hardware.gpus_per_node=8", "hardware.nodes=2", "hardware.gpu=A10G",
-                       "hardware.inter_node_network=ethernet-25g", "training.precision=fp16",
+        << QStringList{"model.params=7B",
+                       "hardware.gpus_per_node=8",
+                       "hardware.nodes=2",
+                       "hardware.gpu=A10G",
+                       "hardware.inter_node_network=ethernet-25g",
+                       "training.precision=fp16",
                        "training.optimizer=onebit-adam"}
         << -1 << -1 << false << "compute-unknown" << 8.96 << -1.0 << 2.24 << 25.0 << adam20k
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-nccl-torch=pass",
@@ -210,16 +242,18 @@ void TestOnebitAdvisor::scenarios_data()
         << "compute time unknown";
 
     QTest::newRow("1-bit Adam while ZeRO recommends stage 1")
-        << (base + QStringList{"model.params=7B", "hardware.nodes=4", "hardware.inter_node_network=infiniband-ndr",
-                               "training.precision=fp16", "training.optimizer=onebit-adam"})
+        << (base
+            + QStringList{"model.params=7B", "hardware.nodes=4", "hardware.inter_node_network=infiniband-ndr",
+                          "training.precision=fp16", "training.optimizer=onebit-adam"})
         << 1 << -1 << false << "compute-bound" << 0.56 << 2.756923077 << 0.14 << 400.0 << adam20k
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-nccl-torch=pass",
                        "onebit-network-assumed=pass", "onebit-requires-zero-0=fail"}
         << "1-bit Adam — compute-bound";
 
     QTest::newRow("fp32: 4-byte gradients, 32x compression")
-        << (base + QStringList{"model.params=1.3B", "hardware.nodes=2", "hardware.inter_node_network=ethernet-10g",
-                               "training.precision=fp32", "training.optimizer=onebit-adam"})
+        << (base
+            + QStringList{"model.params=1.3B", "hardware.nodes=2", "hardware.inter_node_network=ethernet-10g",
+                          "training.precision=fp32", "training.optimizer=onebit-adam"})
         << 0 << 1 << true << "communication-bound" << 8.32 << 0.512 << 1.872 << 10.0 << adam20k
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=warn", "onebit-nccl-torch=pass",
                        "onebit-network-assumed=pass", "onebit-requires-zero-0=pass"}
@@ -263,7 +297,11 @@ void TestOnebitAdvisor::scenarios()
         QVERIFY2(adv.fragment == expected, qPrintable(q(adv.fragment.dump() + " != " + expected.dump())));
         QVERIFY(d.at("optimizer_type") == expected["optimizer"]["type"]);
     }
-    QCOMPARE(checkList(adv), [&] { auto c = checks; c.sort(); return c; }());
+    QCOMPARE(checkList(adv), [&] {
+        auto c = checks;
+        c.sort();
+        return c;
+    }());
     QVERIFY2(q(adv.headline).contains(headline), qPrintable(q(adv.headline)));
     QCOMPARE(q(adv.headline).contains("fix the failed checks first"), !fragment.isEmpty() && adv.hasFailedCheck());
     for (const auto& c : adv.checks)
@@ -288,9 +326,9 @@ void TestOnebitAdvisor::freezeStep()
     QFETCH(QString, optimizer);
     QFETCH(int, totalSteps);
     QFETCH(int, freezeStep);
-    const Advice adv = adviseOnebit(answersFrom({"training.optimizer=" + optimizer,
-                                                 "training.total_steps=" + QString::number(totalSteps)}),
-                                    zeroAdvice(0, 1));
+    const Advice adv = adviseOnebit(
+        answersFrom({"training.optimizer=" + optimizer, "training.total_steps=" + QString::number(totalSteps)}),
+        zeroAdvice(0, 1));
     QCOMPARE(adv.fragment["optimizer"]["params"]["freeze_step"].get<int>(), freezeStep);
     QCOMPARE(adv.details["freeze_step"].get<int>(), freezeStep);
 }
@@ -312,18 +350,19 @@ void TestOnebitAdvisor::readsTheZeroAdvice_data()
     QTest::addColumn<QStringList>("settings");
     QTest::addColumn<bool>("stage0Fits");
     QTest::addColumn<QString>("zeroCheck");
-    const QStringList small = {"model.params=125M", "model.layers=12", "model.hidden_size=768", "model.attention_heads=12",
-                               "model.vocab_size=50257", "hardware.nodes=2"};
-    const QStringList large = {"model.params=70B", "model.layers=80", "model.hidden_size=8192", "model.attention_heads=64",
-                               "hardware.nodes=2"};
+    const QStringList small = {"model.params=125M",        "model.layers=12",        "model.hidden_size=768",
+                               "model.attention_heads=12", "model.vocab_size=50257", "hardware.nodes=2"};
+    const QStringList large = {"model.params=70B", "model.layers=80", "model.hidden_size=8192",
+                               "model.attention_heads=64", "hardware.nodes=2"};
     // 125M: ZeRO-0 needs 16 × 125e6 = 2 GB of model states on an 80 GB GPU, so stage 0 fits and is recommended.
     QTest::newRow("125M, AdamW: stage 0") << (small + QStringList{"training.optimizer=adamw"}) << true << "pass";
-    QTest::newRow("125M, 1-bit Adam: stage 0") << (small + QStringList{"training.optimizer=onebit-adam"}) << true << "pass";
+    QTest::newRow("125M, 1-bit Adam: stage 0")
+        << (small + QStringList{"training.optimizer=onebit-adam"}) << true << "pass";
     // 70B: ZeRO-0 needs 16 × 70e9 = 1.12 TB per GPU: it cannot fit. AdamW gets a higher stage (a warning about
     // switching); 1-bit Adam keeps ZeRO limited to stage 0, which does not fit (a failure).
     QTest::newRow("70B, AdamW: stage > 0") << (large + QStringList{"training.optimizer=adamw"}) << false << "warn";
-    QTest::newRow("70B, 1-bit Adam: stage 0 does not fit") << (large + QStringList{"training.optimizer=onebit-adam"}) << false
-                                                            << "fail";
+    QTest::newRow("70B, 1-bit Adam: stage 0 does not fit")
+        << (large + QStringList{"training.optimizer=onebit-adam"}) << false << "fail";
 }
 
 void TestOnebitAdvisor::readsTheZeroAdvice()

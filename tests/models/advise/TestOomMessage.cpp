@@ -75,14 +75,15 @@ void TestOomMessage::cudaSamples_data()
     // 2040109466; reserved = 81067507712 + 2040109466 = 83107617178; this process 78.11 × 2^30 = 83869973872.64 →
     // 83869973873; "Process 12345" 78.12 × 2^30 = 83880711290.88 → 83880711291.
     QTest::newRow("2.2+ A100, GPU 3, torch.OutOfMemoryError")
-        << "new_format_a100_rank3_backward.txt" << 3 << "pytorch-2.1-or-newer" << 2 * GiB << 84986665370LL << 1095216660LL
-        << 81067507712LL << 83107617178LL << 2040109466LL << 83869973873LL << 83880711291LL << "expandable_segments";
+        << "new_format_a100_rank3_backward.txt" << 3 << "pytorch-2.1-or-newer" << 2 * GiB << 84986665370LL
+        << 1095216660LL << 81067507712LL << 83107617178LL << 2040109466LL << 83869973873LL << 83880711291LL
+        << "expandable_segments";
     // tried 20.00 MiB = 20971520; total 15.78 × 2^30 = 16943645982.72 → 16943645983; allocated 14.56 × 2^30 =
     // 15633680957.44 → 15633680957; free 3.44 × 2^20 = 3607101.44 → 3607101; reserved 14.80 × 2^30 = 15891378995.2
     // → 15891378995.
     QTest::newRow("<=2.0 V100, GPU 1, RuntimeError")
-        << "old_format_v100_gpu1_runtimeerror.txt" << 1 << "pytorch-2.0-or-older" << 20 * MiB << 16943645983LL << 3607101LL
-        << 15633680957LL << 15891378995LL << kNone << kNone << kNone << "max_split_size_mb";
+        << "old_format_v100_gpu1_runtimeerror.txt" << 1 << "pytorch-2.0-or-older" << 20 * MiB << 16943645983LL
+        << 3607101LL << 15633680957LL << 15891378995LL << kNone << kNone << kNone << "max_split_size_mb";
     // tried 512.00 KiB = 524288; total 23.65 × 2^30 = 25393994137.6 → 25393994138; free 832.00 KiB = 851968;
     // allocated 21.87 × 2^30 = 23482733690.88 → 23482733691; unallocated 1.26 × 2^30 = 1352914698.24 → 1352914698;
     // reserved = 23482733691 + 1352914698 = 24835648389; "Process 48213" 23.64 × 2^30 = 25383256719.36 → 25383256719.
@@ -94,8 +95,8 @@ void TestOomMessage::cudaSamples_data()
     // allocated 38.20 × 2^30 = 41016937676.8 → 41016937677 (includes the private pools); unallocated "0 bytes";
     // reserved = 41016937677 + 0.
     QTest::newRow("2.2+ wrapped, bytes, CUDA graphs, GPU 7 of two ranks")
-        << "new_format_wrapped_bytes_two_ranks.txt" << 7 << "pytorch-2.1-or-newer" << 402653184LL << 42294690447LL << 0LL
-        << 41016937677LL << 41016937677LL << 0LL << 42283953029LL << kNone << "expandable_segments";
+        << "new_format_wrapped_bytes_two_ranks.txt" << 7 << "pytorch-2.1-or-newer" << 402653184LL << 42294690447LL
+        << 0LL << 41016937677LL << 41016937677LL << 0LL << 42283953029LL << kNone << "expandable_segments";
     // tried 1006.00 MiB = 1054867456; total 10.76 × 2^30 = 11553462026.24 → 11553462026; allocated 9.64 × 2^30 =
     // 10350871183.36 → 10350871183; free 5.62 × 2^20 = 5892997.12 → 5892997; "cached" 9.83 × 2^30 = 10554882129.92 →
     // 10554882130.
@@ -113,7 +114,8 @@ void TestOomMessage::cudaSamples_data()
     // 2^30 = 9749575761.92 → 9749575762; unallocated 9.35 × 2^30 = 10039486054.4 → 10039486054; reserved = 19789061816.
     QTest::newRow("2.2+ fragmented, GPU 1")
         << "new_format_fragmented_gpu1.txt" << 1 << "pytorch-2.1-or-newer" << 24459838751LL << 33790655201LL
-        << 13668733420LL << 9749575762LL << 19789061816LL << 10039486054LL << 20111184364LL << kNone << "expandable_segments";
+        << 13668733420LL << 9749575762LL << 19789061816LL << 10039486054LL << 20111184364LL << kNone
+        << "expandable_segments";
 }
 
 void TestOomMessage::cudaSamples()
@@ -156,11 +158,11 @@ void TestOomMessage::sizes_data()
     QTest::newRow("bytes") << "0 bytes" << 0LL;
     QTest::newRow("1024 bytes") << "1024 bytes" << 1024LL;
     QTest::newRow("B") << "512 B" << 512LL;
-    QTest::newRow("half rounds up") << "0.5 B" << 1LL;                         // 0.5 → 1
-    QTest::newRow("KiB") << "1.50 KiB" << 1536LL;                               // 1.5 × 1024
-    QTest::newRow("MiB 1024.00") << "1024.00 MiB" << 1073741824LL;              // 1024 × 2^20
-    QTest::newRow("GiB 0.01") << "0.01 GiB" << 10737418LL;                      // 10737418.24 → 10737418
-    QTest::newRow("GiB huge") << "130206.04 GiB" << 139807670885417LL;          // 130206.04 × 2^30 = 139807670885416.96
+    QTest::newRow("half rounds up") << "0.5 B" << 1LL;                 // 0.5 → 1
+    QTest::newRow("KiB") << "1.50 KiB" << 1536LL;                      // 1.5 × 1024
+    QTest::newRow("MiB 1024.00") << "1024.00 MiB" << 1073741824LL;     // 1024 × 2^20
+    QTest::newRow("GiB 0.01") << "0.01 GiB" << 10737418LL;             // 10737418.24 → 10737418
+    QTest::newRow("GiB huge") << "130206.04 GiB" << 139807670885417LL; // 130206.04 × 2^30 = 139807670885416.96
     QTest::newRow("decimal GB refused") << "1.00 GB" << kNone;
     QTest::newRow("no space") << "1.00GiB" << kNone;
     QTest::newRow("no number") << "GiB" << kNone;
@@ -181,17 +183,23 @@ void TestOomMessage::hostKills_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("marker");
-    QTest::newRow("deepspeed launcher file") << QString::fromStdString(readSample("host_killed_deepspeed_launcher.txt"))
-                                             << "return code = -9";
+    QTest::newRow("deepspeed launcher file")
+        << QString::fromStdString(readSample("host_killed_deepspeed_launcher.txt")) << "return code = -9";
     QTest::newRow("torchrun file") << QString::fromStdString(readSample("host_killed_torchrun.txt")) << "exitcode: -9";
     QTest::newRow("accelerate file") << QString::fromStdString(readSample("host_killed_accelerate.txt")) << "SIGKILL";
     QTest::newRow("shell file") << QString::fromStdString(readSample("host_killed_shell.txt")) << "Killed";
-    QTest::newRow("exit code -9") << "Process finished with exit code -9" << "exit code -9";
-    QTest::newRow("exitcode spaced colon") << "  exitcode  : -9 (pid: 12)" << "exitcode : -9";
-    QTest::newRow("container 137") << "Last State: Terminated Reason: OOMKilled Exit Code: 137" << "Exit Code: 137";
-    QTest::newRow("OOMKilled alone") << "Reason: OOMKilled" << "OOMKilled";
-    QTest::newRow("kernel") << "Out of memory: Killed process 4242 (python) total-vm:1234kB" << "Killed";
-    QTest::newRow("slurm") << "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=77.0." << "oom-kill";
+    QTest::newRow("exit code -9") << "Process finished with exit code -9"
+                                  << "exit code -9";
+    QTest::newRow("exitcode spaced colon") << "  exitcode  : -9 (pid: 12)"
+                                           << "exitcode : -9";
+    QTest::newRow("container 137") << "Last State: Terminated Reason: OOMKilled Exit Code: 137"
+                                   << "Exit Code: 137";
+    QTest::newRow("OOMKilled alone") << "Reason: OOMKilled"
+                                     << "OOMKilled";
+    QTest::newRow("kernel") << "Out of memory: Killed process 4242 (python) total-vm:1234kB"
+                            << "Killed";
+    QTest::newRow("slurm") << "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=77.0."
+                           << "oom-kill";
 }
 
 void TestOomMessage::hostKills()
@@ -219,13 +227,14 @@ void TestOomMessage::batchAssertion_data()
         << "Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * "
            "world_size 64 != 4 * 8 * 4.0"
         << 64LL << 4LL << 8LL << 4LL;
-    QTest::newRow("numbers cut off") << "AssertionError: Check batch related parameters. train_batch_size is not equal to "
-                                        "micro_batch_per_gpu * gradient_acc_step * world_size 64 != 4 *"
-                                     << kNone << kNone << kNone << kNone;
-    QTest::newRow("absurd numbers refused") << "Check batch related parameters. world_size 99999999999 != 4 * 8 * 2"
-                                            << kNone << kNone << kNone << kNone;
-    QTest::newRow("real fraction is not a count") << "Check batch related parameters. world_size 64 != 4 * 8 * 2.5"
-                                                  << kNone << kNone << kNone << kNone;
+    QTest::newRow("numbers cut off")
+        << "AssertionError: Check batch related parameters. train_batch_size is not equal to "
+           "micro_batch_per_gpu * gradient_acc_step * world_size 64 != 4 *"
+        << kNone << kNone << kNone << kNone;
+    QTest::newRow("absurd numbers refused")
+        << "Check batch related parameters. world_size 99999999999 != 4 * 8 * 2" << kNone << kNone << kNone << kNone;
+    QTest::newRow("real fraction is not a count")
+        << "Check batch related parameters. world_size 64 != 4 * 8 * 2.5" << kNone << kNone << kNone << kNone;
 }
 
 void TestOomMessage::batchAssertion()
@@ -252,7 +261,8 @@ void TestOomMessage::unrecognised_data()
     QTest::newRow("exit code 1") << "exits with return code = 1";
     QTest::newRow("exit code -90") << "exit code -90";
     QTest::newRow("size missing") << "CUDA out of memory. Tried to allocate a lot";
-    QTest::newRow("other accelerator") << "XPU out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 64.00 GiB";
+    QTest::newRow("other accelerator")
+        << "XPU out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 64.00 GiB";
     QTest::newRow("Killedx is not a word") << "SomethingKilledNothing";
 }
 
@@ -268,10 +278,11 @@ void TestOomMessage::otherWordings()
 {
     // ROCm builds print "HIP" in the same message. total 191.98 × 2^30 = 206136955371.52 → 206136955372; free 1.10 × 2^30
     // = 1181116006.4 → 1181116006; allocated 180 × 2^30 = 193273528320; reserved = 193273528320 + 4 × 2^30 = 197568495616.
-    const OomReport hip = parseOomMessage(
-        "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 191.98 GiB of "
-        "which 1.10 GiB is free. Of the allocated memory 180.00 GiB is allocated by PyTorch, and 4.00 GiB is reserved by "
-        "PyTorch but unallocated.");
+    const OomReport hip = parseOomMessage("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB. GPU "
+                                          "1 has a total capacity of 191.98 GiB of "
+                                          "which 1.10 GiB is free. Of the allocated memory 180.00 GiB is allocated by "
+                                          "PyTorch, and 4.00 GiB is reserved by "
+                                          "PyTorch but unallocated.");
     QCOMPARE(kindOf(hip), QStringLiteral("cuda-out-of-memory"));
     QCOMPARE(hip.device, std::string("HIP"));
     QCOMPARE(hip.gpuIndex.value_or(-1), 1);
@@ -285,10 +296,12 @@ void TestOomMessage::otherWordings()
                                               "asynchronously reported at some other API call");
     QCOMPARE(kindOf(runtime), QStringLiteral("cuda-out-of-memory"));
     QCOMPARE(QString::fromStdString(toString(runtime.format)), QStringLiteral("cuda-runtime-error"));
-    QVERIFY(!runtime.triedToAllocate && !runtime.totalCapacity && !runtime.free && !runtime.allocated && !runtime.reserved);
+    QVERIFY(!runtime.triedToAllocate && !runtime.totalCapacity && !runtime.free && !runtime.allocated
+            && !runtime.reserved);
 
     // A CUDA message wins over the launcher's kill that follows it; a truncated one keeps only what it shows.
-    const OomReport both = parseOomMessage("CUDA out of memory. Tried to allocate 20.00 MiB\nexits with return code = -9");
+    const OomReport both =
+        parseOomMessage("CUDA out of memory. Tried to allocate 20.00 MiB\nexits with return code = -9");
     QCOMPARE(kindOf(both), QStringLiteral("cuda-out-of-memory"));
     QCOMPARE(orNone(both.triedToAllocate), 20 * MiB);
     QCOMPARE(orNone(both.totalCapacity), kNone);
@@ -311,7 +324,8 @@ void TestOomMessage::garbageAndHugeInput()
     // Pathological repetitions of the phrases the scanner looks for finish and read nothing wrong.
     std::string repeated;
     while (repeated.size() < 200000)
-        repeated += "CUDA out of memory. Tried to allocate Process 1 has  is free is reserved by PyTorch but unallocated ";
+        repeated +=
+            "CUDA out of memory. Tried to allocate Process 1 has  is free is reserved by PyTorch but unallocated ";
     QCOMPARE(kindOf(parseOomMessage(repeated)), QStringLiteral("unrecognised"));
     QCOMPARE(kindOf(parseOomMessage(std::string(100000, '9') + " GiB")), QStringLiteral("unrecognised"));
     std::string labels = "CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 ";
@@ -334,8 +348,9 @@ void TestOomMessage::capAt64KiB()
     QCOMPARE(kindOf(late), QStringLiteral("unrecognised")); // past the cap: not read
     QVERIFY(late.truncated);
     // Windows line ends and tabs read like spaces.
-    std::string crlf = "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\r\n(GPU 1;\t15.78 GiB total capacity; "
-                       "14.56 GiB already allocated; 3.44 MiB free; 14.80 GiB reserved in total by PyTorch)\r\n";
+    std::string crlf =
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\r\n(GPU 1;\t15.78 GiB total capacity; "
+        "14.56 GiB already allocated; 3.44 MiB free; 14.80 GiB reserved in total by PyTorch)\r\n";
     const OomReport windows = parseOomMessage(crlf);
     QCOMPARE(orNone(windows.reserved), 15891378995LL); // 14.80 × 2^30 = 15891378995.2 → 15891378995
     QCOMPARE(orNone(windows.totalCapacity), 16943645983LL);

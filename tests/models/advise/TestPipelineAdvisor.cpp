@@ -10,11 +10,11 @@
 // Model states per stage: ZeRO-0 16 B/param; ZeRO-1 4 + 12/dp B/param.
 // Usable memory: 10 GiB × 0.9 = 9,663,676,416 B; 1 GiB × 0.9 = 966,367,641.6 B.
 // Bubble (p − 1)/(m + p − 1), m = gradient_accumulation_steps.
-#include "project/Answers.h"
 #include "TestAnswers.h"
-#include "project/InputRegistry.h"
 #include "advise/PipelineAdvisor.h"
 #include "advise/ZeroAdvisor.h"
+#include "project/Answers.h"
+#include "project/InputRegistry.h"
 
 #include <QTest>
 
@@ -26,14 +26,21 @@ using oj = nlohmann::ordered_json;
 
 namespace {
 
-
 QStringList small(int gpusPerNode, int nodes, int stages, const QString& method, int gas)
 {
-    return {"model.params=102817792", "model.layers=8", "model.hidden_size=1024", "model.attention_heads=16",
-            "model.vocab_size=1000", "model.seq_len=1024", "training.micro_batch_size=1",
-            QStringLiteral("training.gradient_accumulation_steps=%1").arg(gas), "hardware.gpu_memory_gib=10",
-            QStringLiteral("hardware.gpus_per_node=%1").arg(gpusPerNode), QStringLiteral("hardware.nodes=%1").arg(nodes),
-            QStringLiteral("pipeline.stages=%1").arg(stages), "pipeline.partition_method=" + method};
+    return {"model.params=102817792",
+            "model.layers=8",
+            "model.hidden_size=1024",
+            "model.attention_heads=16",
+            "model.vocab_size=1000",
+            "model.seq_len=1024",
+            "training.micro_batch_size=1",
+            QStringLiteral("training.gradient_accumulation_steps=%1").arg(gas),
+            "hardware.gpu_memory_gib=10",
+            QStringLiteral("hardware.gpus_per_node=%1").arg(gpusPerNode),
+            QStringLiteral("hardware.nodes=%1").arg(nodes),
+            QStringLiteral("pipeline.stages=%1").arg(stages),
+            "pipeline.partition_method=" + method};
 }
 
 // The ZeRO workflow's answer, as advisePipeline reads it.
@@ -64,10 +71,10 @@ private slots:
         QTest::addColumn<int>("zeroStage");
         QTest::addColumn<bool>("checkpointing");
         QTest::addColumn<QString>("status");
-        QTest::addColumn<QString>("plan");        // details.plan as JSON, or "" for none
-        QTest::addColumn<QString>("memory");      // details.memory_per_stage_bytes, or ""
-        QTest::addColumn<QStringList>("checks");  // code=level that must be present
-        QTest::addColumn<QStringList>("absent");  // codes that must not be present
+        QTest::addColumn<QString>("plan");       // details.plan as JSON, or "" for none
+        QTest::addColumn<QString>("memory");     // details.memory_per_stage_bytes, or ""
+        QTest::addColumn<QStringList>("checks"); // code=level that must be present
+        QTest::addColumn<QStringList>("absent"); // codes that must not be present
 
         // 8 GPUs, 2 stages, parameters: (10,2) cost |2·S_k − S10|; S_5 = 1,024,000 + 4·12,596,224 =
         // 51,408,896 = S10/2 → [0,5,10]. dp = 4. Memory 16·51,408,896 = 822,542,336 + 960,397,312.
@@ -76,7 +83,8 @@ private slots:
             << small(8, 1, 2, "parameters", 8) << 0 << false << "complete"
             << R"({"stages":2,"parts":[0,5,10],"layers_per_stage":[5,5],"params_per_stage":[51408896,51408896],"bubble_fraction":0.1111111111111111})"
             << "[1782939648,1782939648]"
-            << QStringList{"pipeline-stages-divide-gpus=pass", "pipeline-micro-batch-fits=pass", "pipeline-requires-zero-0-or-1=pass"}
+            << QStringList{"pipeline-stages-divide-gpus=pass", "pipeline-micro-batch-fits=pass",
+                           "pipeline-requires-zero-0-or-1=pass"}
             << QStringList{"pipeline-uneven-partition", "pipeline-large-bubble", "pipeline-zero1-no-overlap-comm",
                            "pipeline-stages-exceed-layers", "pipeline-layer-total-differs"};
 
@@ -87,21 +95,22 @@ private slots:
             << small(8, 1, 4, "uniform", 8) << 0 << false << "complete"
             << R"({"stages":4,"parts":[0,3,6,8,10],"layers_per_stage":[3,3,2,2],"params_per_stage":[26216448,37788672,25192448,13620224],"bubble_fraction":0.2727272727272727})"
             << "[1379860480,1565016064,1363476480,1178320896]"
-            << QStringList{"pipeline-stages-divide-gpus=pass", "pipeline-uneven-partition=warn", "pipeline-large-bubble=warn",
-                           "pipeline-micro-batch-fits=pass"}
+            << QStringList{"pipeline-stages-divide-gpus=pass", "pipeline-uneven-partition=warn",
+                           "pipeline-large-bubble=warn", "pipeline-micro-batch-fits=pass"}
             << QStringList{"pipeline-stages-exceed-layers"};
         // DeepSpeed lower-cases the method: "Uniform" is "uniform".
         QTest::newRow("Uniform in capitals")
             << small(8, 1, 4, "Uniform", 8) << 0 << false << "complete"
             << R"({"stages":4,"parts":[0,3,6,8,10],"layers_per_stage":[3,3,2,2],"params_per_stage":[26216448,37788672,25192448,13620224],"bubble_fraction":0.2727272727272727})"
-            << "[1379860480,1565016064,1363476480,1178320896]"
-            << QStringList{"pipeline-uneven-partition=warn"} << QStringList{"pipeline-partition-method-unknown"};
+            << "[1379860480,1565016064,1363476480,1178320896]" << QStringList{"pipeline-uneven-partition=warn"}
+            << QStringList{"pipeline-partition-method-unknown"};
 
         // Given layers [100M, 10M×8, 100M] (the verified [100,10×8,100] example ×10⁶) → [0,1,5,9,10];
         // stages 100M, 40M, 40M, 100M. 16 GPUs / 4 stages → dp 4. ZeRO-1: 100M·(4 + 12/4) = 700,000,000;
         // 40M·7 = 280,000,000; + 140,410,880 (checkpointing). Bubble 3/(16+3) = 3/19.
         QStringList given = small(8, 2, 4, "parameters", 16);
-        given << "pipeline.layer_params=100M,10M,10M,10M,10M,10M,10M,10M,10M,100M" << "model.params=280M";
+        given << "pipeline.layer_params=100M,10M,10M,10M,10M,10M,10M,10M,10M,100M"
+              << "model.params=280M";
         QTest::newRow("16 GPUs, 4 stages, given layers, ZeRO-1")
             << given << 1 << true << "complete"
             << R"({"stages":4,"parts":[0,1,5,9,10],"layers_per_stage":[1,4,4,1],"params_per_stage":[100000000,40000000,40000000,100000000],"bubble_fraction":0.15789473684210525})"
@@ -113,13 +122,13 @@ private slots:
         QTest::newRow("ZeRO-2 is refused")
             << given << 2 << true << "complete"
             << R"({"stages":4,"parts":[0,1,5,9,10],"layers_per_stage":[1,4,4,1],"params_per_stage":[100000000,40000000,40000000,100000000],"bubble_fraction":0.15789473684210525})"
-            << "[840410880,420410880,420410880,840410880]"
-            << QStringList{"pipeline-requires-zero-0-or-1=fail"} << QStringList{"pipeline-zero1-no-overlap-comm"};
+            << "[840410880,420410880,420410880,840410880]" << QStringList{"pipeline-requires-zero-0-or-1=fail"}
+            << QStringList{"pipeline-zero1-no-overlap-comm"};
         QTest::newRow("ZeRO-3 is refused")
             << given << 3 << true << "complete"
             << R"({"stages":4,"parts":[0,1,5,9,10],"layers_per_stage":[1,4,4,1],"params_per_stage":[100000000,40000000,40000000,100000000],"bubble_fraction":0.15789473684210525})"
-            << "[840410880,420410880,420410880,840410880]"
-            << QStringList{"pipeline-requires-zero-0-or-1=fail"} << QStringList{};
+            << "[840410880,420410880,420410880,840410880]" << QStringList{"pipeline-requires-zero-0-or-1=fail"}
+            << QStringList{};
 
         // 3 stages on 8 GPUs: 8 % 3 = 2. uniform(10,3) = [0,4,7,10]: E+3B = 38,812,672; 3B = 37,788,672;
         // 2B+E = 26,216,448; ×16 = 621,002,752 / 604,618,752 / 419,463,168, + 960,397,312. Bubble 2/10.
@@ -143,24 +152,29 @@ private slots:
             << small(8, 1, 2, "type:TRANSFORMER", 8) << 0 << false << "complete"
             << R"({"stages":2,"parts":[0,5,10],"layers_per_stage":[5,5],"params_per_stage":[51408896,51408896],"bubble_fraction":0.1111111111111111})"
             << "[1782939648,1782939648]" << QStringList{} << QStringList{"pipeline-uneven-partition"};
-        QTest::newRow("type: no match")
-            << small(8, 1, 2, "type:attention", 8) << 0 << false << "complete" << "" << ""
-            << QStringList{"pipeline-partition-no-match=fail"} << QStringList{"pipeline-micro-batch-fits"};
-        QTest::newRow("type: bad regex")
-            << small(8, 1, 2, "type:(block", 8) << 0 << false << "complete" << "" << ""
-            << QStringList{"pipeline-partition-bad-regex=fail"} << QStringList{"pipeline-partition-no-match"};
+        QTest::newRow("type: no match") << small(8, 1, 2, "type:attention", 8) << 0 << false << "complete"
+                                        << ""
+                                        << "" << QStringList{"pipeline-partition-no-match=fail"}
+                                        << QStringList{"pipeline-micro-batch-fits"};
+        QTest::newRow("type: bad regex") << small(8, 1, 2, "type:(block", 8) << 0 << false << "complete"
+                                         << ""
+                                         << "" << QStringList{"pipeline-partition-bad-regex=fail"}
+                                         << QStringList{"pipeline-partition-no-match"};
         QTest::newRow("profile is not implemented")
-            << small(8, 1, 2, "profile", 8) << 0 << false << "complete" << "" << ""
-            << QStringList{"pipeline-partition-method-unknown=fail"} << QStringList{};
+            << small(8, 1, 2, "profile", 8) << 0 << false << "complete"
+            << ""
+            << "" << QStringList{"pipeline-partition-method-unknown=fail"} << QStringList{};
 
         // 2 given layers, 4 stages: n <= p → uniform(2,4) = [0,1,2,2,2]. 16·1M + 960,397,312 etc. Bubble 3/11.
         QStringList tiny = small(8, 1, 4, "parameters", 8);
-        tiny << "pipeline.layer_params=1M, 2M" << "model.params=3M";
+        tiny << "pipeline.layer_params=1M, 2M"
+             << "model.params=3M";
         QTest::newRow("more stages than layers")
             << tiny << 0 << false << "complete"
             << R"({"stages":4,"parts":[0,1,2,2,2],"layers_per_stage":[1,1,0,0],"params_per_stage":[1000000,2000000,0,0],"bubble_fraction":0.2727272727272727})"
             << "[976397312,992397312,960397312,960397312]"
-            << QStringList{"pipeline-stages-exceed-layers=fail", "pipeline-uneven-partition=warn", "pipeline-large-bubble=warn"}
+            << QStringList{"pipeline-stages-exceed-layers=fail", "pipeline-uneven-partition=warn",
+                           "pipeline-large-bubble=warn"}
             << QStringList{};
 
         // 1 GiB: 1,782,939,648 > 966,367,641.6 → fail; with checkpointing 822,542,336 + 140,410,880 = 962,953,216 fits.
@@ -186,13 +200,15 @@ private slots:
             << "[1782939648,1782939648]" << QStringList{"pipeline-layer-total-differs=warn"} << QStringList{};
 
         QTest::newRow("1 stage: no pipeline")
-            << small(8, 1, 1, "parameters", 8) << 0 << false << "not_applicable" << "" << "" << QStringList{}
-            << QStringList{"pipeline-stages-divide-gpus", "pipeline-micro-batch-fits"};
+            << small(8, 1, 1, "parameters", 8) << 0 << false << "not_applicable"
+            << ""
+            << "" << QStringList{} << QStringList{"pipeline-stages-divide-gpus", "pipeline-micro-batch-fits"};
         QStringList bad = small(8, 1, 2, "parameters", 8);
         bad << "pipeline.layer_params=10M, abc, 5M";
-        QTest::newRow("bad layer list")
-            << bad << 0 << false << "needs_input" << "" << "" << QStringList{"pipeline-layer-params-invalid=fail"}
-            << QStringList{"pipeline-micro-batch-fits"};
+        QTest::newRow("bad layer list") << bad << 0 << false << "needs_input"
+                                        << ""
+                                        << "" << QStringList{"pipeline-layer-params-invalid=fail"}
+                                        << QStringList{"pipeline-micro-batch-fits"};
     }
     void scenarios()
     {
@@ -215,7 +231,8 @@ private slots:
             const oj expected = oj::parse(plan.toStdString());
             const oj& got = adv.details["plan"];
             QVERIFY2(got["parts"] == expected["parts"] && got["layers_per_stage"] == expected["layers_per_stage"]
-                         && got["params_per_stage"] == expected["params_per_stage"] && got["stages"] == expected["stages"],
+                         && got["params_per_stage"] == expected["params_per_stage"]
+                         && got["stages"] == expected["stages"],
                      got.dump().c_str());
             QVERIFY(qFuzzyCompare(got["bubble_fraction"].get<double>(), expected["bubble_fraction"].get<double>()));
             QVERIFY2(adv.details["memory_per_stage_bytes"] == oj::parse(memory.toStdString()),
@@ -239,8 +256,11 @@ private slots:
         QStringList s = small(8, 2, 4, "parameters", 16);
         s << "training.micro_batch_size=2";
         const Advice adv = advisePipeline(answersFrom(s), zeroAdvice(0, false));
-        QVERIFY(adv.details["batch"] == oj({{"data_parallel_size", 4}, {"micro_batch_size", 2}, {"micro_batches", 16},
-                                            {"train_batch_size", 128}}));
+        QVERIFY(adv.details["batch"]
+                == oj({{"data_parallel_size", 4},
+                       {"micro_batch_size", 2},
+                       {"micro_batches", 16},
+                       {"train_batch_size", 128}}));
         // Nothing DeepSpeed ignores: without checkpointing the fragment is empty.
         QVERIFY(adv.fragment.empty());
     }
@@ -248,7 +268,8 @@ private slots:
     void fragmentCarriesOnlyTheCheckpointInterval()
     {
         const Advice adv = advisePipeline(answersFrom(small(8, 1, 2, "parameters", 8)), zeroAdvice(1, true));
-        QVERIFY2(adv.fragment == oj({{"pipeline", {{"activation_checkpoint_interval", 1}}}}), adv.fragment.dump().c_str());
+        QVERIFY2(adv.fragment == oj({{"pipeline", {{"activation_checkpoint_interval", 1}}}}),
+                 adv.fragment.dump().c_str());
     }
 
     void layersDerivedFromTheModel()
@@ -283,7 +304,8 @@ private slots:
         QTest::addColumn<QString>("badItem"); // "" when it parses
         QTest::newRow("empty") << "" << std::vector<qint64>{} << "";
         QTest::newRow("blank") << "  " << std::vector<qint64>{} << "";
-        QTest::newRow("suffixes") << "7B, 350M,1.3e9 ,12" << std::vector<qint64>{7000000000, 350000000, 1300000000, 12} << "";
+        QTest::newRow("suffixes") << "7B, 350M,1.3e9 ,12" << std::vector<qint64>{7000000000, 350000000, 1300000000, 12}
+                                  << "";
         QTest::newRow("word") << "10M, abc, 5M" << std::vector<qint64>{} << "abc";
         QTest::newRow("empty item") << "1,,2" << std::vector<qint64>{} << "item 2";
         QTest::newRow("trailing comma") << "1,2," << std::vector<qint64>{} << "item 3";
@@ -308,10 +330,12 @@ private slots:
     void messagesQuoteDeepSpeed()
     {
         // Each Advice is kept in a variable: findCheck points into it.
-        const Advice typeAdvice = advisePipeline(answersFrom(small(8, 1, 2, "type:attention", 8)), zeroAdvice(0, false));
+        const Advice typeAdvice =
+            advisePipeline(answersFrom(small(8, 1, 2, "type:attention", 8)), zeroAdvice(0, false));
         const Check* noMatch = findCheck(typeAdvice, "pipeline-partition-no-match");
         QVERIFY(noMatch);
-        QVERIFY(noMatch->message.find("Partitioning 'attention' found no valid layers to partition.") != std::string::npos);
+        QVERIFY(noMatch->message.find("Partitioning 'attention' found no valid layers to partition.")
+                != std::string::npos);
 
         const Advice profile = advisePipeline(answersFrom(small(8, 1, 2, "Profile", 8)), zeroAdvice(0, false));
         const Check* unknown = findCheck(profile, "pipeline-partition-method-unknown");
@@ -324,11 +348,13 @@ private slots:
         QVERIFY(divide->message.find("num_stages (3) must divide distributed world size (8)") != std::string::npos);
 
         const Advice zero2 = advisePipeline(answersFrom(small(8, 1, 2, "uniform", 8)), zeroAdvice(2, false));
-        QVERIFY(findCheck(zero2, "pipeline-requires-zero-0-or-1")->message.find(
-                    "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism") != std::string::npos);
+        QVERIFY(findCheck(zero2, "pipeline-requires-zero-0-or-1")
+                    ->message.find("ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism")
+                != std::string::npos);
         const Advice zero1 = advisePipeline(answersFrom(small(8, 1, 2, "uniform", 8)), zeroAdvice(1, false));
-        QVERIFY(findCheck(zero1, "pipeline-zero1-no-overlap-comm")->message.find(
-                    "Pipeline parallelism does not support overlapped communication, will be disabled.") != std::string::npos);
+        QVERIFY(findCheck(zero1, "pipeline-zero1-no-overlap-comm")
+                    ->message.find("Pipeline parallelism does not support overlapped communication, will be disabled.")
+                != std::string::npos);
 
         QStringList oneGiB = small(8, 1, 2, "parameters", 8);
         oneGiB << "hardware.gpu_memory_gib=1";
@@ -345,8 +371,8 @@ private slots:
         const std::string& code = adv.snippets[0].code;
         QCOMPARE(adv.snippets[0].language, std::string("python"));
         for (const char* part : {"PipelineModule(layers=layers, num_stages=4, partition_method=\"uniform\"",
-                                 "activation_checkpoint_interval=1", "never reads", "engine.train_batch(data_iter=",
-                                 "gradient_accumulation_steps (8)", "range(8)"})
+                                 "activation_checkpoint_interval=1", "never reads",
+                                 "engine.train_batch(data_iter=", "gradient_accumulation_steps (8)", "range(8)"})
             QVERIFY2(code.find(part) != std::string::npos, part);
     }
 

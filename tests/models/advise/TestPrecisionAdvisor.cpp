@@ -23,23 +23,79 @@ private slots:
         QTest::addColumn<QString>("gpu");
         QTest::addColumn<QString>("wanted");
         QTest::addColumn<QString>("deepspeed");
-        QTest::addColumn<QString>("key");          // the one precision key written, or "" for none
-        QTest::addColumn<QString>("failedCheck");  // expected failed check code, or ""
+        QTest::addColumn<QString>("key");         // the one precision key written, or "" for none
+        QTest::addColumn<QString>("failedCheck"); // expected failed check code, or ""
         // Ampere and newer have bf16 (compute capability >= 8.0); Volta and Turing do not.
-        QTest::newRow("A100 auto") << "A100-80GB" << "auto" << "0.19.5" << "bf16" << "";
-        QTest::newRow("H100 auto") << "H100-80GB" << "auto" << "0.19.5" << "bf16" << "";
-        QTest::newRow("MI300X auto") << "MI300X" << "auto" << "0.19.5" << "bf16" << "";
-        QTest::newRow("V100 auto") << "V100-32GB" << "auto" << "0.19.5" << "fp16" << "";
-        QTest::newRow("T4 auto") << "T4" << "auto" << "0.19.5" << "fp16" << "";
-        QTest::newRow("V100 bf16 refused") << "V100-16GB" << "bf16" << "0.19.5" << "fp16" << "bf16-unsupported-gpu";
-        QTest::newRow("T4 bf16 refused") << "T4" << "bf16" << "0.19.5" << "fp16" << "bf16-unsupported-gpu";
-        QTest::newRow("A100 fp16 asked") << "A100-40GB" << "fp16" << "0.19.5" << "fp16" << "";
-        QTest::newRow("A100 fp32") << "A100-40GB" << "fp32" << "0.19.5" << "" << "";
-        QTest::newRow("old DeepSpeed bf16 key") << "A100-80GB" << "bf16" << "0.5.9" << "bfloat16" << "";
-        QTest::newRow("DeepSpeed without bf16") << "A100-80GB" << "bf16" << "0.5.4" << "fp16" << "bf16-needs-newer-deepspeed";
-        QTest::newRow("fp8 on H100 is bf16 + TE") << "H100-80GB" << "fp8" << "0.19.5" << "bf16" << "";
-        QTest::newRow("fp8 on A100 fails") << "A100-80GB" << "fp8" << "0.19.5" << "bf16" << "fp8-needs-transformer-engine";
-        QTest::newRow("fp8 on V100 fails, fp16") << "V100-32GB" << "fp8" << "0.19.5" << "fp16" << "fp8-needs-transformer-engine";
+        QTest::newRow("A100 auto") << "A100-80GB"
+                                   << "auto"
+                                   << "0.19.5"
+                                   << "bf16"
+                                   << "";
+        QTest::newRow("H100 auto") << "H100-80GB"
+                                   << "auto"
+                                   << "0.19.5"
+                                   << "bf16"
+                                   << "";
+        QTest::newRow("MI300X auto") << "MI300X"
+                                     << "auto"
+                                     << "0.19.5"
+                                     << "bf16"
+                                     << "";
+        QTest::newRow("V100 auto") << "V100-32GB"
+                                   << "auto"
+                                   << "0.19.5"
+                                   << "fp16"
+                                   << "";
+        QTest::newRow("T4 auto") << "T4"
+                                 << "auto"
+                                 << "0.19.5"
+                                 << "fp16"
+                                 << "";
+        QTest::newRow("V100 bf16 refused") << "V100-16GB"
+                                           << "bf16"
+                                           << "0.19.5"
+                                           << "fp16"
+                                           << "bf16-unsupported-gpu";
+        QTest::newRow("T4 bf16 refused") << "T4"
+                                         << "bf16"
+                                         << "0.19.5"
+                                         << "fp16"
+                                         << "bf16-unsupported-gpu";
+        QTest::newRow("A100 fp16 asked") << "A100-40GB"
+                                         << "fp16"
+                                         << "0.19.5"
+                                         << "fp16"
+                                         << "";
+        QTest::newRow("A100 fp32") << "A100-40GB"
+                                   << "fp32"
+                                   << "0.19.5"
+                                   << ""
+                                   << "";
+        QTest::newRow("old DeepSpeed bf16 key") << "A100-80GB"
+                                                << "bf16"
+                                                << "0.5.9"
+                                                << "bfloat16"
+                                                << "";
+        QTest::newRow("DeepSpeed without bf16") << "A100-80GB"
+                                                << "bf16"
+                                                << "0.5.4"
+                                                << "fp16"
+                                                << "bf16-needs-newer-deepspeed";
+        QTest::newRow("fp8 on H100 is bf16 + TE") << "H100-80GB"
+                                                  << "fp8"
+                                                  << "0.19.5"
+                                                  << "bf16"
+                                                  << "";
+        QTest::newRow("fp8 on A100 fails") << "A100-80GB"
+                                           << "fp8"
+                                           << "0.19.5"
+                                           << "bf16"
+                                           << "fp8-needs-transformer-engine";
+        QTest::newRow("fp8 on V100 fails, fp16") << "V100-32GB"
+                                                 << "fp8"
+                                                 << "0.19.5"
+                                                 << "fp16"
+                                                 << "fp8-needs-transformer-engine";
     }
     void choosesFromTheGpu()
     {

@@ -21,12 +21,12 @@
 //   7B:   L 32, h 4096, a 32, v 32000 (largest = 32000·4096 = 131072000)
 //   13B:  L 40, h 5120, a 40, v 32000 (largest = 32000·5120 = 163840000)
 //   70B:  L 80, h 8192, a 64, v 32000 (largest = 32000·8192 = 262144000)
-#include "project/Answers.h"
+#include "Plan.h"
 #include "TestAnswers.h"
 #include "advise/ConfigComposer.h"
-#include "project/InputRegistry.h"
-#include "Plan.h"
 #include "advise/ZeroAdvisor.h"
+#include "project/Answers.h"
+#include "project/InputRegistry.h"
 
 #include <QTest>
 
@@ -36,16 +36,33 @@ using namespace dsw;
 using namespace dsw::test;
 using oj = nlohmann::ordered_json;
 
-
 namespace {
 
-
-
-QStringList model125M() { return {"model.params=125M", "model.layers=12", "model.hidden_size=768", "model.attention_heads=12", "model.vocab_size=50257", "model.seq_len=2048"}; }
-QStringList model1p3B() { return {"model.params=1.3B", "model.layers=24", "model.hidden_size=2048", "model.attention_heads=16", "model.vocab_size=50257", "model.seq_len=2048"}; }
-QStringList model7B() { return {"model.params=7B", "model.layers=32", "model.hidden_size=4096", "model.attention_heads=32", "model.vocab_size=32000", "model.seq_len=2048"}; }
-QStringList model13B() { return {"model.params=13B", "model.layers=40", "model.hidden_size=5120", "model.attention_heads=40", "model.vocab_size=32000", "model.seq_len=2048"}; }
-QStringList model70B() { return {"model.params=70B", "model.layers=80", "model.hidden_size=8192", "model.attention_heads=64", "model.vocab_size=32000", "model.seq_len=2048"}; }
+QStringList model125M()
+{
+    return {"model.params=125M",        "model.layers=12",        "model.hidden_size=768",
+            "model.attention_heads=12", "model.vocab_size=50257", "model.seq_len=2048"};
+}
+QStringList model1p3B()
+{
+    return {"model.params=1.3B",        "model.layers=24",        "model.hidden_size=2048",
+            "model.attention_heads=16", "model.vocab_size=50257", "model.seq_len=2048"};
+}
+QStringList model7B()
+{
+    return {"model.params=7B",          "model.layers=32",        "model.hidden_size=4096",
+            "model.attention_heads=32", "model.vocab_size=32000", "model.seq_len=2048"};
+}
+QStringList model13B()
+{
+    return {"model.params=13B",         "model.layers=40",        "model.hidden_size=5120",
+            "model.attention_heads=40", "model.vocab_size=32000", "model.seq_len=2048"};
+}
+QStringList model70B()
+{
+    return {"model.params=70B",         "model.layers=80",        "model.hidden_size=8192",
+            "model.attention_heads=64", "model.vocab_size=32000", "model.seq_len=2048"};
+}
 QStringList cluster(const char* gpu, int gpusPerNode, int nodes, int cpuGiB)
 {
     return {QStringLiteral("hardware.gpu=%1").arg(gpu), QStringLiteral("hardware.gpus_per_node=%1").arg(gpusPerNode),
@@ -143,7 +160,8 @@ QString invariantViolation(const Answers& a)
         return "aio block present without nvme, or missing with nvme";
     if (hasCheck(adv, "offload-pin-memory", CheckLevel::Warn) != (rec.at("offload_optimizer") != "none"))
         return "offload-pin-memory warning does not follow the offload";
-    const bool autoCkptOn = rec.at("activation_checkpointing") == true && a.text("training.activation_checkpointing") == "auto";
+    const bool autoCkptOn =
+        rec.at("activation_checkpointing") == true && a.text("training.activation_checkpointing") == "auto";
     if (hasCheck(adv, "activation-checkpointing-needed", CheckLevel::Warn) != autoCkptOn)
         return "activation-checkpointing-needed does not follow the choice";
 
@@ -154,7 +172,11 @@ QString invariantViolation(const Answers& a)
     const auto mbs = cfg.at("train_micro_batch_size_per_gpu").get<std::int64_t>();
     const auto gas = cfg.at("gradient_accumulation_steps").get<std::int64_t>();
     if (tbs != mbs * gas * a.dataParallelSize())
-        return QStringLiteral("batch identity broken: %1 != %2 x %3 x %4").arg(tbs).arg(mbs).arg(gas).arg(a.dataParallelSize());
+        return QStringLiteral("batch identity broken: %1 != %2 x %3 x %4")
+            .arg(tbs)
+            .arg(mbs)
+            .arg(gas)
+            .arg(a.dataParallelSize());
     if (mbs != a.integer("training.micro_batch_size"))
         return "micro batch differs from the answer";
     if (cfg.at("zero_optimization") != zero)
@@ -189,22 +211,25 @@ private slots:
         // ×12 = 14646509568, logits 4·2048·4·50257 = 1646821376 → 16293330944. Stage 0: 16·125e6 = 2e9 →
         // 18293330944 ≤ 77309411328. CPU: 125e6·4·8·1.5 = 6e9.
         QTest::newRow("125M 8xA100-80GB: stage 0")
-            << (model125M() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"})
-            << 0 << "none" << "none" << false << true << qint64(18293330944LL) << qint64(6000000000LL) << qint64(0);
+            << (model125M() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"}) << 0
+            << "none"
+            << "none" << false << true << qint64(18293330944LL) << qint64(6000000000LL) << qint64(0);
 
         // 7B, 8×A100-80GB, micro 1. Activations: sbh = 8388608, per layer 34·sbh + 5·32·2048² = 285212672 +
         // 671088640 = 956301312, ×32 = 30601641984, logits 262144000 → 30863785984. Stage 0: 112e9 (no, even with
         // checkpointing); stage 1: 4·7e9 + 12·7e9/8 = 38.5e9 → 69363785984 ≤ 77309411328. CPU 7e9·32·1.5 = 336e9.
         QTest::newRow("7B 8xA100-80GB micro 1: stage 1")
-            << (model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=1"})
-            << 1 << "none" << "none" << false << true << qint64(69363785984LL) << qint64(336000000000LL) << qint64(0);
+            << (model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=1"}) << 1
+            << "none"
+            << "none" << false << true << qint64(69363785984LL) << qint64(336000000000LL) << qint64(0);
 
         // 7B, micro 4: activations without checkpointing 32·3825205248 + 1048576000 = 123455143936 exceed a GPU
         // alone, so auto turns checkpointing on: 2·33554432·32 + 3825205248 + 1048576000 = 7021264896.
         // Stage 0 + ckpt: 112e9 + … no; stage 1 + ckpt: 38.5e9 + 7021264896 = 45521264896.
         QTest::newRow("7B micro 4 auto: checkpointing needed")
-            << (model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"})
-            << 1 << "none" << "none" << true << true << qint64(45521264896LL) << qint64(336000000000LL) << qint64(0);
+            << (model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"}) << 1
+            << "none"
+            << "none" << true << true << qint64(45521264896LL) << qint64(336000000000LL) << qint64(0);
 
         // Same with checkpointing off: every option carries 123455143936 B of activations > 77309411328, nothing
         // fits; the closest is the least GPU memory: ZeRO-3 optimizer+params → CPU, 4·131072000 = 524288000 →
@@ -212,14 +237,16 @@ private slots:
         QTest::newRow("7B micro 4 checkpointing off: nothing fits")
             << (model7B() + cluster("A100-80GB", 8, 1, 1024)
                 + QStringList{"training.micro_batch_size=4", "training.activation_checkpointing=off"})
-            << 3 << "cpu" << "cpu" << false << false << qint64(123979431936LL) << qint64(189000000000LL) << qint64(0);
+            << 3 << "cpu"
+            << "cpu" << false << false << qint64(123979431936LL) << qint64(189000000000LL) << qint64(0);
 
         // 125M with checkpointing on although it fits without: 2·6291456·12 + 1220542464 + 1646821376 = 3018358784,
         // + 2e9 = 5018358784.
         QTest::newRow("125M checkpointing on: always")
             << (model125M() + cluster("A100-80GB", 8, 1, 1024)
                 + QStringList{"training.micro_batch_size=4", "training.activation_checkpointing=on"})
-            << 0 << "none" << "none" << true << true << qint64(5018358784LL) << qint64(6000000000LL) << qint64(0);
+            << 0 << "none"
+            << "none" << true << true << qint64(5018358784LL) << qint64(6000000000LL) << qint64(0);
 
         // 70B, 8×A100-80GB, 1 TiB RAM, micro 1. Activations with checkpointing: sbh = 16777216,
         // 2·sbh·80 = 2684354560, per layer 570425344 + 1342177280 = 1912602624, logits 262144000 → 4859101184
@@ -229,71 +256,83 @@ private slots:
         // (1099511627776); with params too 70e9·18·1.5 = 1.89e12. No NVMe. So nothing fits; the closest is
         // ZeRO-3 with both offloaded: 1048576000 + 4859101184 = 5907677184 per GPU.
         QTest::newRow("70B 8xA100-80GB 1 TiB: nothing fits, closest stage 3")
-            << (model70B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=1"})
-            << 3 << "cpu" << "cpu" << true << false << qint64(5907677184LL) << qint64(1890000000000LL) << qint64(0);
+            << (model70B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=1"}) << 3
+            << "cpu"
+            << "cpu" << true << false << qint64(5907677184LL) << qint64(1890000000000LL) << qint64(0);
 
         // Same with 2 TiB (2199023255552 B): ZeRO-3 optimizer → CPU fits: GPU 1048576000 + 17.5e9 + 4859101184 =
         // 23407677184, CPU 1.68e12.
         QTest::newRow("70B 8xA100-80GB 2 TiB: stage 3 optimizer offload")
-            << (model70B() + cluster("A100-80GB", 8, 1, 2048) + QStringList{"training.micro_batch_size=1"})
-            << 3 << "cpu" << "none" << true << true << qint64(23407677184LL) << qint64(1680000000000LL) << qint64(0);
+            << (model70B() + cluster("A100-80GB", 8, 1, 2048) + QStringList{"training.micro_batch_size=1"}) << 3
+            << "cpu"
+            << "none" << true << true << qint64(23407677184LL) << qint64(1680000000000LL) << qint64(0);
 
         // 70B on 2 nodes (Nd = 16): stage 3 without offload = 70e9 + 1048576000 + 4859101184 = 75907677184
         // ≤ 77309411328 (stage 2: 140e9 + 61.25e9, no). CPU: 262144000·4·8·1.5 = 12582912000.
         QTest::newRow("70B 2x8xA100-80GB: stage 3 no offload")
-            << (model70B() + cluster("A100-80GB", 8, 2, 1024) + QStringList{"training.micro_batch_size=1"})
-            << 3 << "none" << "none" << true << true << qint64(75907677184LL) << qint64(12582912000LL) << qint64(0);
+            << (model70B() + cluster("A100-80GB", 8, 2, 1024) + QStringList{"training.micro_batch_size=1"}) << 3
+            << "none"
+            << "none" << true << true << qint64(75907677184LL) << qint64(12582912000LL) << qint64(0);
 
         // 13B on 1×V100-32GB (usable 30923764531.2 B), micro 1. No offload: 16·13e9 = 208e9, no. ZeRO-2 optimizer →
         // CPU: 2·13e9 = 26e9 + activations with checkpointing (2·10485760·40 = 838860800, per layer 356515840 +
         // 838860800 = 1195376640, logits 262144000 → 2296381440) = 28296381440 fits (without checkpointing
         // 48077209600 of activations, no). CPU 13e9·max(4,16)·1.5 = 312e9.
         QTest::newRow("13B 1xV100-32GB: CPU offload")
-            << (model13B() + cluster("V100-32GB", 1, 1, 1024) + QStringList{"training.micro_batch_size=1"})
-            << 2 << "cpu" << "none" << true << true << qint64(28296381440LL) << qint64(312000000000LL) << qint64(0);
+            << (model13B() + cluster("V100-32GB", 1, 1, 1024) + QStringList{"training.micro_batch_size=1"}) << 2
+            << "cpu"
+            << "none" << true << true << qint64(28296381440LL) << qint64(312000000000LL) << qint64(0);
 
         // 70B, 256 GiB RAM (274877906944 B) with NVMe: CPU offloads need ≥ 1.68e12, no. ZeRO-3 optimizer → NVMe,
         // params → CPU: GPU 1048576000 + 4859101184 = 5907677184, CPU 70e9·2·1.5 = 210e9, NVMe 16·70e9 = 1120e9.
         QTest::newRow("70B 256 GiB with NVMe: optimizer to NVMe")
             << (model70B() + cluster("A100-80GB", 8, 1, 256)
                 + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme", "hardware.nvme_path=/local_nvme"})
-            << 3 << "nvme" << "cpu" << true << true << qint64(5907677184LL) << qint64(210000000000LL)
-            << qint64(1120000000000LL);
+            << 3 << "nvme"
+            << "cpu" << true << true << qint64(5907677184LL) << qint64(210000000000LL) << qint64(1120000000000LL);
 
         // 128 GiB RAM (137438953472 B < 210e9): parameters go to NVMe too. CPU 262144000·4·8·1.5 = 12582912000,
         // NVMe 18·70e9 = 1260e9.
         QTest::newRow("70B 128 GiB with NVMe: everything to NVMe")
             << (model70B() + cluster("A100-80GB", 8, 1, 128)
                 + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme", "hardware.nvme_path=/mnt/nvme0"})
-            << 3 << "nvme" << "nvme" << true << true << qint64(5907677184LL) << qint64(12582912000LL)
-            << qint64(1260000000000LL);
+            << 3 << "nvme"
+            << "nvme" << true << true << qint64(5907677184LL) << qint64(12582912000LL) << qint64(1260000000000LL);
 
         // Same without NVMe: nothing fits; closest ZeRO-3 optimizer+params → CPU (CPU 1.89e12).
         QTest::newRow("70B 256 GiB without NVMe: nothing fits")
-            << (model70B() + cluster("A100-80GB", 8, 1, 256) + QStringList{"training.micro_batch_size=1"})
-            << 3 << "cpu" << "cpu" << true << false << qint64(5907677184LL) << qint64(1890000000000LL) << qint64(0);
+            << (model70B() + cluster("A100-80GB", 8, 1, 256) + QStringList{"training.micro_batch_size=1"}) << 3 << "cpu"
+            << "cpu" << true << false << qint64(5907677184LL) << qint64(1890000000000LL) << qint64(0);
 
         // NVMe said but no path: NVMe options are not usable, same as without NVMe.
         QTest::newRow("70B 256 GiB NVMe without path: nothing fits")
-            << (model70B() + cluster("A100-80GB", 8, 1, 256) + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme"})
-            << 3 << "cpu" << "cpu" << true << false << qint64(5907677184LL) << qint64(1890000000000LL) << qint64(0);
+            << (model70B() + cluster("A100-80GB", 8, 1, 256)
+                + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme"})
+            << 3 << "cpu"
+            << "cpu" << true << false << qint64(5907677184LL) << qint64(1890000000000LL) << qint64(0);
 
         // Forced stage 3 for 125M: 16·125e6/8 = 250e6, + 4·38597376 = 154389504, + 16293330944 = 16697720448.
         // CPU: 38597376·4·8·1.5 = 1852674048.
         QTest::newRow("125M forced stage 3")
-            << (model125M() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4", "zero.stage=3"})
-            << 3 << "none" << "none" << false << true << qint64(16697720448LL) << qint64(1852674048LL) << qint64(0);
+            << (model125M() + cluster("A100-80GB", 8, 1, 1024)
+                + QStringList{"training.micro_batch_size=4", "zero.stage=3"})
+            << 3 << "none"
+            << "none" << false << true << qint64(16697720448LL) << qint64(1852674048LL) << qint64(0);
 
         // Forced stage 0 for 70B: only stage-0 options; closest with checkpointing: 1120e9 + 4859101184.
         // CPU 70e9·4·8·1.5 = 3.36e12.
         QTest::newRow("70B forced stage 0: nothing fits")
-            << (model70B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=1", "zero.stage=0"})
-            << 0 << "none" << "none" << true << false << qint64(1124859101184LL) << qint64(3360000000000LL) << qint64(0);
+            << (model70B() + cluster("A100-80GB", 8, 1, 1024)
+                + QStringList{"training.micro_batch_size=1", "zero.stage=0"})
+            << 0 << "none"
+            << "none" << true << false << qint64(1124859101184LL) << qint64(3360000000000LL) << qint64(0);
 
         // Forced stage 2 for 13B on a V100: same as the auto choice above.
         QTest::newRow("13B 1xV100-32GB forced stage 2")
-            << (model13B() + cluster("V100-32GB", 1, 1, 1024) + QStringList{"training.micro_batch_size=1", "zero.stage=2"})
-            << 2 << "cpu" << "none" << true << true << qint64(28296381440LL) << qint64(312000000000LL) << qint64(0);
+            << (model13B() + cluster("V100-32GB", 1, 1, 1024)
+                + QStringList{"training.micro_batch_size=1", "zero.stage=2"})
+            << 2 << "cpu"
+            << "none" << true << true << qint64(28296381440LL) << qint64(312000000000LL) << qint64(0);
     }
 
     void scenarios()
@@ -332,9 +371,9 @@ private slots:
     // ---- NVMe ---------------------------------------------------------------------------------
     void nvmeFragment()
     {
-        const Answers a = answersFrom(model70B() + cluster("A100-80GB", 8, 1, 128)
-                                      + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme",
-                                                    "hardware.nvme_path=/mnt/nvme0"});
+        const Answers a = answersFrom(
+            model70B() + cluster("A100-80GB", 8, 1, 128)
+            + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme", "hardware.nvme_path=/mnt/nvme0"});
         const Advice adv = adviseZero(a);
         const oj& zero = adv.fragment.at("zero_optimization");
         QCOMPARE(zero.at("stage").get<int>(), 3);
@@ -369,18 +408,23 @@ private slots:
     {
         QTest::addColumn<QString>("version");
         QTest::addColumn<QString>("key");
-        QTest::newRow("0.15.0: old name") << "0.15.0" << "thread_count";
-        QTest::newRow("0.16.3: old name") << "0.16.3" << "thread_count";
-        QTest::newRow("0.16.4: renamed") << "0.16.4" << "intra_op_parallelism";
-        QTest::newRow("0.19.5") << "0.19.5" << "intra_op_parallelism";
+        QTest::newRow("0.15.0: old name") << "0.15.0"
+                                          << "thread_count";
+        QTest::newRow("0.16.3: old name") << "0.16.3"
+                                          << "thread_count";
+        QTest::newRow("0.16.4: renamed") << "0.16.4"
+                                         << "intra_op_parallelism";
+        QTest::newRow("0.19.5") << "0.19.5"
+                                << "intra_op_parallelism";
     }
     void aioKeyFollowsVersion()
     {
         QFETCH(QString, version);
         QFETCH(QString, key);
-        const Answers a = answersFrom(model70B() + cluster("A100-80GB", 8, 1, 128)
-                                      + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme",
-                                                    "hardware.nvme_path=/nvme", "software.deepspeed_version=" + version});
+        const Answers a =
+            answersFrom(model70B() + cluster("A100-80GB", 8, 1, 128)
+                        + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme", "hardware.nvme_path=/nvme",
+                                      "software.deepspeed_version=" + version});
         const oj aio = adviseZero(a).fragment.at("aio");
         QVERIFY2(aio.contains(key.toStdString()), aio.dump().c_str());
         const QString other = key == "thread_count" ? "intra_op_parallelism" : "thread_count";
@@ -407,7 +451,8 @@ private slots:
         // 70B, 256 GiB, no NVMe, micro 1. Room per GPU for ZeRO-3 without offload at micro 1 with checkpointing:
         // 77309411328 − 4·262144000 − 4859101184 = 71401734144; 16·70e9 / 71401734144 = 15.69 → 16 GPUs, 2 nodes
         // of 8 (and the "70B 2x8xA100-80GB" scenario above confirms 2 nodes fit).
-        const Answers a = answersFrom(model70B() + cluster("A100-80GB", 8, 1, 256) + QStringList{"training.micro_batch_size=1"});
+        const Answers a =
+            answersFrom(model70B() + cluster("A100-80GB", 8, 1, 256) + QStringList{"training.micro_batch_size=1"});
         const Advice adv = adviseZero(a);
         const Check* c = findCheck(adv, "zero-nothing-fits");
         QVERIFY(c);
@@ -415,12 +460,13 @@ private slots:
         const QString m = q(c->message);
         QVERIFY2(m.contains("16 GPUs"), qPrintable(m));
         QVERIFY2(m.contains("2 nodes of 8"), qPrintable(m));
-        QVERIFY2(m.contains("hardware.nvme"), qPrintable(m)); // NVMe is suggested since there is none
+        QVERIFY2(m.contains("hardware.nvme"), qPrintable(m));        // NVMe is suggested since there is none
         QVERIFY2(!m.contains("smaller micro-batch"), qPrintable(m)); // already 1
         QVERIFY(q(adv.headline).startsWith("Nothing fits"));
 
         // With micro 4 a smaller micro-batch is suggested too.
-        const Advice adv4 = adviseZero(answersFrom(model70B() + cluster("A100-80GB", 8, 1, 256) + QStringList{"training.micro_batch_size=4"}));
+        const Advice adv4 = adviseZero(
+            answersFrom(model70B() + cluster("A100-80GB", 8, 1, 256) + QStringList{"training.micro_batch_size=4"}));
         const Check* c4 = findCheck(adv4, "zero-nothing-fits");
         QVERIFY(c4);
         QVERIFY2(q(c4->message).contains("smaller micro-batch"), c4->message.c_str());
@@ -429,7 +475,8 @@ private slots:
         // one sample's activations with checkpointing hold 5·64·32768²·1 = 343597383680 B of attention scores
         // alone, so even ZeRO-3 with everything on NVMe cannot fit, and more GPUs would not help either.
         const QStringList huge = model70B() + cluster("T4", 1, 1, 64)
-            + QStringList{"model.seq_len=32768", "training.micro_batch_size=1", "hardware.nvme=nvme", "hardware.nvme_path=/nvme"};
+            + QStringList{"model.seq_len=32768", "training.micro_batch_size=1", "hardware.nvme=nvme",
+                          "hardware.nvme_path=/nvme"};
         const Advice t4 = adviseZero(answersFrom(huge));
         const Check* ct4 = findCheck(t4, "zero-nothing-fits");
         QVERIFY(ct4);
@@ -442,14 +489,15 @@ private slots:
 
     void nvmePathMissingIsAFailedCheck()
     {
-        const Advice adv = adviseZero(answersFrom(model7B() + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme"}));
+        const Advice adv =
+            adviseZero(answersFrom(model7B() + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme"}));
         QVERIFY(hasCheck(adv, "nvme-path-missing", CheckLevel::Fail));
         for (const auto& o : zeroOptions(answersFrom(model7B() + QStringList{"hardware.nvme=nvme"})))
             if (o.offloadOptimizer == "nvme" || o.offloadParam == "nvme")
                 QVERIFY(!o.nvmeReady && !o.fits());
         // With a path, no such failure.
-        const Advice ok = adviseZero(answersFrom(model7B() + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme",
-                                                                         "hardware.nvme_path=/nvme"}));
+        const Advice ok = adviseZero(answersFrom(
+            model7B() + QStringList{"training.micro_batch_size=1", "hardware.nvme=nvme", "hardware.nvme_path=/nvme"}));
         QVERIFY(!findCheck(ok, "nvme-path-missing"));
     }
 
@@ -459,8 +507,10 @@ private slots:
         QTest::addColumn<QStringList>("settings");
         QTest::addColumn<QString>("mode");
         QTest::addColumn<bool>("expectedOn");
-        const QStringList fitsWithout = model125M() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"};
-        const QStringList needsIt = model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"};
+        const QStringList fitsWithout =
+            model125M() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"};
+        const QStringList needsIt =
+            model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"};
         QTest::newRow("auto, fits without") << fitsWithout << "auto" << false;
         QTest::newRow("auto, needed") << needsIt << "auto" << true;
         QTest::newRow("on, fits without") << fitsWithout << "on" << true;
@@ -477,8 +527,9 @@ private slots:
         const Advice adv = adviseZero(a);
         QCOMPARE(adv.details.at("recommended").at("activation_checkpointing").get<bool>(), expectedOn);
         QCOMPARE(hasCheck(adv, "activation-checkpointing-needed", CheckLevel::Warn), mode == "auto" && expectedOn);
-        const bool hasSnippet = std::any_of(adv.snippets.begin(), adv.snippets.end(),
-                                            [](const Snippet& s) { return s.language == "python" && q(s.code).contains("checkpoint"); });
+        const bool hasSnippet = std::any_of(adv.snippets.begin(), adv.snippets.end(), [](const Snippet& s) {
+            return s.language == "python" && q(s.code).contains("checkpoint");
+        });
         QCOMPARE(hasSnippet, expectedOn);
         for (const auto& o : zeroOptions(a)) {
             if (mode == "on")
@@ -497,7 +548,8 @@ private slots:
     // with no recomputation. So checkpointing is not needed and stage 1 without it should be recommended.
     void autoCheckpointingOnlyWhenNeeded()
     {
-        const Answers a = answersFrom(model1p3B() + cluster("A100-40GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=2"});
+        const Answers a =
+            answersFrom(model1p3B() + cluster("A100-40GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=2"});
         const auto options = zeroOptions(a);
         const bool fitsWithout = std::any_of(options.begin(), options.end(),
                                              [](const ZeroOption& o) { return o.fits() && !o.checkpointing; });
@@ -547,8 +599,9 @@ private slots:
         const auto options = zeroOptions(a);
         // auto checkpointing: every placement once without and once with it.
         QVERIFY(options.size() >= 9 * 2);
-        QCOMPARE(int(std::count_if(options.begin(), options.end(), [](const ZeroOption& o) { return o.checkpointing; })),
-                 int(options.size() / 2));
+        QCOMPARE(
+            int(std::count_if(options.begin(), options.end(), [](const ZeroOption& o) { return o.checkpointing; })),
+            int(options.size() / 2));
         // Every placement the advisor documents is among them: no offload at 0–3, CPU offload at stages 2 and 3,
         // parameters to CPU at stage 3, NVMe at stage 3.
         auto has = [&](int stage, const char* opt, const char* param) {
@@ -565,8 +618,8 @@ private slots:
         QVERIFY(has(3, "nvme", "nvme"));
         auto rank = [](const ZeroOption& o) {
             const int offload = (o.offloadOptimizer == "nvme" || o.offloadParam == "nvme") ? 2
-                : (o.offloadOptimizer == "cpu" || o.offloadParam == "cpu")                  ? 1
-                                                                                             : 0;
+                : (o.offloadOptimizer == "cpu" || o.offloadParam == "cpu")                 ? 1
+                                                                                           : 0;
             return offload;
         };
         // Preference: no offload before offload; within each, every placement without checkpointing before any
@@ -598,7 +651,8 @@ private slots:
         QTest::newRow("defaults: 4 x 1 x 8") << QStringList{} << qint64(32) << qint64(1) << false;
         QTest::newRow("2 nodes: 4 x 1 x 16") << QStringList{"hardware.nodes=2"} << qint64(64) << qint64(1) << false;
         QTest::newRow("accumulation 8: 2 x 8 x 8")
-            << QStringList{"training.micro_batch_size=2", "training.gradient_accumulation_steps=8"} << qint64(128) << qint64(8) << false;
+            << QStringList{"training.micro_batch_size=2", "training.gradient_accumulation_steps=8"} << qint64(128)
+            << qint64(8) << false;
         QTest::newRow("global 256 infers accumulation 8")
             << QStringList{"training.global_batch_size=256"} << qint64(256) << qint64(8) << false;
         QTest::newRow("global 100 is not a multiple of 32")
@@ -618,7 +672,8 @@ private slots:
         QCOMPARE(qint64(plan.config.at("train_batch_size").get<std::int64_t>()), trainBatch);
         QCOMPARE(qint64(plan.config.at("gradient_accumulation_steps").get<std::int64_t>()), accumulation);
         QCOMPARE(qint64(plan.config.at("train_batch_size").get<std::int64_t>()),
-                 qint64(plan.config.at("train_micro_batch_size_per_gpu").get<std::int64_t>() * accumulation * a.dataParallelSize()));
+                 qint64(plan.config.at("train_micro_batch_size_per_gpu").get<std::int64_t>() * accumulation
+                        * a.dataParallelSize()));
         const Advice* zero = plan.find("zero");
         QVERIFY(zero);
         QCOMPARE(hasCheck(*zero, "batch-size-mismatch", CheckLevel::Fail), mismatch);
@@ -641,8 +696,9 @@ private slots:
         for (const auto& [k, v] : c.config.items())
             keys << q(k);
         // The documented order first, then unknown keys in the order first seen.
-        QCOMPARE(keys, (QStringList{"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps",
-                                    "optimizer", "bf16", "zero_optimization", "aio", "pipeline", "custom_b", "custom_a"}));
+        QCOMPARE(keys,
+                 (QStringList{"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps",
+                              "optimizer", "bf16", "zero_optimization", "aio", "pipeline", "custom_b", "custom_a"}));
         // Order is independent of the order of the fragments.
         auto reversed = fragments;
         std::reverse(reversed.begin(), reversed.end());
@@ -669,8 +725,10 @@ private slots:
                                      "overlap_comm": true}})")},
         });
         QVERIFY(c.findings.empty()); // same stage twice is not a conflict
-        JSON_COMPARE(c.config.at("zero_optimization"),
-                 oj::parse(R"({"stage": 2, "offload_optimizer": {"device": "cpu", "pin_memory": true}, "overlap_comm": true})"));
+        JSON_COMPARE(
+            c.config.at("zero_optimization"),
+            oj::parse(
+                R"({"stage": 2, "offload_optimizer": {"device": "cpu", "pin_memory": true}, "overlap_comm": true})"));
     }
 
     void composerConflicts_data()
@@ -679,14 +737,22 @@ private slots:
         QTest::addColumn<QString>("second");
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("kept");
-        QTest::newRow("top-level scalar") << R"({"gradient_clipping": 1.0})" << R"({"gradient_clipping": 0.5})"
-                                          << "/gradient_clipping" << "1.0";
-        QTest::newRow("nested scalar") << R"({"zero_optimization": {"stage": 2}})" << R"({"zero_optimization": {"stage": 3}})"
-                                       << "/zero_optimization/stage" << "2";
-        QTest::newRow("object against scalar") << R"({"bf16": {"enabled": true}})" << R"({"bf16": true})" << "/bf16"
+        QTest::newRow("top-level scalar") << R"({"gradient_clipping": 1.0})"
+                                          << R"({"gradient_clipping": 0.5})"
+                                          << "/gradient_clipping"
+                                          << "1.0";
+        QTest::newRow("nested scalar") << R"({"zero_optimization": {"stage": 2}})"
+                                       << R"({"zero_optimization": {"stage": 3}})"
+                                       << "/zero_optimization/stage"
+                                       << "2";
+        QTest::newRow("object against scalar") << R"({"bf16": {"enabled": true}})"
+                                               << R"({"bf16": true})"
+                                               << "/bf16"
                                                << R"({"enabled": true})";
-        QTest::newRow("string values") << R"({"optimizer": {"type": "AdamW"}})" << R"({"optimizer": {"type": "OneBitAdam"}})"
-                                       << "/optimizer/type" << R"("AdamW")";
+        QTest::newRow("string values") << R"({"optimizer": {"type": "AdamW"}})"
+                                       << R"({"optimizer": {"type": "OneBitAdam"}})"
+                                       << "/optimizer/type"
+                                       << R"("AdamW")";
     }
     void composerConflicts()
     {
@@ -694,8 +760,8 @@ private slots:
         QFETCH(QString, second);
         QFETCH(QString, path);
         QFETCH(QString, kept);
-        const ComposedConfig c = composeConfig({{"zero", oj::parse(first.toStdString())},
-                                                {"pipeline", oj::parse(second.toStdString())}});
+        const ComposedConfig c =
+            composeConfig({{"zero", oj::parse(first.toStdString())}, {"pipeline", oj::parse(second.toStdString())}});
         QCOMPARE(int(c.findings.size()), 1);
         const Finding& f = c.findings.front();
         QCOMPARE(q(f.code), QStringLiteral("conflicting-fragments"));
@@ -717,8 +783,9 @@ private slots:
         QCOMPARE(int(c.findings.size()), 1);
         JSON_COMPARE(c.config.at("zero_optimization").at("stage3_prefetch_bucket_size"), oj(50000000));
         QCOMPARE(c.findings.front().workflows, (std::vector<std::string>{"memory", "nvme"}));
-        QVERIFY2(q(c.findings.front().message).startsWith("/zero_optimization/stage3_prefetch_bucket_size: memory sets"),
-                 c.findings.front().message.c_str());
+        QVERIFY2(
+            q(c.findings.front().message).startsWith("/zero_optimization/stage3_prefetch_bucket_size: memory sets"),
+            c.findings.front().message.c_str());
 
         // A key that merely starts like another key ("train_batch" / "train_batch_size") is not its parent,
         // whichever of the two came first.

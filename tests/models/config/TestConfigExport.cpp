@@ -16,13 +16,13 @@
 //  - The DeepSpeed launcher: `deepspeed --hostfile=myhostfile <client_entry.py> <client args> --deepspeed
 //    --deepspeed_config ds_config.json`, hostfile lines `worker-1 slots=4` (DeepSpeed docs, getting-started);
 //    the Trainer takes `--deepspeed ds_config.json` (Transformers docs, deepspeed.md).
-#include "project/Answers.h"
 #include "TestAnswers.h"
 #include "config/ConfigExport.h"
 #include "config/HfAutoValues.h"
-#include "project/InputRegistry.h"
 #include "config/LaunchScript.h"
 #include "config/YamlWriter.h"
+#include "project/Answers.h"
+#include "project/InputRegistry.h"
 
 #include <QDir>
 #include <QFile>
@@ -42,8 +42,6 @@ using oj = nlohmann::ordered_json;
 Q_DECLARE_METATYPE(std::string)
 
 namespace {
-
-
 
 Answers cluster(const QString& launcher, int nodes, int gpusPerNode)
 {
@@ -174,11 +172,17 @@ bool parseYaml(const std::string& text, std::map<std::string, YamlScalar>& out, 
                     continue;
                 }
                 const char e = rest.at(++i);
-                if (e == 'n') value.text += '\n';
-                else if (e == 't') value.text += '\t';
-                else if (e == 'r') value.text += '\r';
-                else if (e == 'x') { value.text += char(std::stoi(rest.substr(i + 1, 2), nullptr, 16)); i += 2; }
-                else value.text += e;
+                if (e == 'n')
+                    value.text += '\n';
+                else if (e == 't')
+                    value.text += '\t';
+                else if (e == 'r')
+                    value.text += '\r';
+                else if (e == 'x') {
+                    value.text += char(std::stoi(rest.substr(i + 1, 2), nullptr, 16));
+                    i += 2;
+                } else
+                    value.text += e;
             }
             if (i >= rest.size()) {
                 error = QStringLiteral("line %1: unterminated quote").arg(lineNo);
@@ -268,10 +272,16 @@ QStringList runLaunchScript(const std::string& script, const QStringList& env = 
 // 'offload_optimizer_device', 'offload_param_device', 'offload_param_nvme_path', 'offload_optimizer_nvme_path',
 // 'zero3_save_16bit_model', 'mixed_precision']"); a top-level `fp16: true` is read as mixed_precision fp16
 // (config_args.py process_config).
-const std::set<std::string> kAccelerateRejects = {
-    "gradient_accumulation_steps", "gradient_clipping",   "zero_stage",          "offload_optimizer_device",
-    "offload_param_device",        "offload_param_nvme_path", "offload_optimizer_nvme_path", "zero3_save_16bit_model",
-    "mixed_precision",             "fp16"};
+const std::set<std::string> kAccelerateRejects = {"gradient_accumulation_steps",
+                                                  "gradient_clipping",
+                                                  "zero_stage",
+                                                  "offload_optimizer_device",
+                                                  "offload_param_device",
+                                                  "offload_param_nvme_path",
+                                                  "offload_optimizer_nvme_path",
+                                                  "zero3_save_16bit_model",
+                                                  "mixed_precision",
+                                                  "fp16"};
 
 } // namespace
 
@@ -314,28 +324,41 @@ private slots:
         for (const QString& l : launchers)
             for (int nodes : {1, 3}) {
                 const QString tag = l + QStringLiteral(" %1 node(s)").arg(nodes);
-                QTest::newRow(qPrintable("deepspeed-json " + tag)) << "deepspeed-json" << l << nodes << QStringList{"ds_config.json"};
+                QTest::newRow(qPrintable("deepspeed-json " + tag))
+                    << "deepspeed-json" << l << nodes << QStringList{"ds_config.json"};
                 QTest::newRow(qPrintable("hf-json " + tag)) << "hf-json" << l << nodes << QStringList{"ds_config.json"};
-                QTest::newRow(qPrintable("accelerate-yaml " + tag)) << "accelerate-yaml" << l << nodes
-                                                                    << QStringList{"accelerate_config.yaml"};
+                QTest::newRow(qPrintable("accelerate-yaml " + tag))
+                    << "accelerate-yaml" << l << nodes << QStringList{"accelerate_config.yaml"};
             }
         // launch.sh names a hostfile only for the deepspeed launcher (also under the Trainer) on several nodes.
-        QTest::newRow("launch deepspeed 1") << "launch" << "deepspeed" << 1 << QStringList{"launch.sh"};
-        QTest::newRow("launch deepspeed 3") << "launch" << "deepspeed" << 3 << QStringList{"launch.sh", "hostfile"};
-        QTest::newRow("launch hf-trainer 1") << "launch" << "hf-trainer" << 1 << QStringList{"launch.sh"};
-        QTest::newRow("launch hf-trainer 3") << "launch" << "hf-trainer" << 3 << QStringList{"launch.sh", "hostfile"};
-        QTest::newRow("launch accelerate 1") << "launch" << "accelerate" << 1 << QStringList{"launch.sh"};
-        QTest::newRow("launch accelerate 3") << "launch" << "accelerate" << 3 << QStringList{"launch.sh"};
-        QTest::newRow("bundle deepspeed 1") << "bundle" << "deepspeed" << 1 << QStringList{"ds_config.json", "launch.sh"};
-        QTest::newRow("bundle deepspeed 3") << "bundle" << "deepspeed" << 3
-                                            << QStringList{"ds_config.json", "launch.sh", "hostfile"};
-        QTest::newRow("bundle hf-trainer 1") << "bundle" << "hf-trainer" << 1 << QStringList{"ds_config.json", "launch.sh"};
-        QTest::newRow("bundle hf-trainer 3") << "bundle" << "hf-trainer" << 3
-                                             << QStringList{"ds_config.json", "launch.sh", "hostfile"};
-        QTest::newRow("bundle accelerate 1") << "bundle" << "accelerate" << 1
-                                             << QStringList{"ds_config.json", "accelerate_config.yaml", "launch.sh"};
-        QTest::newRow("bundle accelerate 3") << "bundle" << "accelerate" << 3
-                                             << QStringList{"ds_config.json", "accelerate_config.yaml", "launch.sh"};
+        QTest::newRow("launch deepspeed 1") << "launch"
+                                            << "deepspeed" << 1 << QStringList{"launch.sh"};
+        QTest::newRow("launch deepspeed 3") << "launch"
+                                            << "deepspeed" << 3 << QStringList{"launch.sh", "hostfile"};
+        QTest::newRow("launch hf-trainer 1") << "launch"
+                                             << "hf-trainer" << 1 << QStringList{"launch.sh"};
+        QTest::newRow("launch hf-trainer 3") << "launch"
+                                             << "hf-trainer" << 3 << QStringList{"launch.sh", "hostfile"};
+        QTest::newRow("launch accelerate 1") << "launch"
+                                             << "accelerate" << 1 << QStringList{"launch.sh"};
+        QTest::newRow("launch accelerate 3") << "launch"
+                                             << "accelerate" << 3 << QStringList{"launch.sh"};
+        QTest::newRow("bundle deepspeed 1") << "bundle"
+                                            << "deepspeed" << 1 << QStringList{"ds_config.json", "launch.sh"};
+        QTest::newRow("bundle deepspeed 3")
+            << "bundle"
+            << "deepspeed" << 3 << QStringList{"ds_config.json", "launch.sh", "hostfile"};
+        QTest::newRow("bundle hf-trainer 1") << "bundle"
+                                             << "hf-trainer" << 1 << QStringList{"ds_config.json", "launch.sh"};
+        QTest::newRow("bundle hf-trainer 3")
+            << "bundle"
+            << "hf-trainer" << 3 << QStringList{"ds_config.json", "launch.sh", "hostfile"};
+        QTest::newRow("bundle accelerate 1")
+            << "bundle"
+            << "accelerate" << 1 << QStringList{"ds_config.json", "accelerate_config.yaml", "launch.sh"};
+        QTest::newRow("bundle accelerate 3")
+            << "bundle"
+            << "accelerate" << 3 << QStringList{"ds_config.json", "accelerate_config.yaml", "launch.sh"};
     }
     void fileNames()
     {
@@ -343,11 +366,13 @@ private slots:
         QFETCH(QString, launcher);
         QFETCH(int, nodes);
         QFETCH(QStringList, names);
-        const auto files = exportFiles(zero2Config(), cluster(launcher, nodes, 8), *exportTargetFromName(target.toStdString()));
+        const auto files =
+            exportFiles(zero2Config(), cluster(launcher, nodes, 8), *exportTargetFromName(target.toStdString()));
         QStringList actual;
         for (const auto& f : files) {
             actual << q(f.name);
-            QVERIFY2(!f.content.empty() && f.content.back() == '\n', qPrintable(q(f.name) + " must end with a newline"));
+            QVERIFY2(!f.content.empty() && f.content.back() == '\n',
+                     qPrintable(q(f.name) + " must end with a newline"));
             QCOMPARE(f.executable, f.name == "launch.sh");
         }
         QCOMPARE(actual, names);
@@ -359,8 +384,9 @@ private slots:
         // write ("auto") carried through, 2-space indent, trailing newline.
         const oj config = oj::parse(R"({"train_batch_size": 8, "zero_optimization": {"stage": 1},
                                         "bf16": {"enabled": "auto"}, "custom_key": [1, 2]})");
-        const std::string expected = "{\n  \"train_batch_size\": 8,\n  \"zero_optimization\": {\n    \"stage\": 1\n  },\n"
-                                     "  \"bf16\": {\n    \"enabled\": \"auto\"\n  },\n  \"custom_key\": [\n    1,\n    2\n  ]\n}\n";
+        const std::string expected =
+            "{\n  \"train_batch_size\": 8,\n  \"zero_optimization\": {\n    \"stage\": 1\n  },\n"
+            "  \"bf16\": {\n    \"enabled\": \"auto\"\n  },\n  \"custom_key\": [\n    1,\n    2\n  ]\n}\n";
         for (const QString launcher : {"deepspeed", "hf-trainer", "accelerate"}) {
             const auto files = exportFiles(config, cluster(launcher, 1, 8), ExportTarget::DeepSpeedJson);
             QCOMPARE(files.size(), std::size_t(1));
@@ -375,37 +401,64 @@ private slots:
         QTest::addColumn<QStringList>("expected");
         // Trainer, ZeRO-2: every Trainer key present; not reduce_bucket_size (stage 2 keeps the wizard's 5e8),
         // not fp16 (absent), not the types, overlap_comm, steps_per_print.
-        const QStringList trainer2 = {"/train_batch_size", "/train_micro_batch_size_per_gpu", "/gradient_accumulation_steps",
-                                      "/gradient_clipping", "/optimizer/params/lr", "/optimizer/params/betas",
-                                      "/optimizer/params/eps", "/optimizer/params/weight_decay",
-                                      "/scheduler/params/warmup_min_lr", "/scheduler/params/warmup_max_lr",
-                                      "/scheduler/params/warmup_num_steps", "/scheduler/params/total_num_steps",
+        const QStringList trainer2 = {"/train_batch_size",
+                                      "/train_micro_batch_size_per_gpu",
+                                      "/gradient_accumulation_steps",
+                                      "/gradient_clipping",
+                                      "/optimizer/params/lr",
+                                      "/optimizer/params/betas",
+                                      "/optimizer/params/eps",
+                                      "/optimizer/params/weight_decay",
+                                      "/scheduler/params/warmup_min_lr",
+                                      "/scheduler/params/warmup_max_lr",
+                                      "/scheduler/params/warmup_num_steps",
+                                      "/scheduler/params/total_num_steps",
                                       "/bf16/enabled"};
         // Trainer, ZeRO-3: no total_num_steps in this config; fp16 instead of bf16; the three hidden-size keys.
-        const QStringList trainer3 = {"/train_batch_size", "/train_micro_batch_size_per_gpu", "/gradient_accumulation_steps",
-                                      "/gradient_clipping", "/optimizer/params/lr", "/optimizer/params/betas",
-                                      "/optimizer/params/eps", "/optimizer/params/weight_decay",
-                                      "/scheduler/params/warmup_min_lr", "/scheduler/params/warmup_max_lr",
-                                      "/scheduler/params/warmup_num_steps", "/fp16/enabled",
+        const QStringList trainer3 = {"/train_batch_size",
+                                      "/train_micro_batch_size_per_gpu",
+                                      "/gradient_accumulation_steps",
+                                      "/gradient_clipping",
+                                      "/optimizer/params/lr",
+                                      "/optimizer/params/betas",
+                                      "/optimizer/params/eps",
+                                      "/optimizer/params/weight_decay",
+                                      "/scheduler/params/warmup_min_lr",
+                                      "/scheduler/params/warmup_max_lr",
+                                      "/scheduler/params/warmup_num_steps",
+                                      "/fp16/enabled",
                                       "/zero_optimization/reduce_bucket_size",
                                       "/zero_optimization/stage3_prefetch_bucket_size",
                                       "/zero_optimization/stage3_param_persistence_threshold"};
         // Accelerate: no gradient accumulation, clipping, betas, eps or precision.
-        const QStringList accelerate2 = {"/train_batch_size", "/train_micro_batch_size_per_gpu", "/optimizer/params/lr",
-                                         "/optimizer/params/weight_decay", "/scheduler/params/warmup_min_lr",
-                                         "/scheduler/params/warmup_max_lr", "/scheduler/params/warmup_num_steps",
+        const QStringList accelerate2 = {"/train_batch_size",
+                                         "/train_micro_batch_size_per_gpu",
+                                         "/optimizer/params/lr",
+                                         "/optimizer/params/weight_decay",
+                                         "/scheduler/params/warmup_min_lr",
+                                         "/scheduler/params/warmup_max_lr",
+                                         "/scheduler/params/warmup_num_steps",
                                          "/scheduler/params/total_num_steps"};
-        const QStringList accelerate3 = {"/train_batch_size", "/train_micro_batch_size_per_gpu", "/optimizer/params/lr",
-                                         "/optimizer/params/weight_decay", "/scheduler/params/warmup_min_lr",
-                                         "/scheduler/params/warmup_max_lr", "/scheduler/params/warmup_num_steps",
+        const QStringList accelerate3 = {"/train_batch_size",
+                                         "/train_micro_batch_size_per_gpu",
+                                         "/optimizer/params/lr",
+                                         "/optimizer/params/weight_decay",
+                                         "/scheduler/params/warmup_min_lr",
+                                         "/scheduler/params/warmup_max_lr",
+                                         "/scheduler/params/warmup_num_steps",
                                          "/zero_optimization/reduce_bucket_size",
                                          "/zero_optimization/stage3_prefetch_bucket_size",
                                          "/zero_optimization/stage3_param_persistence_threshold"};
-        QTest::newRow("zero2 hf-trainer") << "zero2" << "hf-trainer" << trainer2;
-        QTest::newRow("zero2 deepspeed (hf-json asked)") << "zero2" << "deepspeed" << trainer2;
-        QTest::newRow("zero2 accelerate") << "zero2" << "accelerate" << accelerate2;
-        QTest::newRow("zero3 hf-trainer") << "zero3" << "hf-trainer" << trainer3;
-        QTest::newRow("zero3 accelerate") << "zero3" << "accelerate" << accelerate3;
+        QTest::newRow("zero2 hf-trainer") << "zero2"
+                                          << "hf-trainer" << trainer2;
+        QTest::newRow("zero2 deepspeed (hf-json asked)") << "zero2"
+                                                         << "deepspeed" << trainer2;
+        QTest::newRow("zero2 accelerate") << "zero2"
+                                          << "accelerate" << accelerate2;
+        QTest::newRow("zero3 hf-trainer") << "zero3"
+                                          << "hf-trainer" << trainer3;
+        QTest::newRow("zero3 accelerate") << "zero3"
+                                          << "accelerate" << accelerate3;
     }
     void hfAutoPointers()
     {
@@ -440,27 +493,34 @@ private slots:
         // The Trainer and Accelerate both fill warmup_min_lr with 0: a non-zero one stays.
         QTest::newRow("warmup_min_lr 1e-6 stays") << R"({"scheduler": {"params": {"warmup_min_lr": 1e-6}}})"
                                                   << "hf-trainer" << QStringList{};
-        QTest::newRow("warmup_min_lr 0") << R"({"scheduler": {"params": {"warmup_min_lr": 0}}})" << "accelerate"
-                                         << QStringList{"/scheduler/params/warmup_min_lr"};
+        QTest::newRow("warmup_min_lr 0") << R"({"scheduler": {"params": {"warmup_min_lr": 0}}})"
+                                         << "accelerate" << QStringList{"/scheduler/params/warmup_min_lr"};
         // Both fill warmup_max_lr with the optimizer's lr: a different peak stays (the Trainer then reports it).
-        QTest::newRow("warmup_max_lr != lr") << R"({"optimizer": {"params": {"lr": 1e-4}}, "scheduler": {"params": {"warmup_max_lr": 5e-4}}})"
-                                             << "hf-trainer" << QStringList{"/optimizer/params/lr"};
+        QTest::newRow("warmup_max_lr != lr")
+            << R"({"optimizer": {"params": {"lr": 1e-4}}, "scheduler": {"params": {"warmup_max_lr": 5e-4}}})"
+            << "hf-trainer" << QStringList{"/optimizer/params/lr"};
         QTest::newRow("warmup_max_lr, no optimizer") << R"({"scheduler": {"params": {"warmup_max_lr": 5e-4}}})"
                                                      << "hf-trainer" << QStringList{"/scheduler/params/warmup_max_lr"};
         // train_batch_size is computed from the micro-batch, so it needs one.
-        QTest::newRow("train_batch_size without micro-batch") << R"({"train_batch_size": 64, "gradient_accumulation_steps": 2})"
-                                                              << "hf-trainer" << QStringList{"/gradient_accumulation_steps"};
-        QTest::newRow("three betas") << R"({"optimizer": {"params": {"betas": [0.9, 0.99, 0.999]}}})" << "hf-trainer"
-                                     << QStringList{};
+        QTest::newRow("train_batch_size without micro-batch")
+            << R"({"train_batch_size": 64, "gradient_accumulation_steps": 2})"
+            << "hf-trainer" << QStringList{"/gradient_accumulation_steps"};
+        QTest::newRow("three betas") << R"({"optimizer": {"params": {"betas": [0.9, 0.99, 0.999]}}})"
+                                     << "hf-trainer" << QStringList{};
         QTest::newRow("stage as a string") << R"({"zero_optimization": {"stage": "3", "reduce_bucket_size": 100}})"
                                            << "hf-trainer" << QStringList{};
-        QTest::newRow("null stays null") << R"({"gradient_clipping": null})" << "hf-trainer" << QStringList{};
-        QTest::newRow("fp16 without enabled") << R"({"fp16": {"loss_scale": 0}})" << "hf-trainer" << QStringList{};
-        QTest::newRow("optimizer as a string") << R"({"optimizer": "AdamW"})" << "hf-trainer" << QStringList{};
+        QTest::newRow("null stays null") << R"({"gradient_clipping": null})"
+                                         << "hf-trainer" << QStringList{};
+        QTest::newRow("fp16 without enabled") << R"({"fp16": {"loss_scale": 0}})"
+                                              << "hf-trainer" << QStringList{};
+        QTest::newRow("optimizer as a string") << R"({"optimizer": "AdamW"})"
+                                               << "hf-trainer" << QStringList{};
         // An "auto" the user already had where no filler fills it is kept as it was.
-        QTest::newRow("foreign auto kept") << R"({"zero_optimization": {"stage": 3, "stage3_max_live_parameters": "auto"}})"
-                                           << "hf-trainer" << QStringList{"/zero_optimization/stage3_max_live_parameters"};
-        QTest::newRow("not an object") << R"([1, 2])" << "hf-trainer" << QStringList{};
+        QTest::newRow("foreign auto kept")
+            << R"({"zero_optimization": {"stage": 3, "stage3_max_live_parameters": "auto"}})"
+            << "hf-trainer" << QStringList{"/zero_optimization/stage3_max_live_parameters"};
+        QTest::newRow("not an object") << R"([1, 2])"
+                                       << "hf-trainer" << QStringList{};
     }
     void autoRules()
     {
@@ -486,10 +546,14 @@ private slots:
         QTest::addColumn<int>("gpusPerNode");
         QTest::addColumn<QString>("zero3InitFlag");
         QTest::addColumn<QString>("numProcesses"); // nodes x GPUs per node, by hand
-        QTest::newRow("zero2 1x8") << "zero2" << 1 << 8 << "false" << "8";
-        QTest::newRow("zero3 1x4") << "zero3" << 1 << 4 << "true" << "4";
-        QTest::newRow("zero3 2x8") << "zero3" << 2 << 8 << "true" << "16";
-        QTest::newRow("zero2 16x8") << "zero2" << 16 << 8 << "false" << "128";
+        QTest::newRow("zero2 1x8") << "zero2" << 1 << 8 << "false"
+                                   << "8";
+        QTest::newRow("zero3 1x4") << "zero3" << 1 << 4 << "true"
+                                   << "4";
+        QTest::newRow("zero3 2x8") << "zero3" << 2 << 8 << "true"
+                                   << "16";
+        QTest::newRow("zero2 16x8") << "zero2" << 16 << 8 << "false"
+                                    << "128";
     }
     void accelerateYaml()
     {
@@ -553,7 +617,8 @@ private slots:
         }
         // The YAML names the JSON of the bundle; launch.sh names the YAML of the bundle.
         QCOMPARE(q(y.at("deepspeed_config.deepspeed_config_file").text), QStringLiteral("ds_config.json"));
-        QVERIFY(commandOf(contentOf(files, "launch.sh"), "accelerate").contains("--config_file accelerate_config.yaml"));
+        QVERIFY(
+            commandOf(contentOf(files, "launch.sh"), "accelerate").contains("--config_file accelerate_config.yaml"));
     }
 
     void launchCommand_data()
@@ -563,29 +628,37 @@ private slots:
         QTest::addColumn<int>("nodes");
         QTest::addColumn<QString>("command");
         // Plain DeepSpeed script: deepspeed.add_config_arguments() flags, no Trainer flags.
-        QTest::newRow("deepspeed 1x8") << "zero2" << "deepspeed" << 1
-                                       << "deepspeed --num_gpus 8 train.py --deepspeed --deepspeed_config ds_config.json";
-        QTest::newRow("deepspeed 2x8") << "zero3" << "deepspeed" << 2
-                                       << "deepspeed --hostfile hostfile --num_nodes 2 --num_gpus 8 train.py --deepspeed "
-                                          "--deepspeed_config ds_config.json";
+        QTest::newRow("deepspeed 1x8")
+            << "zero2"
+            << "deepspeed" << 1 << "deepspeed --num_gpus 8 train.py --deepspeed --deepspeed_config ds_config.json";
+        QTest::newRow("deepspeed 2x8")
+            << "zero3"
+            << "deepspeed" << 2
+            << "deepspeed --hostfile hostfile --num_nodes 2 --num_gpus 8 train.py --deepspeed "
+               "--deepspeed_config ds_config.json";
         // Trainer: one flag per "auto" the Trainer fills from TrainingArguments, with the wizard's values
         // (zero2: micro 4, accumulation 2, clipping 1.0, lr 1e-4, betas 0.9/0.95, eps 1e-8, decay 0.1, warmup 100,
         // 1000 steps, bf16; warmup_max_lr rides on --learning_rate, warmup_min_lr 0 and train_batch_size need none).
-        QTest::newRow("hf-trainer 1x8") << "zero2" << "hf-trainer" << 1
+        QTest::newRow("hf-trainer 1x8") << "zero2"
+                                        << "hf-trainer" << 1
                                         << "deepspeed --num_gpus 8 train.py --per_device_train_batch_size 4 "
                                            "--gradient_accumulation_steps 2 --max_grad_norm 1.0 --learning_rate 0.0001 "
                                            "--adam_beta1 0.9 --adam_beta2 0.95 --adam_epsilon 1e-08 --weight_decay 0.1 "
                                            "--warmup_steps 100 --max_steps 1000 --bf16 --deepspeed ds_config.json";
         // zero3: micro 2, accumulation 8, clipping 0.5, lr 3e-4, betas 0.9/0.999, decay 0.0, warmup 500, fp16.
-        QTest::newRow("hf-trainer 2x8") << "zero3" << "hf-trainer" << 2
-                                        << "deepspeed --hostfile hostfile --num_nodes 2 --num_gpus 8 train.py "
-                                           "--per_device_train_batch_size 2 --gradient_accumulation_steps 8 "
-                                           "--max_grad_norm 0.5 --learning_rate 0.0003 --adam_beta1 0.9 --adam_beta2 0.999 "
-                                           "--adam_epsilon 1e-08 --weight_decay 0.0 --warmup_steps 500 --fp16 "
-                                           "--deepspeed ds_config.json";
-        QTest::newRow("accelerate 1x8") << "zero2" << "accelerate" << 1
+        QTest::newRow("hf-trainer 2x8")
+            << "zero3"
+            << "hf-trainer" << 2
+            << "deepspeed --hostfile hostfile --num_nodes 2 --num_gpus 8 train.py "
+               "--per_device_train_batch_size 2 --gradient_accumulation_steps 8 "
+               "--max_grad_norm 0.5 --learning_rate 0.0003 --adam_beta1 0.9 --adam_beta2 0.999 "
+               "--adam_epsilon 1e-08 --weight_decay 0.0 --warmup_steps 500 --fp16 "
+               "--deepspeed ds_config.json";
+        QTest::newRow("accelerate 1x8") << "zero2"
+                                        << "accelerate" << 1
                                         << "accelerate launch --config_file accelerate_config.yaml train.py";
-        QTest::newRow("accelerate 2x8") << "zero3" << "accelerate" << 2
+        QTest::newRow("accelerate 2x8") << "zero3"
+                                        << "accelerate" << 2
                                         << "accelerate launch --config_file accelerate_config.yaml "
                                            "--machine_rank \"${MACHINE_RANK:-0}\" train.py";
     }
@@ -607,11 +680,17 @@ private slots:
         // A TrainingArguments flag carries a value that the JSON leaves to "auto", so it is set in one place only.
         const std::map<QString, std::string> flagPointer = {
             {"--per_device_train_batch_size", "/train_micro_batch_size_per_gpu"},
-            {"--gradient_accumulation_steps", "/gradient_accumulation_steps"}, {"--max_grad_norm", "/gradient_clipping"},
-            {"--learning_rate", "/optimizer/params/lr"}, {"--adam_beta1", "/optimizer/params/betas"},
-            {"--adam_beta2", "/optimizer/params/betas"}, {"--adam_epsilon", "/optimizer/params/eps"},
-            {"--weight_decay", "/optimizer/params/weight_decay"}, {"--warmup_steps", "/scheduler/params/warmup_num_steps"},
-            {"--max_steps", "/scheduler/params/total_num_steps"}, {"--fp16", "/fp16/enabled"}, {"--bf16", "/bf16/enabled"}};
+            {"--gradient_accumulation_steps", "/gradient_accumulation_steps"},
+            {"--max_grad_norm", "/gradient_clipping"},
+            {"--learning_rate", "/optimizer/params/lr"},
+            {"--adam_beta1", "/optimizer/params/betas"},
+            {"--adam_beta2", "/optimizer/params/betas"},
+            {"--adam_epsilon", "/optimizer/params/eps"},
+            {"--weight_decay", "/optimizer/params/weight_decay"},
+            {"--warmup_steps", "/scheduler/params/warmup_num_steps"},
+            {"--max_steps", "/scheduler/params/total_num_steps"},
+            {"--fp16", "/fp16/enabled"},
+            {"--bf16", "/bf16/enabled"}};
         const oj json = oj::parse(contentOf(files, "ds_config.json"));
         for (const QString& word : command.split(' '))
             if (flagPointer.count(word))
@@ -629,18 +708,40 @@ private slots:
         QTest::addColumn<QStringList>("argv"); // after the working folder, which must be the export folder
         const QString spaces = "my scripts/train v2.py";
         const QString nasty = "it's \"odd\" $HOME `id` *.py; rm -x";
-        QTest::newRow("deepspeed spaces") << "deepspeed" << 1 << spaces << QStringList{}
-                                          << QStringList{"--num_gpus", "8", spaces, "--deepspeed", "--deepspeed_config", "ds_config.json"};
+        QTest::newRow("deepspeed spaces")
+            << "deepspeed" << 1 << spaces << QStringList{}
+            << QStringList{"--num_gpus", "8", spaces, "--deepspeed", "--deepspeed_config", "ds_config.json"};
         QTest::newRow("deepspeed 2 nodes, shell characters")
             << "deepspeed" << 2 << nasty << QStringList{}
-            << QStringList{"--hostfile", "hostfile", "--num_nodes", "2", "--num_gpus", "8", nasty, "--deepspeed",
-                           "--deepspeed_config", "ds_config.json"};
-        QTest::newRow("hf-trainer newline in name")
-            << "hf-trainer" << 1 << "two\nlines.py" << QStringList{}
-            << QStringList{"--num_gpus", "8", "two\nlines.py", "--per_device_train_batch_size", "4",
-                           "--gradient_accumulation_steps", "2", "--max_grad_norm", "1.0", "--learning_rate", "0.0001",
-                           "--adam_beta1", "0.9", "--adam_beta2", "0.95", "--adam_epsilon", "1e-08", "--weight_decay", "0.1",
-                           "--warmup_steps", "100", "--max_steps", "1000", "--bf16", "--deepspeed", "ds_config.json"};
+            << QStringList{"--hostfile",  "hostfile",           "--num_nodes",   "2", "--num_gpus", "8", nasty,
+                           "--deepspeed", "--deepspeed_config", "ds_config.json"};
+        QTest::newRow("hf-trainer newline in name") << "hf-trainer" << 1 << "two\nlines.py" << QStringList{}
+                                                    << QStringList{"--num_gpus",
+                                                                   "8",
+                                                                   "two\nlines.py",
+                                                                   "--per_device_train_batch_size",
+                                                                   "4",
+                                                                   "--gradient_accumulation_steps",
+                                                                   "2",
+                                                                   "--max_grad_norm",
+                                                                   "1.0",
+                                                                   "--learning_rate",
+                                                                   "0.0001",
+                                                                   "--adam_beta1",
+                                                                   "0.9",
+                                                                   "--adam_beta2",
+                                                                   "0.95",
+                                                                   "--adam_epsilon",
+                                                                   "1e-08",
+                                                                   "--weight_decay",
+                                                                   "0.1",
+                                                                   "--warmup_steps",
+                                                                   "100",
+                                                                   "--max_steps",
+                                                                   "1000",
+                                                                   "--bf16",
+                                                                   "--deepspeed",
+                                                                   "ds_config.json"};
         QTest::newRow("accelerate spaces") << "accelerate" << 1 << spaces << QStringList{}
                                            << QStringList{"launch", "--config_file", "accelerate_config.yaml", spaces};
         QTest::newRow("accelerate 3 nodes, rank 2")
@@ -671,13 +772,20 @@ private slots:
     {
         QTest::addColumn<QString>("word");
         QTest::addColumn<QString>("quoted"); // by hand: POSIX single quotes, ' as '\''
-        QTest::newRow("plain") << "ds_config.json" << "ds_config.json";
-        QTest::newRow("path") << "/opt/run-1/train.py" << "/opt/run-1/train.py";
-        QTest::newRow("space") << "my train.py" << "'my train.py'";
-        QTest::newRow("quote") << "it's.py" << "'it'\\''s.py'";
-        QTest::newRow("dollar") << "$HOME" << "'$HOME'";
-        QTest::newRow("tilde") << "~/x.py" << "'~/x.py'";
-        QTest::newRow("empty") << "" << "''";
+        QTest::newRow("plain") << "ds_config.json"
+                               << "ds_config.json";
+        QTest::newRow("path") << "/opt/run-1/train.py"
+                              << "/opt/run-1/train.py";
+        QTest::newRow("space") << "my train.py"
+                               << "'my train.py'";
+        QTest::newRow("quote") << "it's.py"
+                               << "'it'\\''s.py'";
+        QTest::newRow("dollar") << "$HOME"
+                                << "'$HOME'";
+        QTest::newRow("tilde") << "~/x.py"
+                               << "'~/x.py'";
+        QTest::newRow("empty") << ""
+                               << "''";
     }
     void shellQuoteWords()
     {

@@ -1,6 +1,6 @@
 // Import: the answers a config implies, and re-export without edits giving back every key and value.
-#include "config/ConfigImporter.h"
 #include "Plan.h"
+#include "config/ConfigImporter.h"
 
 #include <QDir>
 #include <QFile>
@@ -84,7 +84,8 @@ private slots:
 
     void autoValuesAreNotAnswers()
     {
-        const auto imported = importConfig(parsed(R"({"train_micro_batch_size_per_gpu": "auto", "fp16": {"enabled": "auto"}})"));
+        const auto imported =
+            importConfig(parsed(R"({"train_micro_batch_size_per_gpu": "auto", "fp16": {"enabled": "auto"}})"));
         QVERIFY(!imported.project.answers.has("training.micro_batch_size"));
         QCOMPARE(imported.project.answers.text("software.launcher"), std::string("hf-trainer"));
         QVERIFY(!imported.notes.empty());
@@ -92,7 +93,8 @@ private slots:
 
     void reexportWithoutEditsIsTheSameConfig()
     {
-        const std::string text = R"({"zero_optimization": {"stage": 2, "reduce_bucket_size": 5e8}, "train_batch_size": 16,
+        const std::string text =
+            R"({"zero_optimization": {"stage": 2, "reduce_bucket_size": 5e8}, "train_batch_size": 16,
             "steps_per_print": 10, "big": 123456789012345678, "wall_clock_breakdown": false})";
         const auto imported = importConfig(parsed(text));
         // Through the project file as well, as `ds-wizard import` then `recommend --format config` do.
@@ -100,12 +102,13 @@ private slots:
         QVERIFY(reloaded.ok());
         const Plan plan = makePlan(reloaded.value());
         QCOMPARE(plan.config.dump(), oj::parse(text).dump()); // keys, order and values, large integers exact
-        QVERIFY(!plan.suggestions.empty()); // e.g. gradient_clipping written explicitly
+        QVERIFY(!plan.suggestions.empty());                   // e.g. gradient_clipping written explicitly
     }
 
     void acceptedSuggestionsAreApplied()
     {
-        auto imported = importConfig(parsed(R"({"train_batch_size": 16, "train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 2}})"));
+        auto imported = importConfig(parsed(
+            R"({"train_batch_size": 16, "train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 2}})"));
         Plan plan = makePlan(imported.project);
         const auto clip = std::find_if(plan.suggestions.begin(), plan.suggestions.end(),
                                        [](const Suggestion& s) { return s.pointer == "/gradient_clipping"; });

@@ -8,10 +8,7 @@
 using namespace dsw;
 
 namespace {
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 } // namespace
 
 class TestConfigText : public QObject {
@@ -64,10 +61,14 @@ private slots:
         QTest::addColumn<int>("depth");
         QTest::addColumn<bool>("accepted");
         // The root object is level 1, so "depth" containers in total; kMaxConfigDepth = 64.
-        QTest::newRow("64 levels") << "[" << "]" << 64 << true;
-        QTest::newRow("65 levels") << "[" << "]" << 65 << false;
-        QTest::newRow("100000 arrays") << "[" << "]" << 100000 << false;
-        QTest::newRow("100000 objects") << "{\"a\":" << "}" << 100000 << false;
+        QTest::newRow("64 levels") << "["
+                                   << "]" << 64 << true;
+        QTest::newRow("65 levels") << "["
+                                   << "]" << 65 << false;
+        QTest::newRow("100000 arrays") << "["
+                                       << "]" << 100000 << false;
+        QTest::newRow("100000 objects") << "{\"a\":"
+                                        << "}" << 100000 << false;
     }
     void nesting()
     {
@@ -152,11 +153,16 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("kind");
-        QTest::newRow("array") << "[1, 2]" << "an array";
-        QTest::newRow("string") << "\"ds_config\"" << "a string";
-        QTest::newRow("number") << "42" << "a number";
-        QTest::newRow("null") << "null" << "null";
-        QTest::newRow("bool") << "true" << "a boolean";
+        QTest::newRow("array") << "[1, 2]"
+                               << "an array";
+        QTest::newRow("string") << "\"ds_config\""
+                                << "a string";
+        QTest::newRow("number") << "42"
+                                << "a number";
+        QTest::newRow("null") << "null"
+                              << "null";
+        QTest::newRow("bool") << "true"
+                              << "a boolean";
     }
     void topLevelMustBeObject()
     {
@@ -169,18 +175,18 @@ private slots:
 
     void linesOfPointers()
     {
-        const std::string text = "{\n"                                   // 1
-                                 "  \"train_batch_size\": 64,\n"         // 2
-                                 "  \"zero_optimization\": {\n"          // 3
-                                 "    \"stage\": 3,\n"                   // 4
-                                 "    \"offload_optimizer\": {\n"        // 5
-                                 "      \"device\": \"cpu\"\n"           // 6
-                                 "    }\n"                               // 7
-                                 "  },\n"                                // 8
+        const std::string text = "{\n"                                           // 1
+                                 "  \"train_batch_size\": 64,\n"                 // 2
+                                 "  \"zero_optimization\": {\n"                  // 3
+                                 "    \"stage\": 3,\n"                           // 4
+                                 "    \"offload_optimizer\": {\n"                // 5
+                                 "      \"device\": \"cpu\"\n"                   // 6
+                                 "    }\n"                                       // 7
+                                 "  },\n"                                        // 8
                                  "  \"optimizer\": {\"params\": {\"betas\": [\n" // 9
-                                 "    0.9,\n"                            // 10
-                                 "    0.95]}},\n"                        // 11
-                                 "  \"a/b\": 1, \"c~d\": 2\n"            // 12
+                                 "    0.9,\n"                                    // 10
+                                 "    0.95]}},\n"                                // 11
+                                 "  \"a/b\": 1, \"c~d\": 2\n"                    // 12
                                  "}\n";
         const auto r = parseConfigText(text);
         QVERIFY(r.ok());
@@ -207,10 +213,10 @@ private slots:
     void duplicates()
     {
         const std::string text = "{\n"
-                                 "  \"fp16\": {\"enabled\": true,\n"   // 2
-                                 "           \"enabled\": false},\n"   // 3
-                                 "  \"train_batch_size\": 8,\n"        // 4
-                                 "  \"train_batch_size\": 16\n"        // 5
+                                 "  \"fp16\": {\"enabled\": true,\n" // 2
+                                 "           \"enabled\": false},\n" // 3
+                                 "  \"train_batch_size\": 8,\n"      // 4
+                                 "  \"train_batch_size\": 16\n"      // 5
                                  "}";
         const auto r = parseConfigText(text);
         QVERIFY(r.ok());
@@ -230,8 +236,8 @@ private slots:
     void comments()
     {
         const std::string text = "// written by hand\n"                    // 1
-                                 "{ /* ZeRO */ \"zero_optimization\": {\n"  // 2
-                                 "    \"stage\": 2 # hjson comment\n"       // 3
+                                 "{ /* ZeRO */ \"zero_optimization\": {\n" // 2
+                                 "    \"stage\": 2 # hjson comment\n"      // 3
                                  "  }\n"
                                  "}\n";
         const auto r = parseConfigText(text);
@@ -266,11 +272,11 @@ private slots:
         // Megatron-DeepSpeed templates: hjson reads a bare placeholder as a string up to the end of the
         // line, comma included ("GBSIZE,"), and the newline separates the members.
         const std::string text = "{\n"
-                                 "  \"train_batch_size\" : GBSIZE,\n"   // 2
+                                 "  \"train_batch_size\" : GBSIZE,\n" // 2
                                  "  \"zero_optimization\": {\n"
-                                 "    \"stage\": ZERO_STAGE\n"          // 4
+                                 "    \"stage\": ZERO_STAGE\n" // 4
                                  "  },\n"
-                                 "  \"tp\": ${autotp_size}\n"           // 6
+                                 "  \"tp\": ${autotp_size}\n" // 6
                                  "}\n";
         const auto r = parseConfigText(text);
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
@@ -279,7 +285,8 @@ private slots:
         QVERIFY(c.json["train_batch_size"] == "GBSIZE,");
         QVERIFY(c.json["zero_optimization"]["stage"] == "ZERO_STAGE");
         QVERIFY(c.json["tp"] == "${autotp_size}");
-        QVERIFY((c.quotelessValues == std::vector<std::string>{"/train_batch_size", "/zero_optimization/stage", "/tp"}));
+        QVERIFY(
+            (c.quotelessValues == std::vector<std::string>{"/train_batch_size", "/zero_optimization/stage", "/tp"}));
         QCOMPARE(c.lineOfPointer.at("/zero_optimization/stage"), 4);
         QCOMPARE(c.lineOfPointer.at("/tp"), 6);
     }

@@ -95,12 +95,18 @@ private slots:
         QTest::addColumn<int>("index");
         QTest::addColumn<QString>("cpuGiB");
         QTest::addColumn<QString>("gpuGiB");
-        QTest::newRow("z3 param=cpu optim=cpu init=1") << 2 << "71.69" << "0.12";
-        QTest::newRow("z3 param=cpu optim=cpu init=0") << 3 << "127.45" << "0.12";
-        QTest::newRow("z3 param=none optim=cpu init=1") << 4 << "63.72" << "0.78";
-        QTest::newRow("z3 param=none optim=cpu init=0") << 5 << "127.45" << "0.78";
-        QTest::newRow("z3 param=none optim=none init=1") << 6 << "1.43" << "6.09";
-        QTest::newRow("z3 param=none optim=none init=0") << 7 << "127.45" << "6.09";
+        QTest::newRow("z3 param=cpu optim=cpu init=1") << 2 << "71.69"
+                                                       << "0.12";
+        QTest::newRow("z3 param=cpu optim=cpu init=0") << 3 << "127.45"
+                                                       << "0.12";
+        QTest::newRow("z3 param=none optim=cpu init=1") << 4 << "63.72"
+                                                        << "0.78";
+        QTest::newRow("z3 param=none optim=cpu init=0") << 5 << "127.45"
+                                                        << "0.78";
+        QTest::newRow("z3 param=none optim=none init=1") << 6 << "1.43"
+                                                         << "6.09";
+        QTest::newRow("z3 param=none optim=none init=0") << 7 << "127.45"
+                                                         << "6.09";
     }
 
     void docsExample()
@@ -126,11 +132,16 @@ private slots:
     {
         const auto rows = deepSpeedEstimatorRows(2851000000, 32000000, 8, 1);
         QCOMPARE(rows.size(), std::size_t{8});
-        struct Want { int stage; const char* optim; const char* param; std::optional<bool> init; };
-        const Want want[] = {{2, "cpu", "none", std::nullopt},  {2, "none", "none", std::nullopt},
-                             {3, "cpu", "cpu", true},           {3, "cpu", "cpu", false},
-                             {3, "cpu", "none", true},          {3, "cpu", "none", false},
-                             {3, "none", "none", true},         {3, "none", "none", false}};
+        struct Want {
+            int stage;
+            const char* optim;
+            const char* param;
+            std::optional<bool> init;
+        };
+        const Want want[] = {{2, "cpu", "none", std::nullopt}, {2, "none", "none", std::nullopt},
+                             {3, "cpu", "cpu", true},          {3, "cpu", "cpu", false},
+                             {3, "cpu", "none", true},         {3, "cpu", "none", false},
+                             {3, "none", "none", true},        {3, "none", "none", false}};
         for (std::size_t i = 0; i < rows.size(); ++i) {
             QCOMPARE(rows[i].stage, want[i].stage);
             QCOMPARE(rows[i].offloadOptimizer, std::string(want[i].optim));

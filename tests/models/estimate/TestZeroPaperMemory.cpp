@@ -24,9 +24,9 @@ private slots:
         const qint64 p7 = 7500000000LL;
         // Figure 1 worked example: 7.5B params, Nd = 64.
         QTest::newRow("fig1 baseline") << p7 << 0 << 64 << 120.0;
-        QTest::newRow("fig1 P_os") << p7 << 1 << 64 << 31.4;     // 30 + 90/64 = 31.40625
-        QTest::newRow("fig1 P_os+g") << p7 << 2 << 64 << 16.6;   // 15 + 105/64 = 16.640625
-        QTest::newRow("fig1 P_os+g+p") << p7 << 3 << 64 << 1.9;  // 120/64 = 1.875
+        QTest::newRow("fig1 P_os") << p7 << 1 << 64 << 31.4;    // 30 + 90/64 = 31.40625
+        QTest::newRow("fig1 P_os+g") << p7 << 2 << 64 << 16.6;  // 15 + 105/64 = 16.640625
+        QTest::newRow("fig1 P_os+g+p") << p7 << 3 << 64 << 1.9; // 120/64 = 1.875
         // Table 1 cells.
         QTest::newRow("7.5B Nd=1 P_os") << p7 << 1 << 1 << 120.0;
         QTest::newRow("7.5B Nd=4 P_os") << p7 << 1 << 4 << 52.5;

@@ -15,9 +15,10 @@ private slots:
         const DeepSpeedSchema& s = DeepSpeedSchema::instance();
         QCOMPARE(QString::fromStdString(s.deepspeedVersion()), QString("0.19.5"));
         // The blocks deepspeed-facts §2.0 names as pydantic models with extra="forbid" ...
-        for (const char* strict : {"zero_optimization", "zero_optimization.offload_param", "zero_optimization.offload_optimizer",
-                                   "zero_optimization.leaf_module", "zero_optimization.zenflow", "fp16", "bf16", "compile",
-                                   "tensor_parallel", "comms_logger", "tensorboard", "wandb", "csv_monitor", "hybrid_engine"}) {
+        for (const char* strict :
+             {"zero_optimization", "zero_optimization.offload_param", "zero_optimization.offload_optimizer",
+              "zero_optimization.leaf_module", "zero_optimization.zenflow", "fp16", "bf16", "compile",
+              "tensor_parallel", "comms_logger", "tensorboard", "wandb", "csv_monitor", "hybrid_engine"}) {
             QVERIFY2(s.block(strict), strict);
             QVERIFY2(s.block(strict)->strictness == BlockStrictness::Forbid, strict);
         }
@@ -38,27 +39,48 @@ private slots:
         QTest::addColumn<QString>("pointer");
         QTest::addColumn<QString>("expected"); // JSON text, or "none" for no default
         // deepspeed-facts §2.6 (zero), offload tables, §2.3 (fp16), §2.4 (bf16), §2.2, §2.7, §2.11.
-        QTest::newRow("stage") << "/zero_optimization/stage" << "0";
-        QTest::newRow("prefetch is 5e7, not the docs' 5e8") << "/zero_optimization/stage3_prefetch_bucket_size" << "50000000";
-        QTest::newRow("prefetch by field name") << "/zero_optimization/prefetch_bucket_size" << "50000000";
-        QTest::newRow("persistence threshold") << "/zero_optimization/stage3_param_persistence_threshold" << "100000";
-        QTest::newRow("model persistence sys.maxsize") << "/zero_optimization/stage3_model_persistence_threshold" << "9223372036854775807";
-        QTest::newRow("overlap_comm is stage-dependent") << "/zero_optimization/overlap_comm" << "null";
-        QTest::newRow("sub_group_size") << "/zero_optimization/sub_group_size" << "1000000000";
-        QTest::newRow("param buffer_count") << "/zero_optimization/offload_param/buffer_count" << "5";
-        QTest::newRow("optimizer buffer_count") << "/zero_optimization/offload_optimizer/buffer_count" << "4";
-        QTest::newRow("pin_memory since 0.19.5") << "/zero_optimization/offload_optimizer/pin_memory" << "true";
-        QTest::newRow("offload device") << "/zero_optimization/offload_param/device" << "\"none\"";
-        QTest::newRow("gradient_clipping since 0.19.3") << "/gradient_clipping" << "1.0";
-        QTest::newRow("initial_scale_power") << "/fp16/initial_scale_power" << "16";
-        QTest::newRow("check_grad_overflow") << "/bf16/check_grad_overflow" << "true";
-        QTest::newRow("via legacy bfloat16") << "/bfloat16/immediate_grad_update" << "false";
-        QTest::newRow("aio queue_depth") << "/aio/queue_depth" << "8";
-        QTest::newRow("sparse block") << "/sparse_attention/block" << "16";
-        QTest::newRow("batch has no default") << "/train_batch_size" << "null";
-        QTest::newRow("unknown key") << "/zero_optimization/stage3_prefetch_bucket" << "none";
-        QTest::newRow("free-form params") << "/optimizer/params/lr" << "none";
-        QTest::newRow("whole config") << "" << "none";
+        QTest::newRow("stage") << "/zero_optimization/stage"
+                               << "0";
+        QTest::newRow("prefetch is 5e7, not the docs' 5e8") << "/zero_optimization/stage3_prefetch_bucket_size"
+                                                            << "50000000";
+        QTest::newRow("prefetch by field name") << "/zero_optimization/prefetch_bucket_size"
+                                                << "50000000";
+        QTest::newRow("persistence threshold") << "/zero_optimization/stage3_param_persistence_threshold"
+                                               << "100000";
+        QTest::newRow("model persistence sys.maxsize") << "/zero_optimization/stage3_model_persistence_threshold"
+                                                       << "9223372036854775807";
+        QTest::newRow("overlap_comm is stage-dependent") << "/zero_optimization/overlap_comm"
+                                                         << "null";
+        QTest::newRow("sub_group_size") << "/zero_optimization/sub_group_size"
+                                        << "1000000000";
+        QTest::newRow("param buffer_count") << "/zero_optimization/offload_param/buffer_count"
+                                            << "5";
+        QTest::newRow("optimizer buffer_count") << "/zero_optimization/offload_optimizer/buffer_count"
+                                                << "4";
+        QTest::newRow("pin_memory since 0.19.5") << "/zero_optimization/offload_optimizer/pin_memory"
+                                                 << "true";
+        QTest::newRow("offload device") << "/zero_optimization/offload_param/device"
+                                        << "\"none\"";
+        QTest::newRow("gradient_clipping since 0.19.3") << "/gradient_clipping"
+                                                        << "1.0";
+        QTest::newRow("initial_scale_power") << "/fp16/initial_scale_power"
+                                             << "16";
+        QTest::newRow("check_grad_overflow") << "/bf16/check_grad_overflow"
+                                             << "true";
+        QTest::newRow("via legacy bfloat16") << "/bfloat16/immediate_grad_update"
+                                             << "false";
+        QTest::newRow("aio queue_depth") << "/aio/queue_depth"
+                                         << "8";
+        QTest::newRow("sparse block") << "/sparse_attention/block"
+                                      << "16";
+        QTest::newRow("batch has no default") << "/train_batch_size"
+                                              << "null";
+        QTest::newRow("unknown key") << "/zero_optimization/stage3_prefetch_bucket"
+                                     << "none";
+        QTest::newRow("free-form params") << "/optimizer/params/lr"
+                                          << "none";
+        QTest::newRow("whole config") << ""
+                                      << "none";
     }
     void defaults()
     {
@@ -78,21 +100,36 @@ private slots:
         QTest::addColumn<QString>("block");
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("canonical");
-        QTest::newRow("field name to stage3_ alias") << "zero_optimization" << "max_live_parameters" << "stage3_max_live_parameters";
-        QTest::newRow("16-bit save") << "zero_optimization" << "gather_16bit_weights_on_model_save"
+        QTest::newRow("field name to stage3_ alias") << "zero_optimization"
+                                                     << "max_live_parameters"
+                                                     << "stage3_max_live_parameters";
+        QTest::newRow("16-bit save") << "zero_optimization"
+                                     << "gather_16bit_weights_on_model_save"
                                      << "stage3_gather_16bit_weights_on_model_save";
-        QTest::newRow("alias stays") << "zero_optimization" << "stage3_max_live_parameters" << "stage3_max_live_parameters";
-        QTest::newRow("bfloat16 is bf16") << "" << "bfloat16" << "bf16";
-        QTest::newRow("plain key") << "zero_optimization" << "stage" << "stage";
-        QTest::newRow("unknown unchanged") << "zero_optimization" << "whatever" << "whatever";
-        QTest::newRow("tensor parallel alias") << "tensor_parallel" << "replace_with_kernel_inject" << "kernel_inject";
+        QTest::newRow("alias stays") << "zero_optimization"
+                                     << "stage3_max_live_parameters"
+                                     << "stage3_max_live_parameters";
+        QTest::newRow("bfloat16 is bf16") << ""
+                                          << "bfloat16"
+                                          << "bf16";
+        QTest::newRow("plain key") << "zero_optimization"
+                                   << "stage"
+                                   << "stage";
+        QTest::newRow("unknown unchanged") << "zero_optimization"
+                                           << "whatever"
+                                           << "whatever";
+        QTest::newRow("tensor parallel alias") << "tensor_parallel"
+                                               << "replace_with_kernel_inject"
+                                               << "kernel_inject";
     }
     void canonicalKeys()
     {
         QFETCH(QString, block);
         QFETCH(QString, key);
         QFETCH(QString, canonical);
-        QCOMPARE(QString::fromStdString(DeepSpeedSchema::instance().canonicalKey(block.toStdString(), key.toStdString())), canonical);
+        QCOMPARE(
+            QString::fromStdString(DeepSpeedSchema::instance().canonicalKey(block.toStdString(), key.toStdString())),
+            canonical);
     }
 
     void nearestKeys_data()
@@ -100,14 +137,27 @@ private slots:
         QTest::addColumn<QString>("block");
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("nearest"); // "" = no suggestion
-        QTest::newRow("digit for letter") << "" << "gradient_clipp1ng" << "gradient_clipping";
-        QTest::newRow("prefix") << "zero_optimization" << "stage3_prefetch_bucket" << "stage3_prefetch_bucket_size";
-        QTest::newRow("missing underscore") << "zero_optimization" << "overlapcomm" << "overlap_comm";
-        QTest::newRow("swapped letters") << "fp16" << "enalbed" << "enabled";
-        QTest::newRow("field name typo suggests the alias") << "zero_optimization" << "prefetch_bucket_sise"
+        QTest::newRow("digit for letter") << ""
+                                          << "gradient_clipp1ng"
+                                          << "gradient_clipping";
+        QTest::newRow("prefix") << "zero_optimization"
+                                << "stage3_prefetch_bucket"
+                                << "stage3_prefetch_bucket_size";
+        QTest::newRow("missing underscore") << "zero_optimization"
+                                            << "overlapcomm"
+                                            << "overlap_comm";
+        QTest::newRow("swapped letters") << "fp16"
+                                         << "enalbed"
+                                         << "enabled";
+        QTest::newRow("field name typo suggests the alias") << "zero_optimization"
+                                                            << "prefetch_bucket_sise"
                                                             << "stage3_prefetch_bucket_size";
-        QTest::newRow("nothing close") << "" << "log" << "";
-        QTest::newRow("not a renamed-away key") << "aio" << "thread_counts" << "";
+        QTest::newRow("nothing close") << ""
+                                       << "log"
+                                       << "";
+        QTest::newRow("not a renamed-away key") << "aio"
+                                                << "thread_counts"
+                                                << "";
     }
     void nearestKeys()
     {
@@ -155,7 +205,9 @@ private slots:
         QVERIFY(!r.ok());
         QVERIFY(r.error().find("undescribed block") != std::string::npos);
         QVERIFY(!DeepSpeedSchema::fromJson(R"({"blocks": [{"path": "", "strictness": "loose", "keys": {}}]})").ok());
-        QVERIFY(!DeepSpeedSchema::fromJson(R"({"blocks": [{"path": "", "strictness": "ignore", "keys": {"a": {"type": "float"}}}]})").ok());
+        QVERIFY(!DeepSpeedSchema::fromJson(
+                     R"({"blocks": [{"path": "", "strictness": "ignore", "keys": {"a": {"type": "float"}}}]})")
+                     .ok());
         QVERIFY(DeepSpeedSchema::fromJson(R"({"blocks": [{"path": "", "strictness": "ignore", "keys": {}}]})").ok());
     }
 

@@ -229,7 +229,8 @@ void TestSourceCitations::everyCatalogIdIsCited()
     for (const auto& id : catalogIds())
         if (!code.cited.count(id) && !data.count(id))
             uncited << QString::fromStdString(id);
-    QVERIFY2(uncited.isEmpty(), qPrintable("sources.tsv ids nothing cites (cite or remove them): " + uncited.join(", ")));
+    QVERIFY2(uncited.isEmpty(),
+             qPrintable("sources.tsv ids nothing cites (cite or remove them): " + uncited.join(", ")));
 }
 
 // Prose that cites a source's words takes them from the catalog, so they are written once.

@@ -1,11 +1,11 @@
 // The one registry of inputs (models/project/InputRegistry.h) and the defaults Answers derives from it:
 // counts as people write them, validation messages that name the input and what is allowed,
 // case-insensitive GPU ids, the foundation's ids with help and a page, and derived defaults.
-#include "project/Answers.h"
 #include "TestAnswers.h"
-#include "util/Count.h"
 #include "knowledge/GpuCatalog.h"
+#include "project/Answers.h"
 #include "project/InputRegistry.h"
+#include "util/Count.h"
 
 #include <QTest>
 
@@ -17,11 +17,9 @@ using json = nlohmann::json;
 
 Q_DECLARE_METATYPE(std::string)
 
-
 namespace {
 
 const InputRegistry& reg() { return InputRegistry::instance(); }
-
 
 const std::set<std::string>& workflowIdsFromDesign()
 {
@@ -97,23 +95,40 @@ private slots:
         QTest::addColumn<std::string>("id");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("allowedFragment");
-        QTest::newRow("params not a number") << std::string("model.params") << "lots" << "7B";
-        QTest::newRow("params too small") << std::string("model.params") << "10" << "1M";
-        QTest::newRow("params negative") << std::string("model.params") << "-7B" << "7B";
-        QTest::newRow("nodes zero") << std::string("hardware.nodes") << "0" << "1 to 100000";
-        QTest::newRow("nodes fraction") << std::string("hardware.nodes") << "1.5" << "whole number";
-        QTest::newRow("nodes with suffix") << std::string("hardware.nodes") << "2k" << "whole number";
-        QTest::newRow("gpus per node too many") << std::string("hardware.gpus_per_node") << "65" << "1 to 64";
-        QTest::newRow("cpu memory not a number") << std::string("hardware.cpu_memory_gib") << "big" << "number from 1";
-        QTest::newRow("cpu memory zero") << std::string("hardware.cpu_memory_gib") << "0" << "number from 1";
-        QTest::newRow("micro batch zero") << std::string("training.micro_batch_size") << "0" << "1 to 65536";
-        QTest::newRow("unknown GPU") << std::string("hardware.gpu") << "Z100" << "A100-80GB";
-        QTest::newRow("unknown GPU, close name") << std::string("hardware.gpu") << "A100" << "H100-80GB";
-        QTest::newRow("unknown nvme choice") << std::string("hardware.nvme") << "ssd" << "one of: none, nvme";
-        QTest::newRow("unknown precision") << std::string("training.precision") << "fp4" << "fp16, bf16, fp8";
-        QTest::newRow("unknown launcher") << std::string("software.launcher") << "torchrun" << "deepspeed, hf-trainer, accelerate";
-        QTest::newRow("checkpointing yes") << std::string("training.activation_checkpointing") << "yes" << "auto, on, off";
-        QTest::newRow("stage 4") << std::string("zero.stage") << "4" << "0, 1, 2, 3";
+        QTest::newRow("params not a number") << std::string("model.params") << "lots"
+                                             << "7B";
+        QTest::newRow("params too small") << std::string("model.params") << "10"
+                                          << "1M";
+        QTest::newRow("params negative") << std::string("model.params") << "-7B"
+                                         << "7B";
+        QTest::newRow("nodes zero") << std::string("hardware.nodes") << "0"
+                                    << "1 to 100000";
+        QTest::newRow("nodes fraction") << std::string("hardware.nodes") << "1.5"
+                                        << "whole number";
+        QTest::newRow("nodes with suffix") << std::string("hardware.nodes") << "2k"
+                                           << "whole number";
+        QTest::newRow("gpus per node too many") << std::string("hardware.gpus_per_node") << "65"
+                                                << "1 to 64";
+        QTest::newRow("cpu memory not a number") << std::string("hardware.cpu_memory_gib") << "big"
+                                                 << "number from 1";
+        QTest::newRow("cpu memory zero") << std::string("hardware.cpu_memory_gib") << "0"
+                                         << "number from 1";
+        QTest::newRow("micro batch zero") << std::string("training.micro_batch_size") << "0"
+                                          << "1 to 65536";
+        QTest::newRow("unknown GPU") << std::string("hardware.gpu") << "Z100"
+                                     << "A100-80GB";
+        QTest::newRow("unknown GPU, close name") << std::string("hardware.gpu") << "A100"
+                                                 << "H100-80GB";
+        QTest::newRow("unknown nvme choice") << std::string("hardware.nvme") << "ssd"
+                                             << "one of: none, nvme";
+        QTest::newRow("unknown precision") << std::string("training.precision") << "fp4"
+                                           << "fp16, bf16, fp8";
+        QTest::newRow("unknown launcher") << std::string("software.launcher") << "torchrun"
+                                          << "deepspeed, hf-trainer, accelerate";
+        QTest::newRow("checkpointing yes") << std::string("training.activation_checkpointing") << "yes"
+                                           << "auto, on, off";
+        QTest::newRow("stage 4") << std::string("zero.stage") << "4"
+                                 << "0, 1, 2, 3";
     }
     void badTypedValues()
     {
@@ -134,17 +149,28 @@ private slots:
         QTest::addColumn<std::string>("id");
         QTest::addColumn<QString>("jsonText");
         QTest::addColumn<QString>("allowedFragment");
-        QTest::newRow("nodes negative") << std::string("hardware.nodes") << "-3" << "1 to 100000";
-        QTest::newRow("nodes bool") << std::string("hardware.nodes") << "true" << "1 to 100000";
-        QTest::newRow("nodes fraction") << std::string("hardware.nodes") << "2.5" << "whole number";
-        QTest::newRow("nodes object") << std::string("hardware.nodes") << R"({"n":2})" << "1 to 100000";
-        QTest::newRow("params null") << std::string("model.params") << "null" << "7B";
-        QTest::newRow("params array") << std::string("model.params") << "[7000000000]" << "7B";
-        QTest::newRow("gpu as number") << std::string("hardware.gpu") << "100" << "A100-80GB";
-        QTest::newRow("gpu unknown") << std::string("hardware.gpu") << R"("nope")" << "A100-80GB";
-        QTest::newRow("precision as bool") << std::string("training.precision") << "true" << "bf16";
-        QTest::newRow("nvme path as number") << std::string("hardware.nvme_path") << "7" << "text";
-        QTest::newRow("gpu memory too big") << std::string("hardware.gpu_memory_gib") << "100000" << "number from 1 to 4096";
+        QTest::newRow("nodes negative") << std::string("hardware.nodes") << "-3"
+                                        << "1 to 100000";
+        QTest::newRow("nodes bool") << std::string("hardware.nodes") << "true"
+                                    << "1 to 100000";
+        QTest::newRow("nodes fraction") << std::string("hardware.nodes") << "2.5"
+                                        << "whole number";
+        QTest::newRow("nodes object") << std::string("hardware.nodes") << R"({"n":2})"
+                                      << "1 to 100000";
+        QTest::newRow("params null") << std::string("model.params") << "null"
+                                     << "7B";
+        QTest::newRow("params array") << std::string("model.params") << "[7000000000]"
+                                      << "7B";
+        QTest::newRow("gpu as number") << std::string("hardware.gpu") << "100"
+                                       << "A100-80GB";
+        QTest::newRow("gpu unknown") << std::string("hardware.gpu") << R"("nope")"
+                                     << "A100-80GB";
+        QTest::newRow("precision as bool") << std::string("training.precision") << "true"
+                                           << "bf16";
+        QTest::newRow("nvme path as number") << std::string("hardware.nvme_path") << "7"
+                                             << "text";
+        QTest::newRow("gpu memory too big") << std::string("hardware.gpu_memory_gib") << "100000"
+                                            << "number from 1 to 4096";
     }
     void badJsonValues()
     {
@@ -184,14 +210,22 @@ private slots:
         QTest::addColumn<std::string>("id");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expectedJson");
-        QTest::newRow("nodes") << std::string("hardware.nodes") << "4" << "4";
-        QTest::newRow("nodes 1e2") << std::string("hardware.nodes") << "1e2" << "100";
-        QTest::newRow("gpus per node max") << std::string("hardware.gpus_per_node") << "64" << "64";
-        QTest::newRow("cpu memory real") << std::string("hardware.cpu_memory_gib") << "1536.5" << "1536.5";
-        QTest::newRow("choice") << std::string("hardware.nvme") << "nvme" << R"("nvme")";
-        QTest::newRow("stage") << std::string("zero.stage") << "3" << R"("3")";
-        QTest::newRow("text keeps =") << std::string("hardware.nvme_path") << "/mnt/a=b" << R"("/mnt/a=b")";
-        QTest::newRow("version text") << std::string("software.deepspeed_version") << "0.16.3" << R"("0.16.3")";
+        QTest::newRow("nodes") << std::string("hardware.nodes") << "4"
+                               << "4";
+        QTest::newRow("nodes 1e2") << std::string("hardware.nodes") << "1e2"
+                                   << "100";
+        QTest::newRow("gpus per node max") << std::string("hardware.gpus_per_node") << "64"
+                                           << "64";
+        QTest::newRow("cpu memory real") << std::string("hardware.cpu_memory_gib") << "1536.5"
+                                         << "1536.5";
+        QTest::newRow("choice") << std::string("hardware.nvme") << "nvme"
+                                << R"("nvme")";
+        QTest::newRow("stage") << std::string("zero.stage") << "3"
+                               << R"("3")";
+        QTest::newRow("text keeps =") << std::string("hardware.nvme_path") << "/mnt/a=b"
+                                      << R"("/mnt/a=b")";
+        QTest::newRow("version text") << std::string("software.deepspeed_version") << "0.16.3"
+                                      << R"("0.16.3")";
     }
     void goodValuesNormalised()
     {
@@ -207,15 +241,15 @@ private slots:
     void gpuIdsCaseInsensitive_data()
     {
         QTest::addColumn<QString>("canonical");
-        for (const char* id : {"A100-80GB", "A100-40GB", "V100-32GB", "V100-16GB", "H100-80GB", "H200", "RTX-4090", "T4",
-                               "L40S", "MI300X"})
+        for (const char* id : {"A100-80GB", "A100-40GB", "V100-32GB", "V100-16GB", "H100-80GB", "H200", "RTX-4090",
+                               "T4", "L40S", "MI300X"})
             QTest::newRow(id) << QString::fromLatin1(id);
     }
     void gpuIdsCaseInsensitive()
     {
         QFETCH(QString, canonical);
-        for (const QString& typed : {canonical, canonical.toLower(), canonical.toUpper(),
-                                     canonical.left(1).toLower() + canonical.mid(1)}) {
+        for (const QString& typed :
+             {canonical, canonical.toLower(), canonical.toUpper(), canonical.left(1).toLower() + canonical.mid(1)}) {
             const auto r = reg().parse("hardware.gpu", typed.toStdString());
             QVERIFY2(r.ok(), qPrintable(typed));
             QCOMPARE(q(r.value().get<std::string>()), canonical);
@@ -326,8 +360,9 @@ private slots:
             // A fixed default must itself be a valid value (the form starts from it).
             if (!s.defaultValue.is_null()) {
                 const auto r = reg().validate(s.id, s.defaultValue);
-                QVERIFY2(r.ok(), qPrintable(q(s.id) + ": default " + q(s.defaultValue.dump()) + " invalid: "
-                                             + (r.ok() ? QString() : q(r.error()))));
+                QVERIFY2(r.ok(),
+                         qPrintable(q(s.id) + ": default " + q(s.defaultValue.dump())
+                                    + " invalid: " + (r.ok() ? QString() : q(r.error()))));
             } else {
                 QVERIFY2(!s.derivedDefault.empty() || s.required, "no default and not derived or required: " + name);
             }
@@ -348,7 +383,8 @@ private slots:
         QTest::newRow("cpu memory") << std::string("hardware.cpu_memory_gib") << "a number from 1 to 1048576";
         QTest::newRow("vocab") << std::string("model.vocab_size") << "a whole number from 1 to 10000000";
         QTest::newRow("seq len") << std::string("model.seq_len") << "a whole number from 1 to 10000000";
-        QTest::newRow("global batch") << std::string("training.global_batch_size") << "a whole number from 1 to 1000000000";
+        QTest::newRow("global batch") << std::string("training.global_batch_size")
+                                      << "a whole number from 1 to 1000000000";
         QTest::newRow("gpu memory") << std::string("hardware.gpu_memory_gib") << "a number from 1 to 4096";
         QTest::newRow("nvme") << std::string("hardware.nvme") << "one of: none, nvme";
     }
@@ -470,7 +506,8 @@ private slots:
         if (nodes)
             a.set("hardware.nodes", nodes);
         QCOMPARE(qint64(a.integer("training.global_batch_size")), expected);
-        QCOMPARE(qint64(a.dataParallelSize()), qint64(a.integer("hardware.gpus_per_node") * a.integer("hardware.nodes")));
+        QCOMPARE(qint64(a.dataParallelSize()),
+                 qint64(a.integer("hardware.gpus_per_node") * a.integer("hardware.nodes")));
     }
 
     void plainDefaultsThroughAnswers()

@@ -1,8 +1,8 @@
 // The *.dswiz project file (models/project/ProjectFile.h): round trip, unknown keys and answers kept,
 // malformed JSON with line and column, newer versions and other formats refused, bad values named,
 // nothing silently dropped.
-#include "project/InputRegistry.h"
 #include "TestAnswers.h"
+#include "project/InputRegistry.h"
 #include "project/ProjectFile.h"
 
 #include <QFile>
@@ -13,21 +13,19 @@ using namespace dsw::test;
 using json = nlohmann::json;
 using oj = nlohmann::ordered_json;
 
-
 namespace {
-
 
 // A project that uses every kind of input and a handled list.
 Project sampleProject()
 {
     Project p;
-    p.answers.set("model.params", 70000000000LL);              // count
-    p.answers.set("model.layers", 80);                         // integer
-    p.answers.set("hardware.gpu", "H100-80GB");                // gpu
-    p.answers.set("hardware.cpu_memory_gib", 1536.5);          // number
-    p.answers.set("hardware.nvme", "nvme");                    // choice
-    p.answers.set("hardware.nvme_path", "/mnt/nvme 0/ds=1");   // text with a space and '='
-    p.answers.set("zero.stage", "3");                          // choice that looks like a number
+    p.answers.set("model.params", 70000000000LL);            // count
+    p.answers.set("model.layers", 80);                       // integer
+    p.answers.set("hardware.gpu", "H100-80GB");              // gpu
+    p.answers.set("hardware.cpu_memory_gib", 1536.5);        // number
+    p.answers.set("hardware.nvme", "nvme");                  // choice
+    p.answers.set("hardware.nvme_path", "/mnt/nvme 0/ds=1"); // text with a space and '='
+    p.answers.set("zero.stage", "3");                        // choice that looks like a number
     p.answers.set("software.deepspeed_version", "0.19.5");
     p.answers.set("training.learning_rate", 0.0003);
     p.markHandled("zero", "2026-09-01T10:00:00Z", "ZeRO-3, optimizer → NVMe");
@@ -46,10 +44,10 @@ Result<Project> load(const std::string& bytes)
     }
 }
 
-#define QVERIFY_REFUSED(result)                                                                             \
-    do {                                                                                                    \
-        QVERIFY2(!(result).ok(), "accepted");                                                               \
-        QVERIFY2(!QString::fromStdString((result).error()).startsWith("EXCEPTION"), (result).error().c_str()); \
+#define QVERIFY_REFUSED(result)                                                                                        \
+    do {                                                                                                               \
+        QVERIFY2(!(result).ok(), "accepted");                                                                          \
+        QVERIFY2(!QString::fromStdString((result).error()).startsWith("EXCEPTION"), (result).error().c_str());         \
     } while (false)
 
 std::string wrap(const std::string& answers, const std::string& extra = "")
@@ -89,7 +87,8 @@ private slots:
         JSON_COMPARE(root.at("answers").at("hardware.nvme_path"), oj("/mnt/nvme 0/ds=1"));
         QVERIFY(root.at("handled").is_array());
         QCOMPARE(int(root.at("handled").size()), 2);
-        const oj firstHandled = oj::parse(R"({"workflow": "zero", "at": "2026-09-01T10:00:00Z", "summary": "ZeRO-3, optimizer → NVMe"})");
+        const oj firstHandled =
+            oj::parse(R"({"workflow": "zero", "at": "2026-09-01T10:00:00Z", "summary": "ZeRO-3, optimizer → NVMe"})");
         JSON_COMPARE(root.at("handled").at(0), firstHandled);
         QVERIFY(root.at("notes").is_string());
         // format and version lead, so a reader sees them first.
@@ -162,7 +161,8 @@ private slots:
     // An extra field inside a "handled" entry (e.g. written by a newer version) is data too.
     void unknownFieldsOfHandledEntriesKept()
     {
-        const auto parsed = load(wrap("{}", R"(, "handled": [{"workflow": "zero", "at": "t", "summary": "s", "by": "alice"}])"));
+        const auto parsed =
+            load(wrap("{}", R"(, "handled": [{"workflow": "zero", "at": "t", "summary": "s", "by": "alice"}])"));
         QVERIFY(parsed.ok());
         const oj resaved = oj::parse(serializeProject(parsed.value()));
         QVERIFY(resaved.at("handled").at(0).contains("by"));
@@ -188,7 +188,8 @@ private slots:
         QVERIFY(deep.open(QIODevice::ReadOnly));
         const auto d = parseProject(deep.readAll().toStdString());
         QVERIFY(!d.ok());
-        QCOMPARE(q(d.error()), q("the project file is nested too deeply: nesting deeper than 65 levels at line 2, column 129"));
+        QCOMPARE(q(d.error()),
+                 q("the project file is nested too deeply: nesting deeper than 65 levels at line 2, column 129"));
     }
 
     void malformedJsonNamesLineAndColumn_data()
@@ -198,13 +199,13 @@ private slots:
         QTest::addColumn<int>("column");
         // Counted by hand: line and column (1-based) of the character where the JSON stops being valid.
         QTest::newRow("trailing comma in answers")
-            << "{\n  \"format\": \"ds-wizard-project\",\n  \"version\": 1,\n  \"answers\": {\"hardware.nodes\": 2,}\n}\n"
+            << "{\n  \"format\": \"ds-wizard-project\",\n  \"version\": 1,\n  \"answers\": {\"hardware.nodes\": "
+               "2,}\n}\n"
             << 4 << 35; // `  "answers": {"hardware.nodes": 2,}`: the '}' after the comma is character 35
-        QTest::newRow("single quotes on line 2")
-            << "{\n'format': 1}" << 2 << 1;
+        QTest::newRow("single quotes on line 2") << "{\n'format': 1}" << 2 << 1;
         QTest::newRow("bad literal on line 3")
             << "{\n  \"format\": \"ds-wizard-project\",\n  \"version\": @\n}" << 3 << 14; // `  "version": @`: '@' is 14
-        QTest::newRow("first line") << "{\"format\" [1]}" << 1 << 11; // missing ':' — '[' at 11
+        QTest::newRow("first line") << "{\"format\" [1]}" << 1 << 11;                     // missing ':' — '[' at 11
     }
     void malformedJsonNamesLineAndColumn()
     {
@@ -257,8 +258,9 @@ private slots:
     void badVersionRefused()
     {
         QFETCH(QString, version);
-        const std::string text = version.isEmpty() ? R"({"format": "ds-wizard-project"})"
-                                                   : R"({"format": "ds-wizard-project", "version": )" + version.toStdString() + "}";
+        const std::string text = version.isEmpty()
+            ? R"({"format": "ds-wizard-project"})"
+            : R"({"format": "ds-wizard-project", "version": )" + version.toStdString() + "}";
         const auto r = load(text);
         QVERIFY_REFUSED(r);
         QVERIFY2(q(r.error()).contains("version"), r.error().c_str());
@@ -292,7 +294,8 @@ private slots:
         QTest::newRow("negative nodes") << R"({"hardware.nodes": -3})" << QStringList{"hardware.nodes"};
         QTest::newRow("unknown gpu") << R"({"hardware.gpu": "nope"})" << QStringList{"hardware.gpu", "nope"};
         QTest::newRow("params word") << R"({"model.params": "lots"})" << QStringList{"model.params"};
-        QTest::newRow("precision unknown") << R"({"training.precision": "fp4"})" << QStringList{"training.precision", "fp4"};
+        QTest::newRow("precision unknown")
+            << R"({"training.precision": "fp4"})" << QStringList{"training.precision", "fp4"};
         QTest::newRow("nodes as bool") << R"({"hardware.nodes": true})" << QStringList{"hardware.nodes"};
         QTest::newRow("two bad, one good")
             << R"({"hardware.nodes": 0, "hardware.gpus_per_node": 8, "hardware.nvme": "ssd"})"
@@ -314,13 +317,20 @@ private slots:
     {
         QTest::addColumn<QString>("extra");
         QTest::addColumn<QString>("named");
-        QTest::newRow("answers is a list") << R"(, "answers": [1, 2])" << "\"answers\"";
-        QTest::newRow("handled is an object") << R"(, "handled": {"workflow": "zero"})" << "\"handled\"";
-        QTest::newRow("handled entry without workflow") << R"(, "handled": [{"at": "t"}])" << "\"handled\"";
-        QTest::newRow("notes is a number") << R"(, "notes": 5)" << "\"notes\"";
-        QTest::newRow("handled at is a number") << R"(, "handled": [{"workflow": "zero", "at": 5}])" << "\"handled\"";
-        QTest::newRow("handled summary is a list") << R"(, "handled": [{"workflow": "zero", "summary": []}])" << "\"handled\"";
-        QTest::newRow("handled entry is a string") << R"(, "handled": ["zero"])" << "\"handled\"";
+        QTest::newRow("answers is a list") << R"(, "answers": [1, 2])"
+                                           << "\"answers\"";
+        QTest::newRow("handled is an object") << R"(, "handled": {"workflow": "zero"})"
+                                              << "\"handled\"";
+        QTest::newRow("handled entry without workflow") << R"(, "handled": [{"at": "t"}])"
+                                                        << "\"handled\"";
+        QTest::newRow("notes is a number") << R"(, "notes": 5)"
+                                           << "\"notes\"";
+        QTest::newRow("handled at is a number") << R"(, "handled": [{"workflow": "zero", "at": 5}])"
+                                                << "\"handled\"";
+        QTest::newRow("handled summary is a list") << R"(, "handled": [{"workflow": "zero", "summary": []}])"
+                                                   << "\"handled\"";
+        QTest::newRow("handled entry is a string") << R"(, "handled": ["zero"])"
+                                                   << "\"handled\"";
     }
     void badStructureRefused()
     {
@@ -383,24 +393,31 @@ private slots:
         const auto r = load(big);
         QVERIFY_REFUSED(r);
         QVERIFY2(q(r.error()).contains(QString::number(big.size()) + " bytes; ds-wizard opens at most "
-                                       + QString::number(kMaxProjectBytes) + " bytes (8 MiB)"), r.error().c_str());
+                                       + QString::number(kMaxProjectBytes) + " bytes (8 MiB)"),
+                 r.error().c_str());
     }
 
     // Copying, comparing and writing nlohmann values recurse: a deep file once overflowed the stack
     // (200 KB in a release build, 17 KB under ASan). The limit is checked on the bytes, first.
     void deepNestingRefused_data()
     {
-        QTest::addColumn<QString>("where");  // the member that holds the nesting
+        QTest::addColumn<QString>("where"); // the member that holds the nesting
         QTest::addColumn<QString>("open");
-        QTest::addColumn<int>("levels");     // containers inside that member
+        QTest::addColumn<int>("levels"); // containers inside that member
         QTest::addColumn<bool>("accepted");
         // The root is level 1 and "imported_config" level 2, so a config at the config limit fits exactly.
-        QTest::newRow("config at the limit") << "imported_config" << "{\"a\":" << kMaxConfigDepth << true;
-        QTest::newRow("one level more") << "imported_config" << "{\"a\":" << kMaxConfigDepth + 1 << false;
-        QTest::newRow("17 KB of arrays") << "imported_config" << "[" << 17000 << false;
-        QTest::newRow("200 KB of arrays") << "imported_config" << "[" << 200000 << false;
-        QTest::newRow("200 KB of objects in an unknown key") << "later_key" << "{\"a\":" << 40000 << false;
-        QTest::newRow("arrays in an unknown answer") << "answers" << "[" << 100000 << false;
+        QTest::newRow("config at the limit") << "imported_config"
+                                             << "{\"a\":" << kMaxConfigDepth << true;
+        QTest::newRow("one level more") << "imported_config"
+                                        << "{\"a\":" << kMaxConfigDepth + 1 << false;
+        QTest::newRow("17 KB of arrays") << "imported_config"
+                                         << "[" << 17000 << false;
+        QTest::newRow("200 KB of arrays") << "imported_config"
+                                          << "[" << 200000 << false;
+        QTest::newRow("200 KB of objects in an unknown key") << "later_key"
+                                                             << "{\"a\":" << 40000 << false;
+        QTest::newRow("arrays in an unknown answer") << "answers"
+                                                     << "[" << 100000 << false;
     }
     void deepNestingRefused()
     {
@@ -419,9 +436,8 @@ private slots:
             nested += c;
         if (where == "answers")
             nested += "}";
-        const std::string text = where == "answers"
-            ? wrap(nested)
-            : wrap("{}", ",\n\"" + where.toStdString() + "\": " + nested);
+        const std::string text =
+            where == "answers" ? wrap(nested) : wrap("{}", ",\n\"" + where.toStdString() + "\": " + nested);
         const auto r = load(text);
         if (accepted) {
             QVERIFY2(r.ok(), r.ok() ? "" : r.error().c_str());
@@ -434,8 +450,11 @@ private slots:
         const int column = where == "answers"
             ? int(wrap("").size()) - 1 + int(std::string("{\"future.input\": ").size()) + kMaxProjectDepth - 1
             : int(where.size()) + 4 + (kMaxProjectDepth - 1) * int(o.size()) + 1; // after `"where": `
-        const QString expected = QStringLiteral("the project file is nested too deeply: nesting deeper than %1 levels at line %2, column %3")
-                                     .arg(kMaxProjectDepth).arg(line).arg(column);
+        const QString expected =
+            QStringLiteral("the project file is nested too deeply: nesting deeper than %1 levels at line %2, column %3")
+                .arg(kMaxProjectDepth)
+                .arg(line)
+                .arg(column);
         QCOMPARE(q(r.error()), expected);
     }
 

@@ -42,11 +42,11 @@ private slots:
     }
     void truncate()
     {
-        QCOMPARE(truncSat(2.9), std::int64_t{2});   // Python's int(): toward zero
+        QCOMPARE(truncSat(2.9), std::int64_t{2}); // Python's int(): toward zero
         QCOMPARE(truncSat(-2.9), std::int64_t{-2});
         QCOMPARE(truncSat(0x1p62), std::int64_t{1} << 62);
-        QCOMPARE(truncSat(0x1p63), kSaturated);     // 2^63 itself does not fit
-        QCOMPARE(truncSat(3.84e21), kSaturated);    // DeepSpeed's ZeRO-2 offload CPU term at 10^14 × 6.4M GPUs
+        QCOMPARE(truncSat(0x1p63), kSaturated);  // 2^63 itself does not fit
+        QCOMPARE(truncSat(3.84e21), kSaturated); // DeepSpeed's ZeRO-2 offload CPU term at 10^14 × 6.4M GPUs
         QCOMPARE(truncSat(-0x1p63), kMin);
         QCOMPARE(truncSat(-1e300), kMin);
         QCOMPARE(truncSat(std::numeric_limits<double>::infinity()), kSaturated);

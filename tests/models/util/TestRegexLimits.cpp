@@ -15,8 +15,9 @@ private slots:
     void accepted_data()
     {
         QTest::addColumn<QString>("pattern");
-        for (const char* p : {"transformer", "TransformerBlock|Embedding", "^block$", "[Bb]lock", ".*Block", "embed|head",
-                              "(?:embed|head)", "layer\\d+", "a{2,3}b", "[(*]+x", "\\(.*\\)", "trans.*former.*block"})
+        for (const char* p :
+             {"transformer", "TransformerBlock|Embedding", "^block$", "[Bb]lock", ".*Block", "embed|head",
+              "(?:embed|head)", "layer\\d+", "a{2,3}b", "[(*]+x", "\\(.*\\)", "trans.*former.*block"})
             QTest::newRow(p) << QString::fromLatin1(p);
     }
     void accepted()
@@ -30,13 +31,20 @@ private slots:
     {
         QTest::addColumn<QString>("pattern");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("(.*)*x") << "(.*)*x" << "repeats a group that itself repeats";
-        QTest::newRow("((.*)*)*x") << "((.*)*)*x" << "repeats a group that itself repeats";
-        QTest::newRow("(a|a)*b") << "(a|a)*b" << "alternates";
-        QTest::newRow("(?:a+)+b") << "(?:a+)+b" << "repeats a group that itself repeats";
-        QTest::newRow("(x{1,3}){2}") << "(x{1,3}){2}" << "repeats a group";
-        QTest::newRow("four repetitions") << ".*.*.*.*x" << "more than 3 repetitions";
-        QTest::newRow("lazy ones count too") << ".*?.+?.??a*?" << "more than 3 repetitions";
+        QTest::newRow("(.*)*x") << "(.*)*x"
+                                << "repeats a group that itself repeats";
+        QTest::newRow("((.*)*)*x") << "((.*)*)*x"
+                                   << "repeats a group that itself repeats";
+        QTest::newRow("(a|a)*b") << "(a|a)*b"
+                                 << "alternates";
+        QTest::newRow("(?:a+)+b") << "(?:a+)+b"
+                                  << "repeats a group that itself repeats";
+        QTest::newRow("(x{1,3}){2}") << "(x{1,3}){2}"
+                                     << "repeats a group";
+        QTest::newRow("four repetitions") << ".*.*.*.*x"
+                                          << "more than 3 repetitions";
+        QTest::newRow("lazy ones count too") << ".*?.+?.??a*?"
+                                             << "more than 3 repetitions";
         QTest::newRow("too long") << QString(257, 'a') << "longer than 256";
     }
     void refused()
