@@ -7,6 +7,7 @@
 #include "ExportDialog.h"
 #include "MainWindow.h"
 #include "ProjectDocument.h"
+#include "Screenshot.h"
 #include "SessionBusAddress.h"
 #include "WhyView.h"
 #include "project/InputRegistry.h"
@@ -29,6 +30,7 @@
 #include <unistd.h>
 
 using namespace dsw;
+using dsw::test::saveScreenshot;
 
 namespace {
 
@@ -73,12 +75,6 @@ private:
         QApplication::processEvents();
         QApplication::processEvents();
         return timer.elapsed();
-    }
-    static void saveScreenshot(QWidget& w, const QString& name)
-    {
-        const QByteArray dir = qgetenv("DSW_SCREENSHOT_DIR");
-        if (!dir.isEmpty())
-            w.grab().save(QString::fromLocal8Bit(dir) + "/" + name + ".png");
     }
 
 private slots:

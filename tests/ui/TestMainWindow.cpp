@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "ProjectDocument.h"
 #include "RecentFiles.h"
+#include "Screenshot.h"
 #include "StepSidebar.h"
 #include "WhyView.h"
 
@@ -27,6 +28,7 @@
 #include <QUndoStack>
 
 using namespace dsw;
+using dsw::test::saveScreenshot;
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -43,12 +45,6 @@ private:
         QVERIFY2(edit, id);
         edit->selectAll();
         QTest::keyClicks(edit, text);
-    }
-    static void saveScreenshot(QWidget& w, const QString& name)
-    {
-        const QByteArray dir = qgetenv("DSW_SCREENSHOT_DIR");
-        if (!dir.isEmpty())
-            w.grab().save(QString::fromLocal8Bit(dir) + "/" + name + ".png");
     }
 
 private slots:
