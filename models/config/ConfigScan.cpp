@@ -1,5 +1,7 @@
 #include "config/ConfigScan.h"
 
+#include "util/Utf8.h"
+
 #include <algorithm>
 #include <string_view>
 
@@ -273,21 +275,5 @@ std::size_t ScannedConfig::inputOffset(std::size_t offset) const
 }
 
 ScannedConfig scanConfig(const std::string& text, int maxDepth) { return Scanner(text, maxDepth).run(); }
-
-TextPosition positionOf(const std::string& text, std::size_t offset)
-{
-    TextPosition p;
-    const std::size_t end = std::min(offset, text.size());
-    for (std::size_t i = 0; i < end; ++i) {
-        const unsigned char c = static_cast<unsigned char>(text[i]);
-        if (c == '\n') {
-            ++p.line;
-            p.column = 1;
-        } else if ((c & 0xC0) != 0x80) { // count code points, not continuation bytes
-            ++p.column;
-        }
-    }
-    return p;
-}
 
 } // namespace dsw

@@ -40,11 +40,4 @@ struct ScannedConfig {
 
 ScannedConfig scanConfig(const std::string& text, int maxDepth);
 
-// 1-based line and column (in code points) of a byte offset.
-struct TextPosition {
-    int line = 1;
-    int column = 1;
-};
-TextPosition positionOf(const std::string& text, std::size_t offset);
-
 } // namespace dsw

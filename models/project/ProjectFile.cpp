@@ -13,18 +13,11 @@ namespace {
 
 using oj = nlohmann::ordered_json;
 
+// nlohmann's offset is just past the offending byte.
 std::string lineAndColumn(const std::string& bytes, std::size_t offset)
 {
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i + 1 < offset && i < bytes.size(); ++i) {
-        if (bytes[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+    const TextPosition at = positionOf(bytes, offset > 0 ? offset - 1 : 0);
+    return "line " + std::to_string(at.line) + ", column " + std::to_string(at.column);
 }
 
 std::string mebibytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MiB"; }

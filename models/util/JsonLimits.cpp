@@ -1,5 +1,7 @@
 #include "util/JsonLimits.h"
 
+#include "util/Utf8.h"
+
 namespace dsw {
 
 std::optional<NestingTooDeep> firstTooDeep(const std::string& text, int maxDepth)
@@ -17,17 +19,11 @@ std::optional<NestingTooDeep> firstTooDeep(const std::string& text, int maxDepth
             inString = true;
         } else if (c == '[' || c == '{') {
             if (++depth > maxDepth) {
+                const TextPosition at = positionOf(text, i);
                 NestingTooDeep where;
                 where.offset = i;
-                for (std::size_t k = 0; k < i; ++k) {
-                    const unsigned char b = static_cast<unsigned char>(text[k]);
-                    if (b == '\n') {
-                        ++where.line;
-                        where.column = 1;
-                    } else if ((b & 0xC0) != 0x80) { // count code points, not continuation bytes
-                        ++where.column;
-                    }
-                }
+                where.line = at.line;
+                where.column = at.column;
                 return where;
             }
         } else if ((c == ']' || c == '}') && depth > 0) {

@@ -1,5 +1,6 @@
 #include "util/Utf8.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace dsw {
@@ -40,6 +41,22 @@ std::optional<std::size_t> firstInvalidUtf8(const std::string& s)
         i += len;
     }
     return std::nullopt;
+}
+
+TextPosition positionOf(const std::string& text, std::size_t offset)
+{
+    TextPosition p;
+    const std::size_t end = std::min(offset, text.size());
+    for (std::size_t i = 0; i < end; ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c == '\n') {
+            ++p.line;
+            p.column = 1;
+        } else if ((c & 0xC0) != 0x80) { // count code points, not continuation bytes
+            ++p.column;
+        }
+    }
+    return p;
 }
 
 } // namespace dsw
