@@ -52,10 +52,10 @@ if ! apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --
     exit 2
 fi
 
-# Whether the generated build (Ninja or Makefiles) runs or links PATH.
+# Whether the generated build (Ninja or Makefiles) runs or links PATH, the value of cache entry NAME.
 uses() {
-    local build=$1 path=$2
-    [ "$name" = CMAKE_CXX_COMPILER ] || [ "$name" = CMAKE_C_COMPILER ] || [ "$name" = CMAKE_MAKE_PROGRAM ] && return 0
+    local build=$1 name=$2 path=$3
+    case "$name" in CMAKE_CXX_COMPILER | CMAKE_C_COMPILER | CMAKE_MAKE_PROGRAM) return 0 ;; esac
     if [ -f "$build/build.ninja" ]; then
         grep -qF -- "$path" "$build/build.ninja"
     else
@@ -82,7 +82,7 @@ for build in "${builds[@]+"${builds[@]}"}"; do
             config=$(ls "$value"/*Config.cmake "$value"/*-config.cmake 2>/dev/null | head -n 1 || true)
             [ -n "$config" ] || config=$value
             needs+=("$config"$'\t'"CMake package $package ($name in $cache)")
-        elif [[ "$line" == *:FILEPATH=* ]] && uses "$build" "$value"; then
+        elif [[ "$line" == *:FILEPATH=* ]] && uses "$build" "$name" "$value"; then
             # A compiler, tool or library the build runs or links (found but unused ones are not needed).
             needs+=("$(readlink -f "$value")"$'\t'"$name in $cache")
         fi

@@ -19,8 +19,10 @@ for lib in libqt6core6 libqt6widgets6 libqt6charts6 libc6; do
 done
 
 # --fail-on: errors and warnings both fail (none are expected; infos are listed in README).
-lintian --fail-on error,warning "$deb" 2>&1 | grep -v 'running with root privileges' || true
-lintian --fail-on error,warning "$deb" >/dev/null 2>&1 || fail "lintian reports errors or warnings (above)"
+lintian_status=0
+lintian --fail-on error,warning "$deb" >"$build/lintian.log" 2>&1 || lintian_status=$?
+grep -v 'running with root privileges' "$build/lintian.log" || true
+[ "$lintian_status" -eq 0 ] || fail "lintian reports errors or warnings (above)"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
