@@ -26,16 +26,15 @@ void BoundedLineEdit::insertBounded(const QString& offered)
 {
     if (isReadOnly())
         return;
-    const qsizetype offeredCount = characterCount(offered);
-    const qsizetype fits = std::max<qsizetype>(room(), 0);
-    QString kept = offeredCount > fits ? firstCharacters(offered, fits) : offered;
+    const FittedText fit = fitInto(offered, room());
+    QString kept = fit.kept;
     kept.replace(QLatin1String("\r\n"), QLatin1String(" "));
     kept.replace(QLatin1Char('\n'), QLatin1Char(' '));
     kept.replace(QLatin1Char('\r'), QLatin1Char(' '));
     if (!kept.isEmpty() || hasSelectedText())
         insert(kept); // emits textEdited, like a paste
-    if (offeredCount > fits)
-        emit inputCut(offeredCount, characterCount(kept), m_max);
+    if (fit.cut)
+        emit inputCut(fit.offered, characterCount(kept), m_max);
 }
 
 void BoundedLineEdit::pasteBounded(QClipboard::Mode mode) { insertBounded(QGuiApplication::clipboard()->text(mode)); }
@@ -98,17 +97,15 @@ void BoundedLineEdit::mouseReleaseEvent(QMouseEvent* event)
 
 void BoundedLineEdit::inputMethodEvent(QInputMethodEvent* event)
 {
-    const qsizetype offered = characterCount(event->commitString());
-    const qsizetype fits = std::max<qsizetype>(room(), 0);
-    if (offered <= fits) {
+    const FittedText fit = fitInto(event->commitString(), room());
+    if (!fit.cut) {
         QLineEdit::inputMethodEvent(event);
         return;
     }
     QInputMethodEvent cut(event->preeditString(), event->attributes());
-    cut.setCommitString(firstCharacters(event->commitString(), fits), event->replacementStart(),
-                        event->replacementLength());
+    cut.setCommitString(fit.kept, event->replacementStart(), event->replacementLength());
     QLineEdit::inputMethodEvent(&cut);
-    emit inputCut(offered, fits, m_max);
+    emit inputCut(fit.offered, characterCount(fit.kept), m_max);
 }
 
 } // namespace dsw

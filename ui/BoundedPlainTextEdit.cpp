@@ -66,16 +66,15 @@ void BoundedPlainTextEdit::insertFromMimeData(const QMimeData* source)
     if (!source || !source->hasText() || isReadOnly())
         return;
     const QString offered = source->text();
-    const qsizetype offeredCount = characterCount(offered);
-    const qsizetype fits = std::max<qsizetype>(room(), 0);
-    const QString kept = offeredCount > fits ? firstCharacters(offered, fits) : offered;
+    const FittedText fit = fitInto(offered, room());
+    const QString& kept = fit.kept;
     // The line the cursor is on grows by the kept text's first line: decide the wrap before layout.
     const QTextBlock block = textCursor().block();
     chooseWrap(std::max(longestLine(), block.length() - 1 + longestLineIn(kept)));
     textCursor().insertText(kept);
     ensureCursorVisible();
-    if (offeredCount > fits)
-        emit inputCut(offeredCount, characterCount(kept), m_max);
+    if (fit.cut)
+        emit inputCut(fit.offered, characterCount(kept), m_max);
 }
 
 void BoundedPlainTextEdit::keyPressEvent(QKeyEvent* event)
@@ -94,17 +93,15 @@ void BoundedPlainTextEdit::keyPressEvent(QKeyEvent* event)
 
 void BoundedPlainTextEdit::inputMethodEvent(QInputMethodEvent* event)
 {
-    const qsizetype offered = characterCount(event->commitString());
-    const qsizetype fits = std::max<qsizetype>(room(), 0);
-    if (offered <= fits) {
+    const FittedText fit = fitInto(event->commitString(), room());
+    if (!fit.cut) {
         QPlainTextEdit::inputMethodEvent(event);
         return;
     }
     QInputMethodEvent cut(event->preeditString(), event->attributes());
-    cut.setCommitString(firstCharacters(event->commitString(), fits), event->replacementStart(),
-                        event->replacementLength());
+    cut.setCommitString(fit.kept, event->replacementStart(), event->replacementLength());
     QPlainTextEdit::inputMethodEvent(&cut);
-    emit inputCut(offered, fits, m_max);
+    emit inputCut(fit.offered, characterCount(fit.kept), m_max);
 }
 
 } // namespace dsw

@@ -13,6 +13,15 @@ qsizetype characterCount(QStringView text)
     return count;
 }
 
+FittedText fitInto(QStringView offered, qsizetype room)
+{
+    FittedText fit;
+    fit.kept = firstCharacters(offered, room);
+    fit.offered = characterCount(offered);
+    fit.cut = characterCount(fit.kept) < fit.offered;
+    return fit;
+}
+
 QString firstCharacters(QStringView text, qsizetype max)
 {
     if (max <= 0)

@@ -11,6 +11,13 @@ inline constexpr qsizetype kMaxDisplayedCharacters = 2000;
 qsizetype characterCount(QStringView text);
 // The first `max` characters of `text`, never splitting a surrogate pair.
 QString firstCharacters(QStringView text, qsizetype max);
+// What of an insertion of `offered` fits where `room` characters are left (none when room <= 0).
+struct FittedText {
+    QString kept;
+    qsizetype offered = 0; // characters
+    bool cut = false;      // kept is shorter than offered
+};
+FittedText fitInto(QStringView offered, qsizetype room);
 // `text` when it is at most `max` characters, else its start and "… (N more characters not shown)".
 QString boundedForDisplay(const QString& text, qsizetype max = kMaxDisplayedCharacters);
 QString boundedForDisplay(const std::string& text, qsizetype max = kMaxDisplayedCharacters);
