@@ -43,6 +43,8 @@ set(DSW_MODELS_KNOWLEDGE_SOURCES
     knowledge/NetworkCatalog.h
     knowledge/SourceCatalog.cpp
     knowledge/SourceCatalog.h
+    knowledge/TransformerShape.cpp
+    knowledge/TransformerShape.h
 )
 
 # project/: the answers, their registry, the .dswiz format
