@@ -72,7 +72,7 @@ std::vector<Finding> crossWorkflowFindings(const oj& config, const Answers& answ
         findings.push_back(
             {CheckLevel::Fail,
              "fp16-and-bf16",
-             "fp16 and bf16 are both enabled: \"bfloat16 and fp16 modes cannot be simultaneously enabled\".",
+             "fp16 and bf16 are both enabled: " + quoteExcerpt("ds-fp16-config", "bfloat16 and fp16", "enabled") + ".",
              {"precision"}});
     return findings;
 }

@@ -5,6 +5,7 @@
 #include "advise/MemoryAdvisor.h"
 
 #include "advise/MemoryDiagnosis.h"
+#include "knowledge/SourceCatalog.h"
 #include "util/Count.h"
 
 #include <algorithm>
@@ -145,8 +146,9 @@ Advice adviseMemory(const Answers& answers, const Advice& zero)
              "Could not parse this message, so nothing is guessed from it. The wizard reads PyTorch's "
              "\"CUDA out of memory. Tried to allocate …\" (the PyTorch ≤ 2.0 and ≥ 2.1 wordings) and the "
              "CUDA runtime's \"CUDA error: out of memory\", host kills (\"Killed\", exit code -9 or 137, "
-             "SIGKILL, DeepSpeed's \"exits with return code = -9\") and DeepSpeed's \"Check batch related "
-             "parameters\" assertion. Paste the whole error, down to the traceback's last line.",
+             "SIGKILL, DeepSpeed's \"exits with return code = -9\") and DeepSpeed's "
+                 + quoteExcerpt("ds-batch-assert", "Check batch", "parameters")
+                 + " assertion. Paste the whole error, down to the traceback's last line.",
              "pytorch-oom-message"});
         adv.sources = {"pytorch-oom-message"};
         return adv;

@@ -2,6 +2,7 @@
 // (no source gives one), and the texts say so where it is shown.
 #include "advise/MemoryDiagnosis.h"
 
+#include "knowledge/SourceCatalog.h"
 #include "util/Count.h"
 
 namespace dsw::memory {
@@ -22,8 +23,8 @@ Step allocatorStep(const OomReport& r, std::int64_t gap)
     if (r.allocatorHint == "max_split_size_mb" || (r.allocatorHint.empty() && r.format == OomFormat::Old))
         return makeStep("allocator-max-split", "Stop PyTorch's allocator from splitting large blocks" + own, nullptr,
                         "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:512", "",
-                        "Performance cost can range from 'zero' to 'substantial' depending on allocation patterns. "
-                        "512 MB is the wizard's starting value, not from a source: tune it with "
+                        "PyTorch's docs: " + quoteExcerpt("pytorch-max-split", "Performance cost")
+                            + " 512 MB is the wizard's starting value, not from a source: tune it with "
                         "torch.cuda.memory_summary(). Newer PyTorch versions print expandable_segments:True as their "
                         "hint instead.",
                         "pytorch-max-split", gap);
@@ -142,9 +143,8 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
              gib(static_cast<double>(*gap)) + " is reserved by PyTorch but unallocated, "
                  + (*gap > kFragmentationShare * capacity ? "more than 20% of the GPU"
                                                           : "more than the failed allocation")
-                 + ": memory is free inside PyTorch's cache but in pieces too small for the request. The ZeRO paper "
-                   "reports \"out of memory issue with over 30% of memory still available in some extreme cases\". "
-                 + estimates,
+                 + ": memory is free inside PyTorch's cache but in pieces too small for the request. The ZeRO paper reports "
+                 + quoteExcerpt("zero-paper-fragmentation", "out of memory", "extreme cases") + ". " + estimates,
              "zero-paper-fragmentation"};
     } else if (acts >= states) {
         c = {"activations", "Activations are the larger part. " + estimates, "korthikanti"};
@@ -158,8 +158,8 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
                    + " was reserved by PyTorch but unallocated when the allocation failed (the "
                      "20% share is the wizard's own threshold). The message itself suggests "
                    + (r.allocatorHint.empty() ? std::string("an allocator setting") : r.allocatorHint)
-                   + "; the ZeRO paper reports \"out of memory issue with over 30% of memory still available in some "
-                     "extreme cases\".",
+                   + "; the ZeRO paper reports " + quoteExcerpt("zero-paper-fragmentation", "out of memory", "extreme cases")
+                   + ".",
                "zero-paper-fragmentation");
         p.add(allocatorStep(r, *gap));
     }

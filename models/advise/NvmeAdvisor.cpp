@@ -292,26 +292,23 @@ void addTradeoffs(Advice& adv, const Situation& s, const oj& aioDefaults)
 {
     adv.tradeoffs.push_back(
         {"aio_handle or gds_handle",
-         "\"The `aio_handle` is usable on both host and device tensors. while `gds_handle` works only "
-         "on CUDA tensors, but is more efficient.\" \"`aio_handle` requires `async_io` operator, while "
-         "`gds_handle` requires both `async_io` and `gds` operators.\"",
+         quoteExcerpt("ds-deepnvme-tutorial", "The `aio_handle`", "more efficient.") + " "
+             + quoteExcerpt("ds-deepnvme-tutorial", "`aio_handle` requires"),
          "ds-deepnvme-tutorial"});
     if (s.cudaTensors)
         adv.tradeoffs.push_back(
             {"GDS against the bounce buffer (published measurements, not a promise)",
-             "DeepNVMe blog, Azure NC96ads_A100_v4, 1GB transfers: \"GDS improves performance in "
-             "DeepNVMe compared to the traditional bounce buffer approach, with up to 37% speedup.\" "
-             "\"With GDS, DeepNVMe achieves a maximum of 9.6GB/sec reads and 5GB/sec writes, and without "
-             "GDS achieves 7GB/sec reads and 4GB/sec writes.\" LLAMA3-70B on one A100-80GB: \"With four "
-             "NVMe SSDs, DeepNVMe achieves generation throughput rates of 7 tokens per second with GDS "
-             "and 6 tokens per second without GDS.\"",
+             "DeepNVMe blog, Azure NC96ads_A100_v4, 1GB transfers: "
+                 + quoteExcerpt("ds-deepnvme-blog-2024", "GDS improves performance") + " "
+                 + quoteExcerpt("ds-deepnvme-blog-2024", "With GDS, DeepNVMe") + " LLAMA3-70B on one A100-80GB: "
+                 + quoteExcerpt("ds-deepnvme-blog-2024", "With four NVMe SSDs"),
              "ds-deepnvme-blog-2024"});
     else
         adv.tradeoffs.push_back(
             {"Host-memory transfers (published measurement, not a promise)",
-             "DeepNVMe blog, Azure NC96ads_A100_v4 with four NVMe SSDs in RAID-0, each \"individually "
-             "capable of 3.25 GB/sec reads\": \"DeepNVMe scales I/O performance almost linearly with "
-             "available NVMe bandwidth, achieving rates of 10GB/sec reads and 5GB/sec writes.\"",
+             "DeepNVMe blog, Azure NC96ads_A100_v4 with four NVMe SSDs in RAID-0, each "
+                 + quoteExcerpt("ds-deepnvme-blog-2024-cpu", "individually capable") + ": "
+                 + quoteExcerpt("ds-deepnvme-blog-2024-cpu", "DeepNVMe scales"),
              "ds-deepnvme-blog-2024-cpu"});
     adv.tradeoffs.push_back(
         {"Blocking or non-blocking",
@@ -341,12 +338,12 @@ void addTradeoffs(Advice& adv, const Situation& s, const oj& aioDefaults)
          "ds-deepnvme-history"});
     adv.tradeoffs.push_back(
         {"Tuning with ds_nvme_tune (DeepSpeed 0.15.2 or newer)",
-         "The tutorial's example, `ds_nvme_tune --nvme_dir /local_nvme --gpu`, printed \"Best performance "
-         "(GB/sec): read =  3.69, write =  3.18\" and recommended {\"aio\": {\"single_submit\": \"false\", "
-         "\"overlap_events\": \"true\", \"intra_op_parallelism\": 8, \"queue_depth\": 32, \"block_size\": "
-         "1048576}} on \"two NVIDIA A6000-48GB GPUs, 252GB of DRAM, and a CS3040 NVMe 2TB SDD with peak "
-         "read and write speeds of 5.6 GB/s and 4.3 GB/s respectively. The tuning required about four "
-         "and half minutes.\" Its booleans are strings: convert them to true/false before use.",
+         "The tutorial's example, `ds_nvme_tune --nvme_dir /local_nvme --gpu`, printed "
+             + quoteExcerpt("ds-deepnvme-tune", "Best performance")
+             + " and recommended {\"aio\": {\"single_submit\": \"false\", \"overlap_events\": \"true\", "
+               "\"intra_op_parallelism\": 8, \"queue_depth\": 32, \"block_size\": 1048576}} on "
+             + quoteExcerpt("ds-deepnvme-tune", "two NVIDIA A6000", "half minutes.")
+             + " Its booleans are strings: convert them to true/false before use.",
          "ds-deepnvme-tune"});
     adv.tradeoffs.push_back(
         {"GDS for ZeRO-Infinity offload",

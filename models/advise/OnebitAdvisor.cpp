@@ -23,17 +23,12 @@ struct OnebitKind {
     std::string watchOut;
 };
 
-// The tutorials' "Watch out!" box, identical on the three pages but for the optimizer's name.
+// The tutorials' "Watch out!" box, identical on the three pages but for the optimizer's name; quoted as the
+// 1-bit Adam tutorial gives it.
 std::string watchOut(const std::string& name)
 {
-    return "1) The NCCL-based implementation requires PyTorch >= 1.8 (and NCCL >= 2.8.3 when you have 64 or more "
-           "GPUs). "
-           "… 2) Although "
-        + name
-        + " is compatible with both FP16 and FP32, currently we only verified "
-          "the convergence under mixed precision/FP16 training. 3) Currently the MPI-based implementation is not "
-          "compatible with pipeline parallelism. 4) Frequent checkpoint loading could hurt "
-        + name + "'s convergence.";
+    const std::string box = "The 1-bit Adam tutorial's \"Watch out!\" box: " + quoteOf("ds-onebit-watchout");
+    return name == "1-bit Adam" ? box : box + " The " + name + " tutorial has the same box, for " + name + ".";
 }
 
 std::optional<OnebitKind> onebitKind(const std::string& optimizer)
@@ -127,8 +122,7 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
         add(CheckLevel::Fail, "onebit-requires-zero-0",
             subject + " needs ZeRO stage 0, but the ZeRO step recommends stage " + std::to_string(*stage) + ": "
                 + quoteOf("ds-onebit-zero")
-                + " (likewise \"0/1 Adam is not compatible with ZeRO\" and "
-                  "\"1bit-Lamb is not compatible with ZeRO\")."
+                + " (likewise " + quoteOf("ds-zoadam-zero") + " and " + quoteOf("ds-onebit-lamb-zero") + ")."
                 + fitNote,
             "ds-onebit-zero");
     else
@@ -147,8 +141,8 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
     const std::string backend = a.text("onebit.comm_backend");
     if (backend == "mpi" || c.stages > 1)
         add(backend == "mpi" && c.stages > 1 ? CheckLevel::Fail : CheckLevel::Pass, "onebit-mpi-no-pipeline",
-            backend == "mpi" && c.stages > 1 ? "\"Currently the MPI-based implementation is not compatible with "
-                                               "pipeline parallelism\" and pipeline.stages = "
+            backend == "mpi" && c.stages > 1 ? quoteExcerpt("ds-onebit-watchout", "Currently the MPI-based", "pipeline parallelism")
+                                                   + " and pipeline.stages = "
                     + std::to_string(c.stages) + ": use comm_backend nccl."
                 : backend == "mpi"
                 ? "MPI backend without pipeline parallelism (the MPI backend is not compatible with it)."
@@ -176,10 +170,9 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
             "ds-onebit-hccl");
     if (backend == "mpi")
         add(CheckLevel::Pass, "onebit-cuda-aware",
-            "cuda_aware is written false. Set it true only if \"InfiniBand interconnect and a CUDA-Aware MPI library "
-            "like "
-            "MVAPICH2-GDR or OpenMPI built with CUDA-Aware support\" are present; false works on Ethernet, with copies "
-            "through host memory.",
+            "cuda_aware is written false. Set it true only if "
+                + quoteExcerpt("ds-onebit-cuda-aware", "InfiniBand interconnect", "CUDA-Aware support")
+                + " are present; false works on Ethernet, with copies through host memory.",
             "ds-onebit-cuda-aware");
 
     if (backend == "nccl") {
@@ -193,7 +186,7 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
         if (gpus >= 64)
             add(CheckLevel::Warn, "onebit-nccl-64-gpus",
                 std::to_string(gpus)
-                    + " GPUs: the NCCL backend needs \"NCCL >= 2.8.3 when you have 64 or more GPUs\". "
+                    + " GPUs: the NCCL backend needs " + quoteExcerpt("ds-onebit-watchout", "NCCL >= 2.8.3", "64 or more GPUs") + ". "
                       "Check with: python -c \"import torch; print(torch.cuda.nccl.version())\".",
                 "ds-onebit-watchout");
     }
@@ -246,15 +239,14 @@ void addEstimates(Advice& adv, const Answers& a, const OnebitCost& c)
              "kaplan-6n"});
     adv.estimates.push_back({"All-reduce per step in the compression stage", c.compressedStage, "s",
                              "all-reduce ÷ " + num(c.compression)
-                                 + " (1-bit Adam blog: \"reduces the communication volume "
-                                   "by 16x during the compression stage for 16-bit (FP16) training\""
+                                 + " (1-bit Adam blog: " + quoteExcerpt("onebit-blog-volume", "reduces the communication")
                                  + (c.precision == "fp32" ? "; 32 bits → 1 bit for fp32" : std::string()) + ")",
                              "onebit-blog-volume"});
     adv.estimates.push_back({"All-reduce per step, run average with 1-bit compression", c.compressedAverage, "s",
                              "all-reduce × (warmup + (1 − warmup) ÷ " + num(c.compression)
                                  + "), warmup = freeze_step ÷ "
                                    "total steps = "
-                                 + num(c.warmup) + " (the blog's \"1 / (warmup + (1 – warmup)/16)\" volume ratio)",
+                                 + num(c.warmup) + " (the blog's " + quoteExcerpt("onebit-blog-volume", "1 / (warmup") + " volume ratio)",
                              "onebit-blog-volume"});
     if (c.saving)
         adv.estimates.push_back({"Step time saved by compression", *c.saving * 100, "%",
@@ -267,34 +259,27 @@ void addTradeoffs(Advice& adv, const Answers& a, const OnebitCost& c, const Oneb
 {
     adv.tradeoffs.push_back(
         {"How the compression works",
-         "Error compensation: \"1) doing compression, 2) memorizing the compression error, and then 3) "
-         "adding the compression error back in during the next iteration\". 1-bit Adam has \"two parts: "
-         "the warmup stage, which is essentially the vanilla Adam algorithm; and the compression stage, "
-         "which keeps the variance term constant and compresses the remaining linear term, that is the "
-         "momentum, into 1-bit representation.\"",
+         "Error compensation: " + quoteExcerpt("onebit-blog-stages", "1) doing compression") + " 1-bit Adam has "
+             + quoteExcerpt("onebit-blog-stages", "two parts:", "representation."),
          "onebit-blog-stages"});
     const std::int64_t total = a.integer("training.total_steps");
     if (kind.type == "ZeroOneAdam")
         adv.tradeoffs.push_back(
             {"Variance freezing (var_freeze_step)",
              "0/1 Adam has no freeze_step. var_freeze_step 100000, var_update_scaler 16, local_step_scaler "
-             "32678 and local_step_clipper 16 are DeepSpeed's defaults. \"The var_freeze_step is usually the "
-             "last step of the learning rate warmup and thus does not require tuning.\" \"In practice, we "
-             "can avoid tuning this parameter by setting it to a sufficiently large number (larger than "
-             "the total number of steps).\"",
+             "32678 and local_step_clipper 16 are DeepSpeed's defaults. "
+                 + quoteExcerpt("ds-zoadam-var-freeze", "The `var_freeze_step`") + " "
+                 + quoteExcerpt("ds-zoadam-var-freeze", "In practice"),
              "ds-zoadam-var-freeze"});
     else
         adv.tradeoffs.push_back({"Warm-up length (freeze_step)",
                                  "freeze_step = " + std::to_string(c.freezeStep) + ", " + percent(kOnebitWarmupShare)
                                      + " of " + std::to_string(total)
-                                     + " steps: "
-                                       "\"one strategy is to set 15-25% of the total training steps\" (here "
+                                     + " steps: " + quoteExcerpt("ds-onebit-freeze-step", "one strategy")
+                                     + " (here "
                                      + std::to_string(std::llround(0.15 * total)) + "–"
                                      + std::to_string(std::llround(0.25 * total))
-                                     + "). "
-                                       "\"If it provides the desired outcome, one can try to extract more performance "
-                                       "by reducing the steps "
-                                       "systematically.\"",
+                                     + "). " + quoteExcerpt("ds-onebit-freeze-step", "If it provides"),
                                  "ds-onebit-freeze-step"});
     if (kind.type == "OneBitAdam")
         adv.tradeoffs.push_back({"Communication volume",
@@ -305,14 +290,13 @@ void addTradeoffs(Advice& adv, const Answers& a, const OnebitCost& c, const Oneb
     else if (kind.type == "ZeroOneAdam")
         adv.tradeoffs.push_back(
             {"Communication volume",
-             "0/1 Adam \"is able to reduce the overall communication volume on BERT-large pre-training by "
-             "up to 26x without affecting the end-to-end model accuracy.\" The estimates here use 1-bit "
-             "Adam's formula, so they understate 0/1 Adam's saving.",
+             "0/1 Adam " + quoteExcerpt("ds-zoadam-26x", "is able to reduce")
+                 + " The estimates here use 1-bit Adam's formula, so they understate 0/1 Adam's saving.",
              "ds-zoadam-26x"});
     else
         adv.tradeoffs.push_back(
             {"Communication volume",
-             "1-bit LAMB improves speed \"by reducing the overall communication volume by up to 4.6x\".",
+             "1-bit LAMB improves speed " + quoteExcerpt("ds-onebit-lamb-46x", "by reducing", "4.6x") + ".",
              "ds-onebit-lamb-46x"});
     if (kind.type != "OneBitLamb")
         adv.tradeoffs.push_back({"Try 0/1 Adam first", "The 1-bit Adam tutorial: " + quoteOf("ds-onebit-try-zoadam"),
@@ -322,8 +306,8 @@ void addTradeoffs(Advice& adv, const Answers& a, const OnebitCost& c, const Oneb
         adv.tradeoffs.push_back(
             {"Line rate against measured bandwidth",
              "The estimate uses the Ethernet line rate. The 1-bit Adam blog measured far less over TCP: "
-             "\"the effective bandwidth on 40 Gigabit Ethernet is 4.1 Gbps based on iperf benchmarks\". "
-             "Set hardware.inter_node_gbps to a measured figure; a lower one favours compression.",
+                 + quoteExcerpt("onebit-blog-ethernet", "the effective bandwidth", "iperf benchmarks")
+                 + ". Set hardware.inter_node_gbps to a measured figure; a lower one favours compression.",
              "onebit-blog-ethernet"});
 }
 

@@ -8,6 +8,7 @@
 #include "estimate/ActivationMemory.h"
 #include "estimate/PipelinePartition.h"
 #include "estimate/ZeroPaperMemory.h"
+#include "knowledge/SourceCatalog.h"
 #include "util/CheckedMath.h"
 #include "util/Count.h"
 #include "util/RegexLimits.h"
@@ -148,8 +149,8 @@ void addZeroChecks(Advice& adv, int zeroStage)
     if (zeroStage >= 2) {
         adv.checks.push_back({CheckLevel::Fail, "pipeline-requires-zero-0-or-1",
                               "The ZeRO workflow recommends stage " + std::to_string(zeroStage)
-                                  + ", but DeepSpeed's pipeline engine asserts \"ZeRO-2 and ZeRO-3 are incompatible "
-                                    "with pipeline parallelism\". Use ZeRO stage 0 or 1 (zero.stage), or no pipeline. "
+                                  + ", but DeepSpeed's pipeline engine asserts " + quoteOf("ds-pipe-zero")
+                                  + ". Use ZeRO stage 0 or 1 (zero.stage), or no pipeline. "
                                     "The memory figures here assume stage 1.",
                               "ds-pipe-zero"});
         return;
@@ -160,9 +161,8 @@ void addZeroChecks(Advice& adv, int zeroStage)
                           "ds-pipe-zero"});
     if (zeroStage == 1)
         adv.checks.push_back({CheckLevel::Warn, "pipeline-zero1-no-overlap-comm",
-                              "With ZeRO-1 and a pipeline DeepSpeed logs \"Pipeline parallelism does not support "
-                              "overlapped communication, will be disabled.\": gradient reduction does not overlap "
-                              "the backward pass.",
+                              "With ZeRO-1 and a pipeline DeepSpeed logs " + quoteOf("ds-pipe-zero1-overlap")
+                                  + ": gradient reduction does not overlap the backward pass.",
                               "ds-pipe-zero1-overlap"});
 }
 

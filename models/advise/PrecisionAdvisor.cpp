@@ -36,7 +36,8 @@ void addFp8(Advice& adv, const GpuSpec* gpu, const std::string& base)
     adv.checks.push_back(
         {nvidiaFp8 ? CheckLevel::Warn : CheckLevel::Fail, "fp8-needs-transformer-engine",
          "DeepSpeed has no fp8 config key: FP8 comes from NVIDIA Transformer Engine layers in the model "
-         "code (\"It requires compute capability 8.9 or higher\"), while DeepSpeed runs "
+         "code ("
+             + quoteExcerpt("te-support-matrix", "It requires compute capability 8.9", "or higher") + "), while DeepSpeed runs "
              + base + ". "
              + (nvidiaFp8 ? capabilityText(gpu) + " meets that requirement."
                           : capabilityText(gpu) + " does not meet it; no fp8 is configured."),
@@ -71,8 +72,9 @@ Advice advisePrecision(const Answers& a)
     if (wanted == "bf16" && !gpuBf16) {
         adv.checks.push_back({CheckLevel::Fail, "bf16-unsupported-gpu",
                               capabilityText(gpu)
-                                  + " has no bf16 support (\"BF16 requires compute capability 8.0 or "
-                                    "higher\"); DeepSpeed would stop with "
+                                  + " has no bf16 support ("
+                                  + quoteExcerpt("te-support-matrix", "BF16 requires", "or higher")
+                                  + "); DeepSpeed would stop with "
                                   + quoteOf("ds-bf16-config") + " fp16 with dynamic loss scaling is used instead.",
                               "te-support-matrix"});
         use = "fp16";
@@ -97,17 +99,16 @@ Advice advisePrecision(const Answers& a)
             "bf16: " + (gpu ? gpu->id : a.text("hardware.gpu")) + " supports it, and it needs no loss scaling";
         adv.tradeoffs.push_back({"Why bf16",
                                  "bf16 keeps fp32's 8-bit exponent (fp16 has 5), so gradients neither "
-                                 "overflow nor underflow the way they do in fp16: \"Training with bfloat16 does "
-                                 "not require loss scaling.\"",
+                                 "overflow nor underflow the way they do in fp16: "
+                                     + quoteExcerpt("ds-bf16-docs", "Training with bfloat16"),
                                  "ds-bf16-docs"});
     } else if (use == "fp16") {
         adv.fragment = fp16Block();
         adv.headline = "fp16 with dynamic loss scaling" + std::string(gpuBf16 ? "" : " (the GPU has no bf16)");
         adv.tradeoffs.push_back(
             {"Overflow and loss scaling",
-             "fp16's largest value is 65504 and small gradients underflow: \"Gradient values with "
-             "small magnitudes may not be representable in torch.float16. These values will flush to "
-             "zero\". Dynamic loss scaling (loss_scale 0) multiplies the loss by 2^16 at first, skips "
+             "fp16's largest value is 65504 and small gradients underflow: "
+                 + quoteExcerpt("pytorch-amp", "Gradient values", "flush to zero") + ". Dynamic loss scaling (loss_scale 0) multiplies the loss by 2^16 at first, skips "
              "a step and lowers the scale when gradients overflow, and raises it again after 1000 "
              "clean steps.",
              "pytorch-amp"});

@@ -167,9 +167,8 @@ void addPlatformChecks(Advice& adv, const Answers& a, OpVerdict& v, bool used)
     adv.checks.push_back(
         {CheckLevel::Warn, "sparse-attention-triton-pin",
          "The op needs triton exactly 1.0.0 (requirements-sparse_attn.txt: triton==1.0.0); otherwise it warns "
-         "\"please install triton==1.0.0 if you want to use sparse attention\" or \"using untested triton version "
-         "({installed_triton}), only 1.0.0 is known to be compatible\". ds-wizard cannot see your triton: run "
-         "ds_report.",
+             + quoteExcerpt("ds-sparse-op", "please install") + " or " + quoteExcerpt("ds-sparse-op", "using untested")
+             + ". ds-wizard cannot see your triton: run ds_report.",
          "ds-sparse-op"});
 
     const std::string cudaText = a.text("software.cuda_version");
@@ -187,7 +186,7 @@ void addPlatformChecks(Advice& adv, const Answers& a, OpVerdict& v, bool used)
                               "CUDA " + cudaText + " meets the op's CUDA 10.1+ check.", "ds-sparse-op"});
     } else {
         adv.checks.push_back({fail, "sparse-attention-cuda",
-                              "CUDA " + cudaText + " is too old: \"sparse_attn requires CUDA version 10.1+\".",
+                              "CUDA " + cudaText + " is too old: " + quoteExcerpt("ds-sparse-op", "sparse_attn requires") + ".",
                               "ds-sparse-op"});
         v.canRun = false;
         v.whyNot.push_back("sparse_attn requires CUDA version 10.1+ (CUDA " + cudaText + ")");
@@ -353,10 +352,9 @@ void addAlternatives(Advice& adv, const Answers& a)
         {"DeepSpeed-Ulysses sequence parallelism",
          "DistributedAttention (PR #4198, first in DeepSpeed v0.10.2"
              + std::string(versionAtLeast(ds, kUlyssesFirstVersion) ? "" : "; DeepSpeed " + ds + " predates it")
-             + "). \"DeepSpeed-Ulysses partitions individual samples along the sequence dimension among "
-               "participating GPU\", and each GPU \"receives the full sequence but only for a non-overlapping "
-               "subset of the attention heads\"; the blog reports \"4x larger sequence lengths than existing "
-               "systems, while enabling training with sequences with over a million tokens.\" It costs "
+             + "). " + quoteExcerpt("ds-ulysses", "DeepSpeed-Ulysses partitions", "participating GPU")
+             + ", and each GPU " + quoteExcerpt("ds-ulysses", "receives the full", "attention heads")
+             + "; the blog reports " + quoteExcerpt("ds-ulysses", "4x larger") + " It costs "
                "all-to-all communication per layer and a sequence-parallel process group. Degrees that divide both "
              + std::to_string(heads) + " heads and " + std::to_string(seqLen)
              + " tokens: " + (degrees.empty() ? "none" : degrees)
@@ -449,10 +447,11 @@ std::string addSparseBlock(Advice& adv, const Answers& a, const OpVerdict& verdi
                              quoteOf("ds-sparse-news"), "ds-sparse-news"});
     adv.tradeoffs.push_back(
         {"The blog's measurements (V100, torch 1.x era)",
-         "\"SA decreases the memory footprint to O(wn), in which 1 < w < n is a parameter\"; \"SA empowers 10x "
-         "and 16x longer sequences comparing with dense for BERT base and large, respectively\" (\"batch size 1 "
-         "on a single NVIDIA V100 GPU-32GB memory\"); \"up to 6.3x faster for BERT base, 5.3x for BERT large, "
-         "and 6.1x for GPT2.\" Sparse layouts approximate attention: check model quality yourself.",
+         quoteExcerpt("ds-sparse-blog", "SA decreases", "is a parameter") + "; "
+             + quoteExcerpt("ds-sparse-blog", "SA empowers", "respectively") + " ("
+             + quoteExcerpt("ds-sparse-blog", "batch size 1", "32GB memory") + "); "
+             + quoteExcerpt("ds-sparse-blog", "up to 6.3x")
+             + " Sparse layouts approximate attention: check model quality yourself.",
          "ds-sparse-blog"});
     adv.estimates.push_back(
         {"Blocks per row", static_cast<double>(blocksPerRow), "blocks",

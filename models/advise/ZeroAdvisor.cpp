@@ -73,7 +73,7 @@ std::vector<std::string> capabilityViolations(const oj& zero)
         if (std::string(key) == "offload_param" && device != "none" && stage != 3)
             out.push_back("offload_param is valid only with stage 3.");
         if (device == "nvme" && stage != 3)
-            out.push_back(std::string(key) + ": NVMe offloading is available only with ZeRO stage 3.");
+            out.push_back(std::string(key) + ": " + quoteExcerpt("ds-offload-stages", "NVMe offloading"));
         if (device == "nvme" && valueOr(block, "nvme_path", std::string()).empty())
             out.push_back(std::string(key) + ": NVMe offload needs nvme_path.");
     }
@@ -176,12 +176,7 @@ void addTradeoffs(Advice& adv, const ZeroOption& chosen, const Answers& a)
                                  "about one extra forward pass, quoted as 33% re-computation overhead.",
                                  "zero-paper-ckpt"});
     if (chosen.offloadOptimizer == "nvme" || chosen.offloadParam == "nvme")
-        adv.tradeoffs.push_back({"SSD wear",
-                                 "Offloading to NVMe can generate heavy write traffic. On consumer/home SSDs, "
-                                 "repeatedly offloading data (e.g. optimizer states, hidden states) can blow "
-                                 "through the drive's rated write endurance (TBW) and shorten its lifespan. "
-                                 "Prefer enterprise/datacenter SSDs for sustained offloading workloads.",
-                                 "ds-nvme-endurance"});
+        adv.tradeoffs.push_back({"SSD wear", "DeepSpeed warns: " + quoteOf("ds-nvme-endurance"), "ds-nvme-endurance"});
 }
 
 } // namespace

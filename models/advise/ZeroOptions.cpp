@@ -4,6 +4,7 @@
 
 #include "estimate/ActivationMemory.h"
 #include "estimate/PlacementMemory.h"
+#include "knowledge/SourceCatalog.h"
 #include "util/CheckedMath.h"
 
 #include <algorithm>
@@ -43,14 +44,14 @@ ZeroStageLimit zeroStageLimit(const Answers& a)
     if (optimizer == "onebit-adam" || optimizer == "zero-one-adam" || optimizer == "onebit-lamb")
         return {
             0, "zero-limited-by-onebit",
-            "The 1-bit optimizers are not compatible with ZeRO (\"1bit-Adam is not compatible with ZeRO\"), so only "
-            "stage 0 is considered.",
+            "The 1-bit optimizers are not compatible with ZeRO (" + quoteOf("ds-onebit-zero")
+                + "), so only stage 0 is considered.",
             "ds-onebit-zero"};
     if (a.integer("pipeline.stages") > 1)
         return {
             1, "zero-limited-by-pipeline",
-            "Pipeline parallelism is used (pipeline.stages > 1): \"ZeRO-2 and ZeRO-3 are incompatible with pipeline "
-            "parallelism\", so only stages 0 and 1 are considered.",
+            "Pipeline parallelism is used (pipeline.stages > 1): " + quoteOf("ds-pipe-zero")
+                + ", so only stages 0 and 1 are considered.",
             "ds-pipe-zero"};
     return {};
 }

@@ -34,4 +34,28 @@ std::string quoteOf(const std::string& id)
     return "\"" + s->quote + "\"";
 }
 
+std::string quoteExcerpt(const std::string& id, std::string_view from, std::string_view through)
+{
+    const Source* s = SourceCatalog::instance().find(id);
+    if (!s)
+        throw std::logic_error("no source " + id + " in resources/knowledge/sources.tsv");
+    const std::string_view quote = s->quote;
+    const std::size_t at = from.empty() ? std::string_view::npos : quote.find(from);
+    if (at == std::string_view::npos)
+        throw std::logic_error("source " + id + " does not quote \"" + std::string(from) + "\"");
+    std::size_t end = quote.size();
+    if (!through.empty()) {
+        const std::size_t last = quote.find(through, at);
+        if (last == std::string_view::npos)
+            throw std::logic_error("source " + id + " does not quote \"" + std::string(through) + "\" after \""
+                                   + std::string(from) + "\"");
+        end = last + through.size();
+    } else {
+        for (std::string_view b : {std::string_view(". "), std::string_view("; "), std::string_view(" … ")})
+            if (const std::size_t next = quote.find(b, at + from.size()); next < end)
+                end = b == ". " ? next + 1 : next; // a sentence keeps its full stop
+    }
+    return "\"" + std::string(quote.substr(at, end - at)) + "\"";
+}
+
 } // namespace dsw

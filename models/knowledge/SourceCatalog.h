@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dsw {
@@ -26,5 +27,12 @@ private:
 // The quote of source `id` in double quotes, as prose cites it, so a quote lives once, in sources.tsv.
 // `id` must be there (TestSourceCitations holds every cited id to it).
 std::string quoteOf(const std::string& id);
+
+// An excerpt of source `id`'s quote, in double quotes: from the first occurrence of `from` through the end of
+// `through` (its first occurrence after `from`), or, when `through` is empty, to the end of the passage: the next
+// ". " (its full stop kept), "; " or " … ", or the quote's end. For prose that cites part of a longer quote without
+// copying it. Throws std::logic_error when the id or the words are not in the catalog (TestSourceCitations
+// calls every one the code makes).
+std::string quoteExcerpt(const std::string& id, std::string_view from, std::string_view through = {});
 
 } // namespace dsw

@@ -132,8 +132,8 @@ private:
             return;
         m_r.add(
             LintLevel::Error, "elasticity-with-batch-keys", "/elasticity",
-            "Elastic training is enabled and the config also sets batch sizes: DeepSpeed raises ElasticityConfigError "
-            "(\"These parameters *will not be used* since elastic training is enabled\").",
+            "Elastic training is enabled and the config also sets batch sizes: DeepSpeed raises ElasticityConfigError ("
+                + quoteExcerpt("ds-elasticity-batch", "These parameters", "is enabled") + ").",
             "remove the batch keys, or set \"ignore_non_elastic_batch_info\": true in elasticity",
             "ds-elasticity-batch");
     }
@@ -143,10 +143,9 @@ private:
     // DeepSpeed's own assertion text, with the three numbers it would print.
     std::string assertion(long long t, long long m, long long g) const
     {
-        return "\"Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * "
-               "gradient_acc_step "
-               "* world_size "
-            + n(t) + " != " + n(m) + " * " + n(g) + " * " + n(m_dp->size) + "\"";
+        std::string text = quoteOf("ds-batch-assert");
+        text.insert(text.size() - 1, " " + n(t) + " != " + n(m) + " * " + n(g) + " * " + n(m_dp->size));
+        return text;
     }
 
     void allThree(long long t, long long m, long long g)

@@ -43,7 +43,7 @@ void zeroForm(LintReport& r)
         r.add(LintLevel::Warning, "legacy-zero-bool", "/zero_optimization",
               std::string("\"zero_optimization\": ") + zero->dump()
                   + " is the legacy form: DeepSpeed turns it into stage " + (zero->get<bool>() ? "1" : "0")
-                  + " and logs \"this format of ZeRO optimization setup is deprecated\".",
+                  + " and logs " + quoteExcerpt("ds-zero-legacy", "this format", "deprecated") + ".",
               std::string("\"zero_optimization\": {\"stage\": ") + (zero->get<bool>() ? "1" : "0") + "}",
               "ds-zero-legacy");
     if (isTrue(r, "/zero_optimization/legacy_stage1"))
@@ -70,23 +70,21 @@ void offloadAtStage(LintReport& r, int stage)
                   "use stage 3, or remove offload_param", "ds-offload-param-stage3");
         else if (d == "nvme" && pathMissing(param))
             r.add(LintLevel::Error, "nvme-path-missing", param,
-                  "offload_param goes to NVMe without an nvme_path: DeepSpeed fails with \"\\\"nvme_path\\\" in "
-                  "DeepSpeed "
-                  "Config cannot be None if remote device is nvme\".",
+                  "offload_param goes to NVMe without an nvme_path: DeepSpeed fails with " + quoteOf("ds-nvme-path")
+                      + ".",
                   "set \"nvme_path\" to the NVMe mount point", "ds-nvme-path");
     }
     if (const std::string d = device(optimizer); r.at(optimizer) && (d == "cpu" || d == "nvme")) {
         if (stage == 0)
             r.add(LintLevel::Warning, "zero-option-at-stage-0", optimizer,
-                  "offload_optimizer at stage 0 does nothing: offloading works with ZeRO stage 1, 2 or 3 (\"CPU "
-                  "offloading is "
-                  "available with ZeRO stage 1, 2, 3.\").",
+                  "offload_optimizer at stage 0 does nothing: offloading works with ZeRO stage 1, 2 or 3 ("
+                      + quoteExcerpt("ds-offload-stages", "CPU offloading") + ").",
                   "use stage 1 or higher, or remove offload_optimizer", "ds-offload-stages");
         else if (stage < 3 && d == "nvme")
             r.add(LintLevel::Warning, "nvme-below-stage-3", optimizer + "/device",
                   "offload_optimizer device nvme at ZeRO stage " + std::to_string(stage)
-                      + " silently acts as CPU offload "
-                        "(\"NVMe offloading is available only with ZeRO stage 3.\"): nothing is written to NVMe.",
+                      + " silently acts as CPU offload (" + quoteExcerpt("ds-offload-stages", "NVMe offloading")
+                      + "): nothing is written to NVMe.",
                   "use stage 3 for NVMe, or write \"device\": \"cpu\"", "ds-offload-stages");
         else if (stage == 3 && d == "nvme" && pathMissing(optimizer))
             r.add(LintLevel::Error, "nvme-path-missing", optimizer,
@@ -138,8 +136,8 @@ void precision(LintReport& r, std::optional<int> stage)
     const std::string bf16Block = r.bf16Pointer();
     if (fp16.value_or(false) && bf16.value_or(false))
         r.add(LintLevel::Error, "fp16-and-bf16", bf16Block + "/enabled",
-              "fp16 and bf16 are both enabled: DeepSpeed stops with \"bfloat16 and fp16 modes cannot be simultaneously "
-              "enabled\".",
+              "fp16 and bf16 are both enabled: DeepSpeed stops with "
+                  + quoteExcerpt("ds-fp16-config", "bfloat16 and fp16", "enabled") + ".",
               "enable only one: bf16 where the GPU has it, fp16 otherwise", "ds-fp16-config");
     if (bf16.value_or(false) && r.context().has("hardware.gpu")) {
         const GpuSpec* gpu = GpuCatalog::instance().find(r.context().text("hardware.gpu"));
@@ -205,15 +203,15 @@ void optimizer(LintReport& r, std::optional<int> stage)
     const std::string type = lower(textAt(r, "/optimizer/type"));
     if (type.empty())
         return; // without a type DeepSpeed builds no optimizer from the config
-    static const std::map<std::string, std::string> oneBit = {{"onebitadam", "1bit-Adam is not compatible with ZeRO"},
-                                                              {"zerooneadam", "0/1 Adam is not compatible with ZeRO"},
-                                                              {"onebitlamb", "1bit-Lamb is not compatible with ZeRO"}};
+    // The engine's assertion for each 1-bit optimizer (sources.tsv ids).
+    static const std::map<std::string, std::string> oneBit = {
+        {"onebitadam", "ds-onebit-zero"}, {"zerooneadam", "ds-zoadam-zero"}, {"onebitlamb", "ds-onebit-lamb-zero"}};
     if (auto it = oneBit.find(type); it != oneBit.end()) {
         if (stage && *stage > 0)
             r.add(LintLevel::Error, "onebit-with-zero", "/optimizer/type",
-                  textAt(r, "/optimizer/type") + " with ZeRO stage " + std::to_string(*stage) + ": DeepSpeed asserts \""
-                      + it->second + "\".",
-                  "set zero_optimization.stage to 0, or use Adam/AdamW with ZeRO", "ds-onebit-zero");
+                  textAt(r, "/optimizer/type") + " with ZeRO stage " + std::to_string(*stage) + ": DeepSpeed asserts "
+                      + quoteOf(it->second) + ".",
+                  "set zero_optimization.stage to 0, or use Adam/AdamW with ZeRO", it->second);
         const oj* backend = r.at("/optimizer/params/comm_backend_name");
         static const std::vector<std::string> backends = {"nccl", "mpi", "hccl", "compressed"};
         if (backend
@@ -247,8 +245,8 @@ void sparseAttention(LintReport& r)
     if (torch.valid() && torch.parts[0] >= 2)
         r.add(LintLevel::Error, "sparse-attention-unsupported-torch", "/sparse_attention",
               "PyTorch " + a.text("software.torch_version")
-                  + ": DeepSpeed's sparse_attn op requires \"a torch version >= 1.5 "
-                    "and < 2.0\" and triton==1.0.0, so sparse attention cannot run.",
+                  + ": DeepSpeed's sparse_attn op requires " + quoteExcerpt("ds-sparse-op", "a torch version", "< 2.0")
+                  + " and triton==1.0.0, so sparse attention cannot run.",
               "use another long-sequence method (e.g. FlashAttention or Ulysses sequence parallelism)", "ds-sparse-op");
     else if (!deepspeed.empty() && versionAtLeast(deepspeed, "0.19"))
         r.add(LintLevel::Error, "sparse-attention-unsupported-torch", "/sparse_attention",

@@ -4,6 +4,8 @@
 //  - in the knowledge data: networks.tsv's source_id, every "source" of deepspeed.json and deepspeed-schema.json;
 //  - in what a user sees: every "source"/"sources" of `recommend --format json` for each workflow's scenarios,
 //    and of the lint findings on every real config of the corpus.
+// And a quote lives once, in sources.tsv: prose takes it with quoteOf / quoteExcerpt, and no string literal in the
+// code repeats a quoted span of the catalog.
 #include "knowledge/SourceCatalog.h"
 
 #include "Plan.h"
@@ -141,6 +143,44 @@ std::set<std::string> dataCitations()
     return cited;
 }
 
+
+// The C++ sources of models/, ui/ and app/ with their paths.
+QList<QPair<QString, QString>> codeFiles()
+{
+    QList<QPair<QString, QString>> files;
+    for (const char* folder : {"models", "ui", "app"}) {
+        QDirIterator it(QStringLiteral(DSW_SOURCE_DIR "/") + folder, {"*.h", "*.cpp"}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            files.append({path, readAll(path)});
+        }
+    }
+    return files;
+}
+
+// The text of each chain of adjacent string literals ("a" "b" is one chain), line comments removed, with the
+// escapes \" and \\ undone: the prose as the program writes it.
+QStringList literalChains(QString code)
+{
+    static const QRegularExpression lineComment(QStringLiteral("(^|[^:\"])//[^\n]*"));
+    static const QRegularExpression literal(QStringLiteral("\"((?:[^\"\\\\\n]|\\\\.)*)\""));
+    code.replace(lineComment, QStringLiteral("\\1"));
+    QStringList chains;
+    qsizetype last = -1;
+    for (auto m = literal.globalMatch(code); m.hasNext();) {
+        const auto match = m.next();
+        QString text = match.captured(1);
+        text.replace(QStringLiteral("\\\""), QStringLiteral("\"")).replace(QStringLiteral("\\\\"), QStringLiteral("\\"));
+        if (last >= 0 && code.mid(last, match.capturedStart() - last).trimmed().isEmpty())
+            chains.last() += text;
+        else
+            chains << text;
+        last = match.capturedEnd();
+    }
+    return chains;
+}
+
 } // namespace
 
 class TestSourceCitations : public QObject {
@@ -152,6 +192,9 @@ private slots:
     void lintFindingsCiteOnlyCatalogIds();
     void everyCatalogIdIsCited();
     void quoteOfQuotesTheCatalog();
+    void quoteExcerptCutsAtPassages();
+    void everyExcerptTheCodeTakesIsInTheCatalog();
+    void noQuoteIsCopiedIntoCode();
 };
 
 void TestSourceCitations::codeCitesOnlyCatalogIds()
@@ -240,6 +283,69 @@ void TestSourceCitations::quoteOfQuotesTheCatalog()
     QVERIFY(s);
     QCOMPARE(quoteOf("ds-onebit-zero"), "\"" + s->quote + "\"");
     QVERIFY_THROWS_EXCEPTION(std::logic_error, quoteOf("ds-no-such-source"));
+}
+
+void TestSourceCitations::quoteExcerptCutsAtPassages()
+{
+    // ds-offload-stages: "CPU offloading is available with ZeRO stage 1, 2, 3. NVMe offloading is available only
+    // with ZeRO stage 3."
+    QCOMPARE(quoteExcerpt("ds-offload-stages", "CPU offloading"), "\"CPU offloading is available with ZeRO stage 1, 2, 3.\"");
+    QCOMPARE(quoteExcerpt("ds-offload-stages", "NVMe offloading"), "\"NVMe offloading is available only with ZeRO stage 3.\"");
+    QCOMPARE(quoteExcerpt("ds-offload-stages", "NVMe", "ZeRO"), "\"NVMe offloading is available only with ZeRO\"");
+    // " … " ends a passage without its ellipsis; "; " too.
+    QCOMPARE(quoteExcerpt("ds-sparse-blog", "SA empowers", "respectively"),
+             "\"SA empowers 10x and 16x longer sequences comparing with dense for BERT base and large, respectively\"");
+    QCOMPARE(quoteExcerpt("ds-sparse-op", "sparse_attn requires"), "\"sparse_attn requires CUDA version 10.1+\"");
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, quoteExcerpt("ds-offload-stages", "GPU offloading"));
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, quoteExcerpt("ds-offload-stages", "NVMe", "stage 1"));
+    QVERIFY_THROWS_EXCEPTION(std::logic_error, quoteExcerpt("ds-no-such-source", "NVMe"));
+}
+
+// Every quoteExcerpt("id", "from"[, "through"]) in the code resolves (a call that throws would stop a page).
+void TestSourceCitations::everyExcerptTheCodeTakesIsInTheCatalog()
+{
+    static const QRegularExpression call(QStringLiteral(
+        "quoteExcerpt\\(\\s*\"([^\"]+)\"\\s*,\\s*\"((?:[^\"\\\\]|\\\\.)+)\"\\s*(?:,\\s*\"((?:[^\"\\\\]|\\\\.)+)\"\\s*)?\\)"));
+    QStringList broken;
+    int calls = 0;
+    for (const auto& [path, text] : codeFiles()) {
+        if (path.endsWith("SourceCatalog.h") || path.endsWith("SourceCatalog.cpp"))
+            continue;
+        for (auto m = call.globalMatch(text); m.hasNext();) {
+            const auto match = m.next();
+            ++calls;
+            try {
+                quoteExcerpt(match.captured(1).toStdString(), match.captured(2).toStdString(),
+                             match.captured(3).toStdString());
+            } catch (const std::logic_error& e) {
+                broken << path + ": " + e.what();
+            }
+        }
+    }
+    QVERIFY2(calls >= 30, qPrintable(QString("only %1 quoteExcerpt calls found: is the pattern stale?").arg(calls)));
+    QVERIFY2(broken.isEmpty(), qPrintable(broken.join('\n')));
+}
+
+// A span in double quotes inside a string literal, of 25 characters or more with a space (prose, not a key name),
+// that the catalog also quotes, is a copy: it must come from quoteOf / quoteExcerpt.
+void TestSourceCitations::noQuoteIsCopiedIntoCode()
+{
+    static const QRegularExpression quoted(QStringLiteral("\"([^\"]{25,}?)\""));
+    std::vector<std::pair<std::string, QString>> quotes;
+    for (const Source& s : SourceCatalog::instance().all())
+        quotes.emplace_back(s.id, QString::fromStdString(s.quote));
+    QStringList copies;
+    for (const auto& [path, text] : codeFiles())
+        for (const QString& chain : literalChains(text))
+            for (auto m = quoted.globalMatch(chain); m.hasNext();) {
+                const QString span = m.next().captured(1);
+                if (!span.contains(' '))
+                    continue;
+                for (const auto& [id, quote] : quotes)
+                    if (quote.contains(span))
+                        copies << path + ": \"" + span.left(60) + "…\" copies " + QString::fromStdString(id);
+            }
+    QVERIFY2(copies.isEmpty(), qPrintable("use quoteOf / quoteExcerpt:\n" + copies.join('\n')));
 }
 
 QTEST_APPLESS_MAIN(TestSourceCitations)
