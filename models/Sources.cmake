@@ -69,6 +69,8 @@ set(DSW_MODELS_ESTIMATE_SOURCES
     estimate/PipelinePartition.h
     estimate/PlacementMemory.cpp
     estimate/PlacementMemory.h
+    estimate/StepTime.cpp
+    estimate/StepTime.h
     estimate/ZeroPaperMemory.cpp
     estimate/ZeroPaperMemory.h
 )

@@ -1,0 +1,326 @@
+#include "estimate/StepTime.h"
+
+#include "knowledge/GpuCatalog.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace dsw {
+
+namespace {
+
+[[noreturn]] void reject(const std::string& input, const std::string& allowed)
+{
+    throw std::invalid_argument("step time: " + input + " must be " + allowed);
+}
+
+void requireAtLeast(const char* name, std::int64_t value, std::int64_t least)
+{
+    if (value < least)
+        reject(name, "at least " + std::to_string(least) + ", got " + std::to_string(value));
+}
+
+void requirePositive(const char* name, double value, const char* why = "")
+{
+    if (!(value > 0) || !std::isfinite(value))
+        reject(name, std::string("a positive finite number") + why);
+}
+
+std::string num(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", v);
+    return text;
+}
+
+bool validDevice(const std::string& d)
+{
+    return d == "none" || d == "cpu" || d == "nvme";
+}
+
+void validate(const StepTimeInputs& in)
+{
+    requirePositive("parameters", in.parameters);
+    requireAtLeast("layers", in.layers, 1);
+    requireAtLeast("hidden", in.hidden, 1);
+    requireAtLeast("seqLen", in.seqLen, 1);
+    requireAtLeast("heads", in.heads, 1);
+    if (in.hidden % in.heads != 0)
+        reject("hidden", "a multiple of heads (" + std::to_string(in.heads) + "), got " + std::to_string(in.hidden));
+    requireAtLeast("microBatch", in.microBatch, 1);
+    requireAtLeast("gradientAccumulation", in.gradientAccumulation, 1);
+    const Placement& p = in.placement;
+    if (p.stage < 0 || p.stage > 3)
+        reject("ZeRO stage", "0, 1, 2 or 3, got " + std::to_string(p.stage));
+    if (!validDevice(p.offloadOptimizer))
+        reject("offload_optimizer", "none, cpu or nvme, got \"" + p.offloadOptimizer + "\"");
+    if (!validDevice(p.offloadParam))
+        reject("offload_param", "none, cpu or nvme, got \"" + p.offloadParam + "\"");
+    // ds-offload-stages: CPU offload with stages 1–3, NVMe and parameter offload only with stage 3.
+    if (p.offloadOptimizer != "none" && p.stage == 0)
+        reject("offload_optimizer", "none at ZeRO stage 0 (offload needs stage 1, 2 or 3)");
+    if (p.offloadOptimizer == "nvme" && p.stage != 3)
+        reject("offload_optimizer", "none or cpu below ZeRO stage 3 (NVMe offload needs stage 3)");
+    if (p.offloadParam != "none" && p.stage != 3)
+        reject("offload_param", "none below ZeRO stage 3");
+    requireAtLeast("dataParallel", in.dataParallel, 1);
+    requireAtLeast("gpusPerNode", in.gpusPerNode, 1);
+    requireAtLeast("nodes", in.nodes, 1);
+    requireAtLeast("pipelineStages", in.pipelineStages, 1);
+    requireAtLeast("pipelineMicroBatches", in.pipelineMicroBatches, 0);
+    if (in.tensorParallel != 1)
+        reject("tensorParallel", "1 (tensor parallelism is not modelled yet)");
+    if (in.sequenceParallel != 1)
+        reject("sequenceParallel", "1 (sequence parallelism is not modelled yet)");
+    // ds-pipe-zero: DeepSpeed's pipeline engine asserts a stage below 2.
+    if (in.pipelineStages > 1 && p.stage >= 2)
+        reject("ZeRO stage", "0 or 1 with pipeline parallelism (DeepSpeed rejects stages 2 and 3 there)");
+    const double world = static_cast<double>(in.nodes) * static_cast<double>(in.gpusPerNode);
+    const double product = static_cast<double>(in.dataParallel) * static_cast<double>(in.pipelineStages)
+        * static_cast<double>(in.tensorParallel) * static_cast<double>(in.sequenceParallel);
+    if (product != world)
+        reject("dataParallel × pipelineStages", "nodes × gpusPerNode (" + num(world) + "), got " + num(product));
+    if (in.elementBytes != 2 && in.elementBytes != 4)
+        reject("elementBytes", "2 (fp16/bf16) or 4 (fp32), got " + num(in.elementBytes));
+    requirePositive("denseTflops", in.denseTflops);
+    if (!(in.mfu > 0 && in.mfu <= 1))
+        reject("mfu", "above 0 and at most 1, got " + num(in.mfu));
+    if (!(in.overlap >= 0 && in.overlap <= 1))
+        reject("overlap", "between 0 and 1, got " + num(in.overlap));
+    requireAtLeast("nicsPerNode", in.nicsPerNode, 1);
+    const bool dpInNode = in.dataParallel > 1;
+    const bool dpAcrossNodes = in.nodes > 1 && in.dataParallel * in.tensorParallel * in.sequenceParallel > in.gpusPerNode;
+    if (dpInNode && in.gpusPerNode > 1)
+        requirePositive("intraNodeGBps", in.intraNodeGBps, " when data-parallel peers share a node");
+    if (dpAcrossNodes)
+        requirePositive("nicGbps", in.nicGbps, " when data parallelism spans nodes");
+    const bool offload = p.offloadOptimizer != "none" || p.offloadParam != "none";
+    if (offload)
+        requirePositive("pcieGBps", in.pcieGBps, " with offload");
+    if (p.offloadOptimizer != "none")
+        requirePositive("cpuAdamParamsPerSecond", in.cpuAdamParamsPerSecond, " with optimizer offload");
+    if (p.offloadOptimizer == "nvme" || p.offloadParam == "nvme") {
+        requirePositive("nvmeReadGBps", in.nvmeReadGBps, " with NVMe offload");
+        requirePositive("nvmeWriteGBps", in.nvmeWriteGBps, " with NVMe offload");
+    }
+}
+
+// Ring volume per GPU, in units of S (the gradient or parameter bytes), per optimizer step.
+// Returns the count of S·(d−1)/d transfers and a description.
+double ringTransfers(int stage, double ga, std::string& what)
+{
+    switch (stage) {
+    case 0:
+        what = "all-reduce of gradients once per step: 2";
+        return 2;
+    case 1:
+        what = "reduce-scatter of gradients at the boundary + all-gather of updated parameters: 1 + 1";
+        return 2;
+    case 2:
+        what = "reduce-scatter every micro-step + all-gather of updated parameters: " + num(ga) + " + 1";
+        return ga + 1;
+    default:
+        what = "all-gather in forward + all-gather in backward + reduce-scatter, every micro-step: 3 × " + num(ga);
+        return 3 * ga;
+    }
+}
+
+} // namespace
+
+StepTime estimateStepTime(const StepTimeInputs& in)
+{
+    validate(in);
+    StepTime t;
+    const Placement& p = in.placement;
+    const double psi = in.parameters;
+    const double ga = static_cast<double>(in.gradientAccumulation);
+    const double s = static_cast<double>(in.seqLen);
+    const double h = static_cast<double>(in.hidden);
+    const double layers = static_cast<double>(in.layers);
+    const double d = static_cast<double>(in.dataParallel);
+    const double b = in.elementBytes;
+    const double tokens = static_cast<double>(in.microBatch) * ga * s; // per replica per step
+    const double split = static_cast<double>(in.tensorParallel) * static_cast<double>(in.sequenceParallel);
+
+    // Compute.
+    const double denseFactor = in.activationCheckpointing ? 8 : 6;
+    const double attnPasses = in.activationCheckpointing ? 4 : 3;
+    const double causal = in.causalMask ? 0.5 : 1;
+    const double denseFlops = denseFactor * psi * tokens;
+    const double attnFlops = attnPasses * 4 * s * h * layers * causal * tokens; // 4·s²·h per sequence = 4·s·h per token
+    t.flops = (denseFlops + attnFlops) / split;
+    const double achieved = in.denseTflops * 1e12 * in.mfu;
+    t.compute = t.flops / achieved;
+    t.parts.push_back({"compute", t.compute,
+                       "(" + num(denseFactor) + "Ψ + " + num(attnPasses) + " × 4·s·h·L" + (in.causalMask ? " ÷ 2" : "")
+                           + ") per token × " + num(tokens) + " tokens = " + num(t.flops) + " FLOPs ÷ (" + num(in.denseTflops)
+                           + " TFLOPS × " + num(in.mfu) + ")",
+                       in.activationCheckpointing
+                           ? std::vector<std::string>{"kaplan-6n", "narayanan-recompute-flops", "korthikanti-flops",
+                                                      "megatron-mfu", "gpu-catalog"}
+                           : std::vector<std::string>{"kaplan-6n", "korthikanti-flops", "megatron-mfu", "gpu-catalog"}});
+
+    // Communication.
+    std::string what;
+    const double transfers = in.dataParallel > 1 ? ringTransfers(p.stage, ga, what) : 0;
+    const double ringShare = (d - 1) / d;
+    t.communicationBytes = transfers * psi * b * ringShare;
+    const bool acrossNodes = in.nodes > 1 && in.dataParallel * in.tensorParallel * in.sequenceParallel > in.gpusPerNode;
+    const double intra = in.gpusPerNode > 1 ? in.intraNodeGBps : 0;
+    const double inter = acrossNodes ? in.nicGbps * static_cast<double>(in.nicsPerNode) / 8 : 0;
+    if (intra > 0 && inter > 0)
+        t.linkGBps = std::min(intra, inter);
+    else
+        t.linkGBps = std::max(intra, inter);
+    if (t.communicationBytes > 0 && t.linkGBps > 0)
+        t.communicationLinkSeconds = t.communicationBytes / (t.linkGBps * 1e9);
+    const double hidden = in.overlap * std::min(t.communicationLinkSeconds, t.compute);
+    t.communication = t.communicationLinkSeconds - hidden;
+    t.parts.push_back(
+        {"communication", t.communication,
+         in.dataParallel > 1
+             ? "ZeRO-" + std::to_string(p.stage) + ": " + what + " transfers of Ψ·" + num(b) + " B × (d−1)/d, d = "
+                   + num(d) + " → " + num(t.communicationBytes) + " B per GPU ÷ " + num(t.linkGBps) + " GB/s ("
+                   + (acrossNodes ? "min of intra-node " + num(intra) + " and " + std::to_string(in.nicsPerNode) + " × "
+                                        + num(in.nicGbps) + " Gb/s NICs"
+                                  : "intra-node link")
+                   + ") = " + num(t.communicationLinkSeconds) + " s, of which " + num(in.overlap)
+                   + " × min(communication, compute) hides behind compute"
+             : "no data parallelism: nothing to reduce",
+         {"ds-zero-reduce-boundary", "zero-paper-comm-dp", "zero-paper-comm-stage3", "nccl-tests-busbw",
+          "ds-overlap-comm"}});
+
+    // Offload: what crosses PCIe per partitioned parameter per step, as DeepSpeed's code copies it.
+    const double partition = psi / d;
+    const bool optOffload = p.offloadOptimizer != "none";
+    const bool paramOffload = p.offloadParam != "none";
+    double toHost = 0, toGpu = 0;
+    if (optOffload) {
+        // Gradients accumulate on the host through the GPU (a copy out every micro-step, a copy back from the
+        // second on); stage 3 always copies out, stages 1–2 skip it for a lone backward. At the boundary the
+        // partition goes to the fp32 buffer as fp32, and the updated 16-bit partition comes back.
+        const bool accumulates = p.stage == 3 || in.gradientAccumulation > 1;
+        toHost = 4 + (accumulates ? b * ga : 0);
+        toGpu = (accumulates ? b * (ga - 1) : 0) + (paramOffload ? 0 : b);
+    }
+    if (paramOffload)
+        toGpu += 2 * b * ga; // the partition is fetched for forward and for backward gathers
+    t.pcieBytes = (toHost + toGpu) * partition;
+    if (t.pcieBytes > 0)
+        t.pcieSeconds = t.pcieBytes / (in.pcieGBps * 1e9);
+    const double nodeShare = partition * static_cast<double>(in.gpusPerNode); // every GPU of a node holds a partition
+    if (optOffload)
+        t.cpuAdamSeconds = nodeShare / in.cpuAdamParamsPerSecond;
+    double reads = 0, writes = 0;
+    if (p.offloadOptimizer == "nvme") {
+        reads += 16 * nodeShare; // fp32 parameters, momentum, variance in; fp32 gradients back in
+        writes += 16 * nodeShare;
+    }
+    if (p.offloadParam == "nvme") {
+        reads += 2 * b * ga * nodeShare;
+        writes += b * nodeShare;
+    }
+    t.nvmeBytes = reads + writes;
+    if (t.nvmeBytes > 0)
+        t.nvmeSeconds = reads / (in.nvmeReadGBps * 1e9) + writes / (in.nvmeWriteGBps * 1e9);
+    t.offload = t.pcieSeconds + t.cpuAdamSeconds + t.nvmeSeconds;
+    t.parts.push_back({"offload", t.offload,
+                       optOffload || paramOffload
+                           ? "PCIe " + num(toHost) + " B to host + " + num(toGpu) + " B to GPU per partitioned parameter × "
+                                 + num(partition) + " ÷ " + num(in.pcieGBps) + " GB/s = " + num(t.pcieSeconds)
+                                 + " s; CPU Adam " + num(nodeShare) + " parameters per node ÷ "
+                                 + num(in.cpuAdamParamsPerSecond) + "/s = " + num(t.cpuAdamSeconds) + " s; NVMe "
+                                 + num(reads) + " B read ÷ " + num(in.nvmeReadGBps) + " GB/s + " + num(writes)
+                                 + " B written ÷ " + num(in.nvmeWriteGBps) + " GB/s = " + num(t.nvmeSeconds)
+                                 + " s; serial with the GPU's work"
+                           : "no offload",
+                       {"ds-offload-grad-copy", "ds-offload-param-copy", "ds-activation-offload-cost",
+                        "ds-cpu-adam-measured", "ds-deepnvme-blog-2024-cpu", "zenflow-offload-penalty"}});
+
+    // Pipeline bubble.
+    const double pp = static_cast<double>(in.pipelineStages);
+    const double m = in.pipelineMicroBatches > 0 ? static_cast<double>(in.pipelineMicroBatches) : ga;
+    t.bubbleFraction = (pp - 1) / (m + pp - 1);
+    t.bubble = t.compute * (pp - 1) / m;
+    t.parts.push_back({"bubble", t.bubble,
+                       "(p−1)/m × compute = (" + num(pp) + "−1)/" + num(m) + " × " + num(t.compute) + " s; "
+                           + num(t.bubbleFraction * 100) + "% of the pipelined time",
+                       {"narayanan-bubble"}});
+
+    t.total = t.compute + t.communication + t.offload + t.bubble;
+    const double world = static_cast<double>(in.nodes) * static_cast<double>(in.gpusPerNode);
+    t.tokensPerSecondPerGpu = tokens * d / world / t.total;
+    return t;
+}
+
+std::optional<double> denseTflopsOf(const GpuSpec& gpu, bool bf16)
+{
+    // "989.5 (derived)" → 989.5, "2,250 (derived)" → 2250; nothing for "UNCONFIRMED" or an empty cell.
+    auto leading = [](const std::string& cell) -> std::optional<double> {
+        std::string digits;
+        for (char c : cell) {
+            if (std::isdigit(static_cast<unsigned char>(c)) || c == '.')
+                digits.push_back(c);
+            else if (c != ',')
+                break;
+        }
+        double value = 0;
+        auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+        if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || !(value > 0))
+            return std::nullopt;
+        return value;
+    };
+    auto first = leading(bf16 ? gpu.bf16DenseTflops : gpu.fp16DenseTflops);
+    return first ? first : leading(bf16 ? gpu.fp16DenseTflops : gpu.bf16DenseTflops);
+}
+
+std::optional<double> intraNodeGBpsOf(const GpuSpec& gpu)
+{
+    // The first "<number> GB/s", "GB/sec" or "TB/s" in the cell; datasheets state both directions together.
+    const std::string& cell = gpu.intraNodeLink;
+    for (std::size_t i = 0; i < cell.size(); ++i) {
+        if (!std::isdigit(static_cast<unsigned char>(cell[i])) || (i > 0 && (std::isalnum(static_cast<unsigned char>(cell[i - 1])) || cell[i - 1] == '.')))
+            continue;
+        std::size_t j = i;
+        std::string digits;
+        while (j < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[j])) || cell[j] == '.' || cell[j] == ',')) {
+            if (cell[j] != ',')
+                digits.push_back(cell[j]);
+            ++j;
+        }
+        while (j < cell.size() && cell[j] == ' ')
+            ++j;
+        const std::string unit = cell.substr(j, 4);
+        double value = 0;
+        auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+        if (ec != std::errc() || end != digits.data() + digits.size() || !(value > 0))
+            continue;
+        if (unit.rfind("GB/s", 0) == 0)
+            return value / 2;
+        if (unit.rfind("TB/s", 0) == 0)
+            return value * 1000 / 2;
+    }
+    return std::nullopt;
+}
+
+std::optional<int> pcieGenerationOf(const GpuSpec& gpu)
+{
+    const std::string& cell = gpu.intraNodeLink;
+    const auto at = cell.find("PCIe Gen");
+    if (at == std::string::npos || at + 8 >= cell.size() || !std::isdigit(static_cast<unsigned char>(cell[at + 8])))
+        return std::nullopt;
+    return cell[at + 8] - '0';
+}
+
+double assumedPcieGBps(int generation)
+{
+    // x16 per direction: Gen3 16, Gen4 32, Gen5 64 GB/s (datasheets: 32 / 64 / 128 GB/s both directions).
+    const int gen = std::clamp(generation, 3, 6);
+    return 16.0 * std::pow(2.0, gen - 3) * kHostLinkEfficiency;
+}
+
+} // namespace dsw

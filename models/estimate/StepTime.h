@@ -1,0 +1,130 @@
+#pragma once
+// The time of one optimizer step of a candidate plan, by component, from published formulas and the byte
+// counts DeepSpeed v0.19.5's code moves. Every component carries its formula and its sources
+// (resources/knowledge/sources.tsv), so the wizard can show why one plan is faster than another.
+//
+// Conventions (stated with every number):
+//  - Compute: 6Ψ FLOPs per token for forward + backward (kaplan-6n), 8Ψ with full activation checkpointing
+//    (one more forward, narayanan-recompute-flops), plus attention 4·s²·h per layer and sequence forward
+//    (QKᵀ and attention·V, 2·s²·h each; korthikanti-flops), ×3 for forward + backward, ×4 with
+//    checkpointing, halved with a causal mask (kernels that skip masked blocks). Executed FLOPs run at
+//    dense 16-bit TFLOPS × efficiency (megatron-mfu: 41–48% on H100; the wizard assumes 40%).
+//  - Communication: ring collectives (nccl-tests-busbw): a reduce-scatter or an all-gather of S bytes
+//    sends S·(d−1)/d per GPU, an all-reduce twice that. Per optimizer step with GA accumulation steps
+//    (engine.allreduce_gradients, ds-zero-reduce-boundary): stage 0 all-reduces the gradients once; stage 1
+//    reduces them once and all-gathers the updated parameters (2Ψ, zero-paper-comm-dp); stage 2
+//    reduce-scatters every micro-step (GA·Ψ + Ψ); stage 3 all-gathers parameters in forward and backward
+//    and reduce-scatters gradients every micro-step (3Ψ·GA, zero-paper-comm-stage3).
+//    The ring is bounded by its slowest link: within a node the GPU's link (datasheet figure halved: one
+//    direction), across nodes the node's NICs together (each ring crosses a node boundary once, so a
+//    node sends what one GPU sends); time = bytes per GPU ÷ min(intra-node, NICs × NIC rate).
+//    A stated share of the communication hides behind compute (overlap; DeepSpeed's overlap_comm is on
+//    by default only at stage 3, ds-overlap-comm).
+//  - Offload: bytes per partitioned parameter per step over PCIe as DeepSpeed's code copies them
+//    (ds-offload-grad-copy, ds-offload-param-copy), at an effective host-link rate (D6: 0.108 s per GB
+//    round trip on 8×H200, ds-activation-offload-cost), plus DeepSpeedCPUAdam on the node's share of
+//    parameters (ds-cpu-adam-measured), plus NVMe swap volume at the NVMe read and write rates.
+//  - Pipeline bubble: (p−1)/m of the stage's compute, i.e. (p−1)/(m+p−1) of the pipelined time
+//    (narayanan-bubble), m = micro-batches per step (DeepSpeed's pipeline engine: the accumulation steps).
+#include "estimate/PlacementMemory.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dsw {
+
+struct GpuSpec;
+
+// The wizard's stated assumptions, shown with every time they enter.
+inline constexpr double kAssumedMfu = 0.40;          // below megatron-mfu's 41–48%
+inline constexpr double kAssumedOverlap = 0.5;       // share of communication hidden when overlap_comm is on
+inline constexpr double kHostLinkEfficiency = 0.29;  // D6: 18.5 GB/s per direction of PCIe Gen5's 64 GB/s
+inline constexpr double kCpuAdamParamsPerSecond = 0.8e9; // per node: 1.2B parameters in 1.5 s (#6695)
+inline constexpr double kNvmeReadGBps = 10;          // 4 NVMe SSDs in RAID-0 (ds-deepnvme-blog-2024-cpu)
+inline constexpr double kNvmeWriteGBps = 5;
+
+struct StepTimeInputs {
+    // The model, of one pipeline stage.
+    double parameters = 0; // Ψ of the stage
+    std::int64_t layers = 0;
+    std::int64_t hidden = 0;
+    std::int64_t seqLen = 0;
+    std::int64_t heads = 0; // h must divide into heads; the attention FLOPs do not depend on them
+    bool causalMask = true;
+
+    // The batch.
+    std::int64_t microBatch = 1;
+    std::int64_t gradientAccumulation = 1;
+    bool activationCheckpointing = false; // full: every layer's forward runs twice
+
+    // Where the model states live (stage, offload_optimizer / offload_param: none | cpu | nvme).
+    Placement placement;
+
+    // Parallelism: dataParallel × pipelineStages × tensorParallel × sequenceParallel = nodes × gpusPerNode.
+    std::int64_t dataParallel = 1;
+    std::int64_t gpusPerNode = 1;
+    std::int64_t nodes = 1;
+    std::int64_t pipelineStages = 1;
+    std::int64_t pipelineMicroBatches = 0; // 0: the accumulation steps, as DeepSpeed's pipeline engine runs
+    std::int64_t tensorParallel = 1;       // fixed at 1 today; present so they slot in later
+    std::int64_t sequenceParallel = 1;
+    double elementBytes = 2; // of parameters, gradients and communication: 2 for fp16/bf16, 4 for fp32
+
+    // Hardware.
+    double denseTflops = 0;      // dense 16-bit tensor TFLOPS of one GPU (gpus.tsv)
+    double mfu = kAssumedMfu;    // achieved share of it on the FLOPs executed
+    double intraNodeGBps = 0;    // one GPU's link to its peers, one direction, GB/s
+    double nicGbps = 0;          // one NIC's line rate, Gbit/s per direction (networks.tsv)
+    std::int64_t nicsPerNode = 1;
+    double overlap = 0;          // share of communication hidden behind compute, 0..1
+    double pcieGBps = 0;         // effective GPU↔host rate per GPU, one direction, GB/s
+    double cpuAdamParamsPerSecond = kCpuAdamParamsPerSecond; // one node's CPUs together
+    double nvmeReadGBps = kNvmeReadGBps;  // one node's NVMe together
+    double nvmeWriteGBps = kNvmeWriteGBps;
+};
+
+// One component's time with how it was computed.
+struct StepTimePart {
+    std::string name; // compute | communication | offload | bubble
+    double seconds = 0;
+    std::string formula;              // the arithmetic with the numbers put in
+    std::vector<std::string> sources; // ids in sources.tsv
+};
+
+struct StepTime {
+    double compute = 0;       // seconds per optimizer step
+    double communication = 0; // exposed: what overlap does not hide
+    double offload = 0;       // PCIe copies + CPU optimizer + NVMe swap
+    double bubble = 0;
+    double total = 0;
+    double tokensPerSecondPerGpu = 0;
+
+    // The parts behind the components.
+    double flops = 0;                    // executed per GPU per step
+    double communicationBytes = 0;       // sent per GPU per step
+    double communicationLinkSeconds = 0; // before overlap
+    double linkGBps = 0;                 // the ring's bottleneck
+    double pcieBytes = 0;                // per GPU per step, both directions
+    double pcieSeconds = 0;
+    double cpuAdamSeconds = 0;
+    double nvmeBytes = 0; // per node per step, reads and writes
+    double nvmeSeconds = 0;
+    double bubbleFraction = 0; // (p−1)/(m+p−1)
+
+    std::vector<StepTimePart> parts;
+};
+
+// Throws std::invalid_argument naming the input and what is allowed.
+StepTime estimateStepTime(const StepTimeInputs& in);
+
+// What the catalogs say, as the inputs want it (nothing where the catalog has no figure).
+std::optional<double> denseTflopsOf(const GpuSpec& gpu, bool bf16); // falls back to the other 16-bit column
+std::optional<double> intraNodeGBpsOf(const GpuSpec& gpu);          // first GB/s or TB/s figure, halved
+std::optional<int> pcieGenerationOf(const GpuSpec& gpu);            // "PCIe Gen4" → 4
+// Effective per-direction GPU↔host rate: the datasheet's x16 rate for the generation (Gen3 32, Gen4 64,
+// Gen5 128 GB/s both directions) halved, × kHostLinkEfficiency.
+double assumedPcieGBps(int generation);
+
+} // namespace dsw
