@@ -426,7 +426,7 @@ Advice adviseNvme(const Answers& a)
     decideHandle(adv, s);
     versionChecks(adv, s);
     adv.checks.push_back({CheckLevel::Warn, "nvme-ssd-endurance",
-                          "DeepSpeed 0.19.5 logs this on the first NVMe write: " + quoteOf("ds-nvme-endurance"),
+                          "DeepSpeed " + knowledgeVersion() + " logs this on the first NVMe write: " + quoteOf("ds-nvme-endurance"),
                           "ds-nvme-endurance"});
 
     adv.status = s.pathMissing ? AdviceStatus::NeedsInput : AdviceStatus::Complete;

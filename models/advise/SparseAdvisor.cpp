@@ -1,5 +1,6 @@
 #include "advise/SparseAdvisor.h"
 
+#include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/GpuCatalog.h"
 #include "knowledge/SourceCatalog.h"
 #include "util/Version.h"
@@ -15,9 +16,15 @@ namespace {
 
 using oj = nlohmann::ordered_json;
 
-// The facts show DeepSpeed 0.19.5 requiring torch>=2.0.0 (requirements/requirements.txt#L10) but not the first
-// version that did, so older versions get a warning rather than a verdict.
-constexpr const char* kTorch2RequiredFrom = "0.19.5";
+// DeepSpeed's torch requirement comes from deepspeed.json (torchRequirement): the facts show the version it was read
+// from, not the first that had it, so older versions get a warning rather than a verdict.
+// "DeepSpeed 0.19.5 requires torch>=2.0.0", from deepspeed.json.
+std::string requiresTorch()
+{
+    const TorchRequirement r = torchRequirement();
+    return "DeepSpeed " + r.knownFrom + " requires torch>=" + r.minimum;
+}
+
 constexpr const char* kSparseFirstVersion = "0.3.0";   // PR #343
 constexpr const char* kUlyssesFirstVersion = "0.10.2"; // PR #4198
 // ds-wizard's own threshold (no source prescribes one): from here `auto` gives an encoder bigbird.
@@ -106,7 +113,8 @@ OpVerdict addVersionChecks(Advice& adv, const Answers& a, bool used)
     const int minor = torch.parts.size() < 2 ? 0 : torch.parts[1];
     const std::string requirement =
         "DeepSpeed's sparse attention op requires PyTorch < 2.0 (its check: TORCH_MAJOR == 1 "
-        "and TORCH_MINOR >= 5) and triton == 1.0.0, while DeepSpeed 0.19.5 requires torch>=2.0.0";
+        "and TORCH_MINOR >= 5) and triton == 1.0.0, while "
+        + requiresTorch();
     if (!torch.valid()) {
         adv.checks.push_back({CheckLevel::Warn, "sparse-attention-unsupported-torch",
                               requirement + "; software.torch_version " + inQuotes(torchText) + " could not be read.",
@@ -139,20 +147,20 @@ OpVerdict addVersionChecks(Advice& adv, const Answers& a, bool used)
              "ds-sparse-release"});
         v.canRun = false;
         v.whyNot.push_back("DeepSpeed " + ds + " predates sparse attention (v0.3.0)");
-    } else if (versionAtLeast(ds, kTorch2RequiredFrom)) {
+    } else if (const TorchRequirement required = torchRequirement(); versionAtLeast(ds, required.knownFrom)) {
         adv.checks.push_back(
             {fail, "sparse-attention-unsupported-deepspeed",
-             "DeepSpeed 0.19.5 requires torch>=2.0.0 (requirements/requirements.txt"
-                 + std::string(versionAtLeast(kTorch2RequiredFrom, ds) ? ""
-                                                                       : "; ds-wizard assumes later versions keep it")
+             requiresTorch() + " (requirements/requirements.txt"
+                 + std::string(versionAtLeast(required.knownFrom, ds) ? ""
+                                                                      : "; ds-wizard assumes later versions keep it")
                  + "), so with DeepSpeed " + ds + " the op's torch check (>= 1.5 and < 2.0) can never pass.",
              "ds-requirements"});
         v.canRun = false;
-        v.whyNot.push_back("DeepSpeed 0.19.5 requires torch>=2.0.0 (DeepSpeed " + ds + " installed)");
+        v.whyNot.push_back(requiresTorch() + " (DeepSpeed " + ds + " installed)");
     } else {
         adv.checks.push_back(
             {CheckLevel::Warn, "sparse-attention-unsupported-deepspeed",
-             "DeepSpeed 0.19.5 requires torch>=2.0.0; ds-wizard's facts do not give the first DeepSpeed version "
+             requiresTorch() + "; ds-wizard's facts do not give the first DeepSpeed version "
              "with that requirement (the op's own torch < 2.0 bound came with PR #3152, 2023-04). Check that "
              "DeepSpeed "
                  + ds + " installs with torch " + torchText + ".",
@@ -391,9 +399,7 @@ void citeAll(Advice& adv)
 
 std::string opSummary(const Answers& a, const OpVerdict& v)
 {
-    return "DeepSpeed's sparse attention op needs PyTorch < 2.0 (>= 1.5) and triton 1.0.0, while DeepSpeed 0.19.5 "
-           "requires "
-           "torch>=2.0.0"
+    return "DeepSpeed's sparse attention op needs PyTorch < 2.0 (>= 1.5) and triton 1.0.0, while " + requiresTorch()
         + (v.canRun ? "; its checks pass for torch " + a.text("software.torch_version") + " if triton is exactly 1.0.0"
                     : ", so it cannot run here: " + v.whyNot.front());
 }

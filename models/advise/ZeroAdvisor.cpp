@@ -265,8 +265,10 @@ Advice adviseZero(const Answers& a)
                           "ds-offload-stages"});
     if (chosen.offloadOptimizer != "none")
         adv.checks.push_back({CheckLevel::Warn, "offload-pin-memory",
-                              "pin_memory is written as true (the default from 0.19.5, false before). On hosts with a "
-                              "low memlock limit (ulimit -l) set it to false if offload runs out of memory.",
+                              "pin_memory is written as true (the default from "
+                                  + changedDefault("zero_optimization.offload_optimizer.pin_memory").from
+                                  + ", false before). On hosts with a low memlock limit (ulimit -l) set it to false if "
+                                    "offload runs out of memory.",
                               "ds-pin-memory"});
     if (chosen.checkpointing && a.text("training.activation_checkpointing") == "auto")
         adv.checks.push_back(

@@ -12,4 +12,20 @@ const nlohmann::ordered_json& deepspeedKnowledge();
 std::string knowledgeVersion();
 std::string basisStatement();
 
+// DeepSpeed's own torch requirement (requirements.txt): the minimum torch, and the DeepSpeed version the facts
+// show it in (the first version that had it is not known, so older ones get a warning, not a verdict).
+struct TorchRequirement {
+    std::string minimum;   // "2.0.0"
+    std::string knownFrom; // "0.19.5"
+};
+TorchRequirement torchRequirement();
+
+// A config default that changed between DeepSpeed versions (deepspeed.json "changed_defaults"): the version it
+// changed in, and the value before and from then. Throws std::out_of_range for a key not listed there.
+struct ChangedDefault {
+    std::string from;
+    nlohmann::ordered_json before, after;
+};
+ChangedDefault changedDefault(const std::string& key);
+
 } // namespace dsw

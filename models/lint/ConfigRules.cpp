@@ -4,6 +4,7 @@
 #include "lint/ConfigRules.h"
 
 #include "knowledge/GpuCatalog.h"
+#include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/SourceCatalog.h"
 #include "lint/LintReport.h"
 #include "util/Version.h"
@@ -248,18 +249,19 @@ void sparseAttention(LintReport& r)
                   + ": DeepSpeed's sparse_attn op requires " + quoteExcerpt("ds-sparse-op", "a torch version", "< 2.0")
                   + " and triton==1.0.0, so sparse attention cannot run.",
               "use another long-sequence method (e.g. FlashAttention or Ulysses sequence parallelism)", "ds-sparse-op");
-    else if (!deepspeed.empty() && versionAtLeast(deepspeed, "0.19"))
+    else if (!deepspeed.empty() && versionAtLeast(deepspeed, torchRequirement().knownFrom))
         r.add(LintLevel::Error, "sparse-attention-unsupported-torch", "/sparse_attention",
               "DeepSpeed " + deepspeed
-                  + " requires torch>=2.0.0, while its sparse_attn op requires a torch version >= 1.5 "
-                    "and < 2.0: sparse attention can never run on it.",
+                  + " requires torch>=" + torchRequirement().minimum
+                  + ", while its sparse_attn op requires a torch version >= 1.5 and < 2.0: sparse attention can never "
+                    "run on it.",
               "use another long-sequence method (e.g. FlashAttention or Ulysses sequence parallelism)",
               "ds-requirements");
     else
         r.add(LintLevel::Warning, "sparse-attention-legacy", "/sparse_attention",
               "DeepSpeed's sparse_attn op requires a torch version >= 1.5 and < 2.0 and triton==1.0.0 (not ROCm); "
-              "DeepSpeed "
-              "0.19 itself requires torch>=2.0.0.",
+                  "DeepSpeed "
+                  + torchRequirement().knownFrom + " itself requires torch>=" + torchRequirement().minimum + ".",
               "set software.torch_version to check it", "ds-sparse-op");
 }
 

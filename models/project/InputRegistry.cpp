@@ -1,5 +1,6 @@
 #include "project/InputRegistry.h"
 
+#include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/GpuCatalog.h"
 #include "util/Count.h"
 
@@ -178,7 +179,8 @@ InputRegistry::InputRegistry()
     add(choice("training.precision", "Precision", {"auto", "fp16", "bf16", "fp8", "fp32"}, "auto",
                "auto picks bf16 where the GPU supports it, fp16 otherwise."),
         "setup", {"precision", "zero", "memory"});
-    add(text("software.deepspeed_version", "DeepSpeed version", "0.19.5", "Installed DeepSpeed version, e.g. 0.19.5."),
+    add(text("software.deepspeed_version", "DeepSpeed version", knowledgeVersion(),
+             "Installed DeepSpeed version, e.g. " + knowledgeVersion() + "."),
         "setup", all);
     add(text("software.torch_version", "PyTorch version", "2.8.0", "Installed PyTorch version, e.g. 2.8.0."), "setup",
         {"precision", "sparse", "onebit"});
