@@ -1,10 +1,9 @@
 #include "estimate/OnebitCost.h"
 
+#include "estimate/StepTime.h"
 #include "knowledge/GpuCatalog.h"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <cmath>
 
 namespace dsw {
@@ -19,23 +18,6 @@ std::string resolvedPrecision(const Answers& a, const GpuSpec* gpu)
     if (wanted == "auto" || wanted == "fp8" || (wanted == "bf16" && !bf16))
         return bf16 ? "bf16" : "fp16";
     return wanted;
-}
-
-// "989.5 (derived)" → 989.5, "2,250 (derived)" → 2250; nothing for "UNCONFIRMED" or an empty cell.
-std::optional<double> leadingNumber(const std::string& cell)
-{
-    std::string digits;
-    for (char c : cell) {
-        if (std::isdigit(static_cast<unsigned char>(c)) || c == '.')
-            digits.push_back(c);
-        else if (c != ',')
-            break;
-    }
-    double value = 0;
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
-        return std::nullopt;
-    return value;
 }
 
 } // namespace
@@ -67,13 +49,8 @@ OnebitCost estimateOnebitCost(const Answers& a)
 
     c.tokens = static_cast<double>(a.integer("training.micro_batch_size")
                                    * a.integer("training.gradient_accumulation_steps") * a.integer("model.seq_len"));
-    if (gpu) {
-        const std::string& first = c.precision == "bf16" ? gpu->bf16DenseTflops : gpu->fp16DenseTflops;
-        const std::string& second = c.precision == "bf16" ? gpu->fp16DenseTflops : gpu->bf16DenseTflops;
-        c.peakTflops = leadingNumber(first);
-        if (!c.peakTflops)
-            c.peakTflops = leadingNumber(second);
-    }
+    if (gpu)
+        c.peakTflops = denseTflopsOf(*gpu, c.precision == "bf16");
     if (c.peakTflops)
         c.compute = 6 * P * c.tokens / static_cast<double>(c.stages) / (*c.peakTflops * 1e12 * kOnebitAssumedMfu);
 

@@ -257,6 +257,24 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     return t;
 }
 
+double assumedOverlap(int stage, std::optional<bool> overlapComm, bool pipeline)
+{
+    if (pipeline || stage <= 1)
+        return 0;
+    return overlapComm.value_or(stage == 3) ? kAssumedOverlap : 0;
+}
+
+nlohmann::json stepTimeJson(const StepTime& t)
+{
+    return {{"step_seconds",
+             {{"total", t.total},
+              {"compute", t.compute},
+              {"communication", t.communication},
+              {"offload", t.offload},
+              {"bubble", t.bubble}}},
+            {"tokens_per_second_per_gpu", t.tokensPerSecondPerGpu}};
+}
+
 std::optional<double> denseTflopsOf(const GpuSpec& gpu, bool bf16)
 {
     // "989.5 (derived)" → 989.5, "2,250 (derived)" → 2250; nothing for "UNCONFIRMED" or an empty cell.

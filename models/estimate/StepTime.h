@@ -28,6 +28,8 @@
 //    (narayanan-bubble), m = micro-batches per step (DeepSpeed's pipeline engine: the accumulation steps).
 #include "estimate/PlacementMemory.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -118,6 +120,15 @@ struct StepTime {
 
 // Throws std::invalid_argument naming the input and what is allowed.
 StepTime estimateStepTime(const StepTimeInputs& in);
+
+// The share of communication the wizard assumes hidden: kAssumedOverlap where DeepSpeed overlaps it
+// (overlap_comm, unset: on at stage 3 only, ds-overlap-comm; a pipeline turns it off, ds-pipe-zero1-overlap),
+// else 0 (stages 0 and 1 reduce after the backward, ds-zero-reduce-boundary).
+double assumedOverlap(int stage, std::optional<bool> overlapComm, bool pipeline);
+
+// A candidate's times as the plan JSON carries them:
+// {"step_seconds": {"total", "compute", "communication", "offload", "bubble"}, "tokens_per_second_per_gpu"}.
+nlohmann::json stepTimeJson(const StepTime& t);
 
 // What the catalogs say, as the inputs want it (nothing where the catalog has no figure).
 std::optional<double> denseTflopsOf(const GpuSpec& gpu, bool bf16); // falls back to the other 16-bit column

@@ -45,7 +45,7 @@ StepTimeInputs onA100(double params, std::int64_t layers, std::int64_t hidden, s
     in.intraNodeGBps = intraNodeGBpsOf(gpu("A100-80GB")).value();
     in.pcieGBps = assumedPcieGBps(pcieGenerationOf(gpu("A100-80GB")).value());
     in.nicGbps = NetworkCatalog::instance().find("ethernet-100g")->gbps;
-    in.overlap = stage == 3 ? kAssumedOverlap : 0; // overlap_comm's default: on at stage 3 only
+    in.overlap = assumedOverlap(stage, std::nullopt, false);
     return in;
 }
 
@@ -324,6 +324,26 @@ private slots:
             QVERIFY(std::isfinite(v) && v >= 0);
         QVERIFY(t.total > 0 && t.offload > 0 && t.communication > 0);
         QVERIFY(std::isfinite(t.tokensPerSecondPerGpu));
+    }
+
+    void overlapFollowsDeepSpeedsOverlapComm()
+    {
+        QCOMPARE(assumedOverlap(3, std::nullopt, false), kAssumedOverlap); // overlap_comm defaults on at stage 3
+        QCOMPARE(assumedOverlap(2, std::nullopt, false), 0.0);             // and off below
+        QCOMPARE(assumedOverlap(2, true, false), kAssumedOverlap);
+        QCOMPARE(assumedOverlap(3, false, false), 0.0);
+        QCOMPARE(assumedOverlap(1, true, false), 0.0); // stage 1 reduces after the backward
+        QCOMPARE(assumedOverlap(1, true, true), 0.0);  // a pipeline turns overlap_comm off
+    }
+
+    void jsonCarriesTheIssuesContract()
+    {
+        const StepTime t = estimateStepTime(thirteenB(3, false));
+        const nlohmann::json j = stepTimeJson(t);
+        QCOMPARE(j.at("step_seconds").at("total").get<double>(), t.total);
+        QCOMPARE(j.at("step_seconds").at("communication").get<double>(), t.communication);
+        QCOMPARE(j.at("step_seconds").size(), std::size_t(5));
+        QCOMPARE(j.at("tokens_per_second_per_gpu").get<double>(), t.tokensPerSecondPerGpu);
     }
 
     void badInputsAreRejectedByName_data()
