@@ -67,6 +67,8 @@ void validate(const StepTimeInputs& in)
         reject("offload_optimizer", "none or cpu below ZeRO stage 3 (NVMe offload needs stage 3)");
     if (p.offloadParam != "none" && p.stage != 3)
         reject("offload_param", "none below ZeRO stage 3");
+    if (!(in.stage3MaxReuseDistance >= 0) || !std::isfinite(in.stage3MaxReuseDistance))
+        reject("stage3MaxReuseDistance", "a finite number of parameters, 0 or more");
     requireAtLeast("dataParallel", in.dataParallel, 1);
     requireAtLeast("gpusPerNode", in.gpusPerNode, 1);
     requireAtLeast("nodes", in.nodes, 1);
@@ -111,7 +113,7 @@ void validate(const StepTimeInputs& in)
 
 // Ring volume per GPU, in units of S (the gradient or parameter bytes), per optimizer step.
 // Returns the count of S·(d−1)/d transfers and a description.
-double ringTransfers(int stage, double ga, std::string& what)
+double ringTransfers(int stage, double ga, double backwardShare, std::string& what)
 {
     switch (stage) {
     case 0:
@@ -124,8 +126,10 @@ double ringTransfers(int stage, double ga, std::string& what)
         what = "reduce-scatter every micro-step + all-gather of updated parameters: " + num(ga) + " + 1";
         return ga + 1;
     default:
-        what = "all-gather in forward + all-gather in backward + reduce-scatter, every micro-step: 3 × " + num(ga);
-        return 3 * ga;
+        what = "all-gather in forward + all-gather in backward (" + num(backwardShare)
+            + " of Ψ: the rest is reused within stage3_max_reuse_distance) + reduce-scatter, every micro-step: ("
+            + num(2 + backwardShare) + ") × " + num(ga);
+        return (2 + backwardShare) * ga;
     }
 }
 
@@ -166,7 +170,13 @@ StepTime estimateStepTime(const StepTimeInputs& in)
 
     // Communication.
     std::string what;
-    const double transfers = in.dataParallel > 1 ? ringTransfers(p.stage, ga, what) : 0;
+    if (p.stage == 3) {
+        const double perLayer = psi / layers;
+        const double keptLayers = std::min(layers, std::ceil(in.stage3MaxReuseDistance / (2 * perLayer)));
+        t.stage3KeptForBackward = keptLayers * perLayer;
+    }
+    const double backwardShare = 1 - t.stage3KeptForBackward / psi;
+    const double transfers = in.dataParallel > 1 ? ringTransfers(p.stage, ga, backwardShare, what) : 0;
     const double ringShare = (d - 1) / d;
     t.communicationBytes = transfers * psi * b * ringShare;
     const bool acrossNodes = in.nodes > 1 && in.dataParallel * in.tensorParallel * in.sequenceParallel > in.gpusPerNode;
@@ -191,8 +201,8 @@ StepTime estimateStepTime(const StepTimeInputs& in)
                    + ") = " + num(t.communicationLinkSeconds) + " s, of which " + num(in.overlap)
                    + " × min(communication, compute) hides behind compute"
              : "no data parallelism: nothing to reduce",
-         {"ds-zero-reduce-boundary", "zero-paper-comm-dp", "zero-paper-comm-stage3", "nccl-tests-busbw",
-          "ds-overlap-comm"}});
+         {"ds-zero-reduce-boundary", "zero-paper-comm-dp", "zero-paper-comm-stage3", "ds-zero3-reuse-distance",
+          "nccl-tests-busbw", "ds-overlap-comm"}});
 
     // Offload: what crosses PCIe per partitioned parameter per step, as DeepSpeed's code copies it.
     const double partition = psi / d;
@@ -208,7 +218,7 @@ StepTime estimateStepTime(const StepTimeInputs& in)
         toGpu = (accumulates ? b * (ga - 1) : 0) + (paramOffload ? 0 : b);
     }
     if (paramOffload)
-        toGpu += 2 * b * ga; // the partition is fetched for forward and for backward gathers
+        toGpu += (1 + backwardShare) * b * ga; // the partition is fetched for the forward and backward gathers
     t.pcieBytes = (toHost + toGpu) * partition;
     if (t.pcieBytes > 0)
         t.pcieSeconds = t.pcieBytes / (in.pcieGBps * 1e9);
@@ -221,7 +231,7 @@ StepTime estimateStepTime(const StepTimeInputs& in)
         writes += 16 * nodeShare;
     }
     if (p.offloadParam == "nvme") {
-        reads += 2 * b * ga * nodeShare;
+        reads += (1 + backwardShare) * b * ga * nodeShare;
         writes += b * nodeShare;
     }
     t.nvmeBytes = reads + writes;

@@ -14,7 +14,9 @@
 //    (engine.allreduce_gradients, ds-zero-reduce-boundary): stage 0 all-reduces the gradients once; stage 1
 //    reduces them once and all-gathers the updated parameters (2Ψ, zero-paper-comm-dp); stage 2
 //    reduce-scatters every micro-step (GA·Ψ + Ψ); stage 3 all-gathers parameters in forward and backward
-//    and reduce-scatters gradients every micro-step (3Ψ·GA, zero-paper-comm-stage3).
+//    and reduce-scatters gradients every micro-step (3Ψ·GA, zero-paper-comm-stage3), less the last layers
+//    whose backward comes within stage3_max_reuse_distance parameters of their forward: those stay
+//    gathered (ds-zero3-reuse-distance; layer L−i waits 2·i layers, so ⌈R / (2Ψ/L)⌉ layers are kept).
 //    The ring is bounded by its slowest link: within a node the GPU's link (datasheet figure halved: one
 //    direction), across nodes the node's NICs together (each ring crosses a node boundary once, so a
 //    node sends what one GPU sends); time = bytes per GPU ÷ min(intra-node, NICs × NIC rate).
@@ -63,6 +65,7 @@ struct StepTimeInputs {
 
     // Where the model states live (stage, offload_optimizer / offload_param: none | cpu | nvme).
     Placement placement;
+    double stage3MaxReuseDistance = 1e9; // stage3_max_reuse_distance, parameters (DeepSpeed's default)
 
     // Parallelism: dataParallel × pipelineStages × tensorParallel × sequenceParallel = nodes × gpusPerNode.
     std::int64_t dataParallel = 1;
@@ -107,6 +110,7 @@ struct StepTime {
     double flops = 0;                    // executed per GPU per step
     double communicationBytes = 0;       // sent per GPU per step
     double communicationLinkSeconds = 0; // before overlap
+    double stage3KeptForBackward = 0;    // parameters not gathered again in backward (stage 3)
     double linkGBps = 0;                 // the ring's bottleneck
     double pcieBytes = 0;                // per GPU per step, both directions
     double pcieSeconds = 0;

@@ -216,6 +216,25 @@ private slots:
         QCOMPARE(estimateStepTime(one).communicationBytes, estimateStepTime(many).communicationBytes);
     }
 
+    // stage3_max_reuse_distance keeps the last layers gathered from their forward to their backward.
+    void stage3ReuseDistanceSavesBackwardGathers()
+    {
+        StepTimeInputs in = thirteenB(3, false);
+        in.stage3MaxReuseDistance = 0;
+        const StepTime none = estimateStepTime(in);
+        QCOMPARE(none.stage3KeptForBackward, 0.0);
+        in.stage3MaxReuseDistance = 1e9; // 13B: 325M per layer, the last two layers wait under 1e9
+        const StepTime two = estimateStepTime(in);
+        QVERIFY(within(two.stage3KeptForBackward, 2 * 13e9 / 40, 1e-12));
+        QVERIFY(within(two.communicationBytes / none.communicationBytes, (3 - 2.0 / 40) / 3, 1e-12));
+        // A model smaller than half the distance is never gathered again in backward: 2Ψ per micro-step.
+        StepTimeInputs small = onA100(254e6, 12, 1024, 16, 3, 8, 1);
+        const StepTime s = estimateStepTime(small);
+        QCOMPARE(s.stage3KeptForBackward, 254e6);
+        small.placement.stage = 1;
+        QVERIFY(within(s.communicationBytes, estimateStepTime(small).communicationBytes, 1e-12)); // 2Ψ, as stage 1
+    }
+
     void checkpointingAddsComputeAndCausalMaskHalvesAttention()
     {
         StepTimeInputs plain = sevenB(1);
@@ -367,6 +386,7 @@ private slots:
         QTest::newRow("pcie") << "pcieGBps";
         QTest::newRow("bytes") << "elementBytes";
         QTest::newRow("accumulation") << "gradientAccumulation";
+        QTest::newRow("reuse") << "stage3MaxReuseDistance";
     }
 
     void badInputsAreRejectedByName()
@@ -402,6 +422,7 @@ private slots:
              }},
             {"bytes", [](StepTimeInputs& i) { i.elementBytes = 3; }},
             {"accumulation", [](StepTimeInputs& i) { i.gradientAccumulation = 0; }},
+            {"reuse", [](StepTimeInputs& i) { i.stage3MaxReuseDistance = -1; }},
         };
         breakIt.at(row)(in);
         try {
