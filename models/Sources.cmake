@@ -61,6 +61,8 @@ set(DSW_MODELS_PROJECT_SOURCES
 set(DSW_MODELS_ESTIMATE_SOURCES
     estimate/ActivationMemory.cpp
     estimate/ActivationMemory.h
+    estimate/ActivationModel.cpp
+    estimate/ActivationModel.h
     estimate/DeepSpeedEstimator.cpp
     estimate/DeepSpeedEstimator.h
     estimate/OnebitCost.cpp

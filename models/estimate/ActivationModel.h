@@ -1,0 +1,81 @@
+#pragma once
+// Activation memory operation by operation: the bytes autograd saves for backward in one decoder layer, in
+// the loss, and their peak over the model, as CUDA and torch 2.x keep them (1-byte dropout masks, fp32
+// LayerNorm statistics, `mean` keeping no input; tests/reference/saved_activations.py measures the same
+// layers with torch and tests/data/activation-reference.tsv holds what it measured).
+//
+// The layers are Hugging Face's: GPT2Block-like for LayerNorm models (fused q/k/v projection, softmax in
+// the element type), LlamaDecoderLayer-like for RMSNorm models (RMSNorm upcast to fp32, RoPE, softmax in
+// fp32 and cast back). Eager attention materialises the s×s probabilities and, with GQA, HF's repeat_kv
+// copies k and v to every head; flash (FlashAttention-2) saves q, k, v at their own head counts, the output
+// and an fp32 log-sum-exp per query and head; SDPA is torch 2.x's memory-efficient kernel after repeat_kv
+// (HF's path with an attention mask or on torch < 2.5; on ≥ 2.5 without a mask it saves what flash saves),
+// its log-sum-exp padded to a multiple of 32 queries. Dropout, when its probability is > 0, is applied to
+// the attention probabilities and to the output of both residual branches (GPT-2's and Megatron's places).
+// RoPE's cos/sin and the causal mask are built once per model, not per layer, and are not counted.
+// Every figure saturates at kSaturated (util/CheckedMath.h) instead of overflowing.
+#include "knowledge/TransformerShape.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dsw {
+
+struct ActivationCase {
+    TransformerShape shape;
+    std::int64_t seqLen = 0;     // s (model.seq_len)
+    std::int64_t microBatch = 0; // b (training.micro_batch_size)
+    AttentionImpl attention = AttentionImpl::Flash;
+    bool dropout = false;          // a dropout probability > 0
+    std::int64_t elementBytes = 2; // activations' element size: 2 (bf16, fp16) or 4 (fp32)
+};
+
+// One operation's saved tensors, named as a user reads them ("attention q, k, v", "MLP GELU input", ...).
+struct SavedActivation {
+    std::string operation;
+    std::int64_t bytes = 0;
+};
+
+struct LayerActivations {
+    std::vector<SavedActivation> operations; // in the order the forward pass saves them; none of 0 bytes
+    std::int64_t bytes = 0;                  // their sum
+};
+
+struct LossActivations {
+    std::vector<SavedActivation> operations; // saved for backward at the end of the forward pass
+    std::int64_t savedBytes = 0;             // their sum
+    std::int64_t peakBytes = 0;              // the most the loss step holds at once, its saved bytes included
+};
+
+struct ModelActivations {
+    std::int64_t perLayerBytes = 0;             // one layer without checkpointing (layerActivations)
+    std::int64_t perLayerCheckpointedBytes = 0; // one layer with full checkpointing: its input
+    std::int64_t logitsBytes = 0;               // the loss step's peak (lossActivations().peakBytes)
+    std::int64_t peakBytes = 0;                 // the model's peak (modelActivations)
+};
+
+// One layer's saved tensors for one micro-batch of b × s. Throws std::invalid_argument naming the input when
+// shapeError(shape) rejects the shape, s or b < 1, or elementBytes is not 2 or 4.
+LayerActivations layerActivations(const ActivationCase& c);
+
+// What full activation checkpointing keeps per layer: the layer's input, elementBytes·s·b·h.
+std::int64_t checkpointedLayerBytes(const ActivationCase& c);
+
+// The output projection and cross-entropy over shape.vocab. Standard (HF's ForCausalLMLoss): the logits in
+// the element type are upcast to fp32 and log-softmax saves its fp32 output; the peak, 12·s·b·v bytes, is
+// that output with its incoming and outgoing gradients during backward (above the forward's 2 + 4 + 4 with
+// bf16 logits), plus lm_head's saved input and the int64 labels. Fused (Liger-Kernel's fused linear
+// cross-entropy): the full logits never exist; lm_head's input gradient is computed during forward and kept,
+// logits are made chunk by chunk in the element type with the gradient written in place, a chunk being
+// ⌈s·b / ⌈v/h⌉⌉ tokens rounded up to a power of two (at most s·b). The lm_head weight gradient it
+// accumulates during forward is the weight's gradient, counted with the model states, not here.
+LossActivations lossActivations(const ActivationCase& c, LossImpl loss);
+
+// The peak of activation memory over a training step. Without checkpointing: every layer's saved tensors
+// while the loss runs its backward, L·perLayer + loss peak. With full checkpointing: the L layer inputs plus
+// the larger of the loss step and one layer recomputed for its backward (the loss's tensors are freed before
+// the last layer is recomputed; a recomputed layer's copy of its own input is not subtracted).
+ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, bool fullCheckpointing);
+
+} // namespace dsw
