@@ -71,6 +71,8 @@ set(DSW_MODELS_ESTIMATE_SOURCES
     estimate/PipelinePartition.h
     estimate/PlacementMemory.cpp
     estimate/PlacementMemory.h
+    estimate/StateMemory.cpp
+    estimate/StateMemory.h
     estimate/StepTime.cpp
     estimate/StepTime.h
     estimate/ZeroPaperMemory.cpp

@@ -1,0 +1,125 @@
+#pragma once
+// Memory as DeepSpeed 0.19.5 allocates it, by component: the model states and the buffers each ZeRO stage,
+// offload placement and precision creates on the GPU, in host RAM and on NVMe, read from DeepSpeed's code
+// (every component names its sources.tsv row, which gives file and lines). The optimizer is Adam (two
+// states per parameter), as DeepSpeed's own estimators assume. Activations come from the caller's activation
+// model and are added to the forward/backward phase.
+//
+// Phases: "steady" is what stays allocated between steps (torch.cuda.memory_allocated() after step());
+// the peak is steady plus the larger of the forward/backward transients and the optimizer-step
+// transients; "reserved" is GPU memory outside PyTorch's allocator (CUDA context, NCCL), and fragmentation
+// is a stated share of the peak. GPU bytes are per GPU; host RAM and NVMe bytes are per node (every rank of
+// the node holds its own partition). Integer bytes, saturating at kSaturated (util/CheckedMath.h).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dsw {
+
+enum class OffloadDevice { None, Cpu, Nvme };
+enum class TrainingPrecision { Fp16, Bf16, Fp32 };
+// training.precision_states: Fp32 = fp32 master weights, gradients and Adam states (DeepSpeed's default);
+// Bf16 = bf16.bf16_master_weights_and_grads + bf16.bf16_optimizer_states (bf16 and ZeRO 1-3 only).
+enum class StatePrecision { Fp32, Bf16 };
+
+// The zero_optimization and offload_* knobs that size buffers, with DeepSpeed 0.19.5's defaults
+// (zero/config.py, zero/offload_config.py). Sizes are element counts, as in the config.
+struct ZeroBufferSettings {
+    std::int64_t reduceBucketSize = 500'000'000;
+    std::int64_t allgatherBucketSize = 500'000'000;
+    std::optional<bool> overlapComm; // unset: DeepSpeed's default, true at stage 3 only
+    bool contiguousGradients = true;
+    std::int64_t prefetchBucketSize = 50'000'000;       // stage3_prefetch_bucket_size
+    std::int64_t maxLiveParameters = 1'000'000'000;     // stage3_max_live_parameters
+    std::int64_t maxReuseDistance = 1'000'000'000;      // stage3_max_reuse_distance
+    std::int64_t paramPersistenceThreshold = 100'000;   // stage3_param_persistence_threshold
+    std::int64_t subGroupSize = 1'000'000'000;
+    bool pinMemory = true;                              // offload_*.pin_memory (true from 0.19.5)
+    std::int64_t optimizerBufferCount = 4;              // offload_optimizer.buffer_count (NVMe)
+    std::int64_t paramBufferCount = 5;                  // offload_param.buffer_count (NVMe)
+    std::int64_t paramBufferSize = 100'000'000;         // offload_param.buffer_size (NVMe)
+    std::int64_t paramMaxInCpu = 1'000'000'000;         // offload_param.max_in_cpu (NVMe)
+};
+
+struct StateMemoryInputs {
+    int stage = 0; // ZeRO stage 0-3
+    OffloadDevice offloadOptimizer = OffloadDevice::None;
+    OffloadDevice offloadParam = OffloadDevice::None; // honoured at stage 3 only, as DeepSpeed does
+    std::int64_t params = 0;             // of this pipeline stage
+    std::int64_t largestLayerParams = 0; // the largest module's own parameters (stands in for the largest tensor)
+    std::int64_t layers = 1;             // transformer blocks of this pipeline stage
+    std::int64_t blockParams = 0;        // parameters of one block (the ZeRO-3 gathered block); 0: params / layers
+    std::int64_t dataParallel = 1;       // ranks the states are partitioned over
+    int gpusPerNode = 1;
+    int nodes = 1;                       // for DeepSpeed's estimator row only
+    TrainingPrecision precision = TrainingPrecision::Bf16;
+    StatePrecision states = StatePrecision::Fp32;
+    int gradientAccumulationSteps = 1;
+    ZeroBufferSettings buffers;
+    std::int64_t activationBytes = 0;    // per GPU, from the caller's activation model; 0: not counted
+    std::string activationSource;        // its sources.tsv id (required when activationBytes > 0)
+};
+
+enum class MemoryPlace { Gpu, HostRam, Nvme };
+// Steady: allocated between steps. Transient: alive during forward/backward, the optimizer step, or both.
+// Reserved: GPU memory PyTorch's allocator does not report (CUDA context, NCCL, fragmentation).
+enum class MemoryPhase { Steady, Transient, Reserved };
+
+struct MemoryComponent {
+    std::string id;               // stable: params16, grads16, master32, adam_m, adam_v, grad_partition32, …
+    MemoryPlace place;
+    MemoryPhase phase;
+    std::int64_t bytes;           // per GPU (Gpu) or per node (HostRam, Nvme)
+    bool forwardBackward = false; // a transient alive during forward/backward
+    bool step = false;            // a transient alive from the accumulation boundary through the optimizer step
+    bool pinned = false;          // page-locked host memory
+    std::string source;           // sources.tsv id
+    std::string convention;       // bytes-per-parameter convention, in words
+};
+
+// DeepSpeed's own estimator for the same placement (model states only), exact, shown beside.
+struct DeepSpeedEstimate {
+    std::int64_t gpuBytes;
+    std::int64_t cpuBytesPerNode;
+    std::string label; // e.g. "DeepSpeed estimate_zero3_model_states_mem_needs (model states only)"
+};
+
+struct StateMemory {
+    std::vector<MemoryComponent> components;
+    std::vector<std::string> notes; // what DeepSpeed does differently from what was asked, assumptions
+    std::optional<DeepSpeedEstimate> deepSpeedEstimate;
+
+    std::int64_t gpuSteady() const;           // allocated between steps
+    std::int64_t gpuForwardBackward() const;  // transients of forward/backward, activations included
+    std::int64_t gpuStep() const;             // transients of the optimizer step
+    std::int64_t gpuPeakAllocated() const;    // steady + the larger transient phase
+    std::int64_t gpuReserved() const;         // outside PyTorch's allocator, fragmentation included
+    std::int64_t gpuTotal() const;            // what the GPU must hold: peak allocated + reserved
+    std::int64_t hostPerNode() const;
+    std::int64_t hostPinnedPerNode() const;
+    std::int64_t nvmePerNode() const;
+    const MemoryComponent* find(const std::string& id, MemoryPlace place) const;
+};
+
+inline constexpr int kFragmentationPercent = 10; // wizard assumption, of the peak allocated
+
+// Throws std::invalid_argument naming the input when a count is out of range, the stage is not 0-3, an
+// activation size comes without its source, or precision_states bf16 is asked without bf16 or at stage 0.
+// Settings DeepSpeed ignores (offload at stage 0, offload_param below stage 3, NVMe optimizer offload at
+// stages 1-2, which DeepSpeed runs as CPU offload) are sized as DeepSpeed runs them, with a note.
+StateMemory sizeStateMemory(const StateMemoryInputs& in);
+
+// Host RAM a node needs while loading the model without zero.Init: every rank materialises the whole
+// model in fp32 (DeepSpeed's docs: "the 4 in 4*n_gpus"). A warning with remedies, never a gate.
+struct LoadTimeHostRam {
+    std::int64_t bytesPerNode;
+    std::string warning;  // what happens and the remedies
+    std::string source;   // sources.tsv id
+};
+LoadTimeHostRam loadTimeHostRam(std::int64_t params, int gpusPerNode);
+
+std::string toString(MemoryPlace place);
+std::string toString(MemoryPhase phase);
+
+} // namespace dsw
