@@ -12,7 +12,7 @@ namespace dsw {
 namespace {
 
 constexpr std::int64_t kFp32 = 4;
-constexpr std::int64_t kMaskByte = 1;      // CUDA's dropout keeps a bool mask
+constexpr std::int64_t kMaskByte = 1;       // CUDA's dropout keeps a bool mask
 constexpr std::int64_t kRngStateBytes = 16; // flash's and SDPA's philox seed and offset, two int64
 constexpr std::int64_t kLabelBytes = 8;     // int64 labels
 
@@ -25,8 +25,8 @@ void validate(const ActivationCase& c)
     if (c.microBatch < 1)
         throw std::invalid_argument("training.micro_batch_size must be at least 1");
     if (c.elementBytes != 2 && c.elementBytes != 4)
-        throw std::invalid_argument("activation element bytes must be 2 (bf16, fp16) or 4 (fp32), not " +
-                                    std::to_string(c.elementBytes));
+        throw std::invalid_argument("activation element bytes must be 2 (bf16, fp16) or 4 (fp32), not "
+                                    + std::to_string(c.elementBytes));
 }
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
@@ -177,8 +177,8 @@ ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, bool f
     m.logitsBytes = lossActivations(c, loss).peakBytes;
     const std::int64_t L = c.shape.layers;
     m.peakBytes = fullCheckpointing
-                      ? addSat(mulSat(L, m.perLayerCheckpointedBytes), std::max(m.logitsBytes, m.perLayerBytes))
-                      : addSat(mulSat(L, m.perLayerBytes), m.logitsBytes);
+        ? addSat(mulSat(L, m.perLayerCheckpointedBytes), std::max(m.logitsBytes, m.perLayerBytes))
+        : addSat(mulSat(L, m.perLayerBytes), m.logitsBytes);
     return m;
 }
 

@@ -116,9 +116,9 @@ private slots:
         for (const auto& row : referenceRows()) {
             if (row.at("kind") != "layer")
                 continue;
-            const std::string name = row.at("norm") + "/" + row.at("mlp") + " " + row.at("attention") + " h" +
-                                     row.at("h") + " a" + row.at("heads") + " kv" + row.at("kv_heads") + " s" +
-                                     row.at("s") + " b" + row.at("b") + " p" + row.at("dropout");
+            const std::string name = row.at("norm") + "/" + row.at("mlp") + " " + row.at("attention") + " h"
+                + row.at("h") + " a" + row.at("heads") + " kv" + row.at("kv_heads") + " s" + row.at("s") + " b"
+                + row.at("b") + " p" + row.at("dropout");
             QTest::newRow(name.c_str()) << caseOf(row) << qint64(number(row, "gpu_saved_bytes"))
                                         << QString::fromStdString(row.at("gpu_breakdown"));
         }
@@ -151,8 +151,8 @@ private slots:
             modelOps[op.operation] = op.bytes;
         for (const auto& [name, bytes] : torchOps)
             QVERIFY2(modelOps.count(name) && std::abs(modelOps[name] - bytes) <= 8,
-                     qPrintable(QString::fromStdString(name) + ": torch " + QString::number(bytes) + ", model " +
-                                QString::number(modelOps.count(name) ? modelOps[name] : -1)));
+                     qPrintable(QString::fromStdString(name) + ": torch " + QString::number(bytes) + ", model "
+                                + QString::number(modelOps.count(name) ? modelOps[name] : -1)));
         for (const auto& [name, _] : modelOps)
             QVERIFY2(torchOps.count(name), qPrintable(QString::fromStdString(name) + " not saved by torch"));
     }
@@ -237,8 +237,9 @@ private slots:
             QCOMPARE(full.perLayerCheckpointedBytes, checkpointedLayerBytes(c));
             QVERIFY(checkpointed.peakBytes * 5 < full.peakBytes);
             QCOMPARE(full.peakBytes, c.shape.layers * full.perLayerBytes + full.logitsBytes);
-            QCOMPARE(checkpointed.peakBytes, c.shape.layers * checkpointed.perLayerCheckpointedBytes +
-                                                 std::max(checkpointed.perLayerBytes, checkpointed.logitsBytes));
+            QCOMPARE(checkpointed.peakBytes,
+                     c.shape.layers * checkpointed.perLayerCheckpointedBytes
+                         + std::max(checkpointed.perLayerBytes, checkpointed.logitsBytes));
         }
     }
 
@@ -312,10 +313,10 @@ private slots:
             const double error = relativeError(model, reference);
             worst = std::max(worst, std::abs(error));
             std::printf("| %s/%s | %s | %s | %s:%s | %s | %s | %s | %s | %.2f | %.2f | %+.2f%% |\n",
-                        row.at("norm").c_str(), row.at("mlp").c_str(), row.at("attention").c_str(),
-                        row.at("h").c_str(), row.at("heads").c_str(), row.at("kv_heads").c_str(),
-                        row.at("intermediate").c_str(), row.at("dropout").c_str(), row.at("s").c_str(),
-                        row.at("b").c_str(), reference / sbh, model / sbh, 100 * error);
+                        row.at("norm").c_str(), row.at("mlp").c_str(), row.at("attention").c_str(), row.at("h").c_str(),
+                        row.at("heads").c_str(), row.at("kv_heads").c_str(), row.at("intermediate").c_str(),
+                        row.at("dropout").c_str(), row.at("s").c_str(), row.at("b").c_str(), reference / sbh,
+                        model / sbh, 100 * error);
         }
         std::printf("\nLargest error: %.2f%%.\n", 100 * worst);
 
@@ -328,10 +329,11 @@ private slots:
             const double sbv = static_cast<double>(c.seqLen * c.microBatch * c.shape.vocab);
             const auto loss = lossActivations(c, LossImpl::Standard);
             const auto fused = lossActivations(c, LossImpl::Fused);
-            std::printf("| HF ForCausalLMLoss (fused: peak %.2f sbv) | %s | %s | %s | %s | %.3f | %.3f | %.3f | %.3f |\n",
-                        fused.peakBytes / sbv, row.at("h").c_str(), row.at("vocab").c_str(), row.at("s").c_str(),
-                        row.at("b").c_str(), number(row, "gpu_saved_bytes") / sbv, loss.savedBytes / sbv,
-                        number(row, "measured_peak_bytes") / sbv, loss.peakBytes / sbv);
+            std::printf(
+                "| HF ForCausalLMLoss (fused: peak %.2f sbv) | %s | %s | %s | %s | %.3f | %.3f | %.3f | %.3f |\n",
+                fused.peakBytes / sbv, row.at("h").c_str(), row.at("vocab").c_str(), row.at("s").c_str(),
+                row.at("b").c_str(), number(row, "gpu_saved_bytes") / sbv, loss.savedBytes / sbv,
+                number(row, "measured_peak_bytes") / sbv, loss.peakBytes / sbv);
         }
 
         struct Published {
@@ -364,8 +366,7 @@ private slots:
              0},
             {"same, s = 1024", llama(512, 4, 4, 1376, AttentionImpl::Eager, 1024), 102.52, 0},
             {"same, flash-like", llama(512, 4, 4, 1376, AttentionImpl::Flash, 512), 54.55, 45.6},
-            {"Llama-70B-shaped (GQA 8:1, I 3.5h), eager", llama(1024, 8, 1, 3584, AttentionImpl::Eager, 512), 84.51,
-             0},
+            {"Llama-70B-shaped (GQA 8:1, I 3.5h), eager", llama(1024, 8, 1, 3584, AttentionImpl::Eager, 512), 84.51, 0},
             {"same, flash-like", llama(1024, 8, 1, 3584, AttentionImpl::Flash, 512), 57.04, 48.5},
         };
         std::printf("\n| research notes' row | s | torch 1.13 CPU, sbh | published GPU/torch 2, sbh | Korthikanti "
@@ -383,8 +384,8 @@ private slots:
                 std::snprintf(error, sizeof error, "%+.2f%%", 100 * (model - p.gpuTorch2) / p.gpuTorch2);
                 QVERIFY(std::abs(model - p.gpuTorch2) <= 0.005 * p.gpuTorch2);
             }
-            std::printf("| %s | %lld | %.2f | %s | %s | %.2f | %s |\n", p.layer,
-                        static_cast<long long>(c.seqLen), p.cpuTorch113, gpu, korthikanti, model, error);
+            std::printf("| %s | %lld | %.2f | %s | %s | %.2f | %s |\n", p.layer, static_cast<long long>(c.seqLen),
+                        p.cpuTorch113, gpu, korthikanti, model, error);
         }
     }
 };
