@@ -69,15 +69,16 @@ void addAttention(Saved& saved, const ActivationCase& c)
 {
     const auto& shape = c.shape;
     const std::int64_t e = c.elementBytes, s = c.seqLen, b = c.microBatch, a = shape.heads;
-    const std::int64_t d = shape.hidden / shape.heads;
+    const std::int64_t d = shape.hidden / shape.heads; // head width
     const std::int64_t sb = mulSat(s, b);
     const std::int64_t sbh = mulSat(sb, shape.hidden);
-    const std::int64_t scores = mulSat(a, s, s, b); // elements of the s×s probabilities over heads and batch
+    const std::int64_t allHeads = mulSat(e, sb, a, d); // q, or the attention output, over all heads: e·s·b·a·d
+    const std::int64_t scores = mulSat(a, s, s, b);    // elements of the s×s probabilities over heads and batch
     saved.add("attention input (norm output)", mulSat(e, sbh));
     if (c.attention == AttentionImpl::Flash) // k and v at their own (KV) head count
         saved.add("attention q, k, v", mulSat(e, sb, d, addSat(a, mulSat(2, shape.kvHeads))));
     else // repeat_kv copies k and v to every query head
-        saved.add("attention q, k, v", mulSat(3 * e, sbh));
+        saved.add("attention q, k, v", mulSat(3, allHeads));
     if (c.attention == AttentionImpl::Eager) {
         // HF's Llama family takes the softmax in fp32 and casts back; GPT-2's in the element type
         const bool fp32Softmax = shape.norm == NormKind::RmsNorm;
@@ -88,9 +89,9 @@ void addAttention(Saved& saved, const ActivationCase& c)
         } else if (fp32Softmax && e < kFp32) {
             saved.add("attention probabilities", mulSat(e, scores)); // the cast; else softmax's own output
         }
-        saved.add("attention output (output-projection input)", mulSat(e, sbh));
+        saved.add("attention output (output-projection input)", allHeads);
     } else {
-        saved.add("attention output (output-projection input)", mulSat(e, sbh));
+        saved.add("attention output (output-projection input)", allHeads);
         const std::int64_t queries = c.attention == AttentionImpl::Sdpa ? mulSat(ceilDiv(s, 32), 32) : s;
         saved.add("attention log-sum-exp (fp32)", mulSat(kFp32, a, queries, b));
         if (c.dropout)
