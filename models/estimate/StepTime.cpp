@@ -37,10 +37,7 @@ std::string num(double v)
     return text;
 }
 
-bool validDevice(const std::string& d)
-{
-    return d == "none" || d == "cpu" || d == "nvme";
-}
+bool validDevice(const std::string& d) { return d == "none" || d == "cpu" || d == "nvme"; }
 
 void validate(const StepTimeInputs& in)
 {
@@ -95,7 +92,8 @@ void validate(const StepTimeInputs& in)
         reject("overlap", "between 0 and 1, got " + num(in.overlap));
     requireAtLeast("nicsPerNode", in.nicsPerNode, 1);
     const bool dpInNode = in.dataParallel > 1;
-    const bool dpAcrossNodes = in.nodes > 1 && in.dataParallel * in.tensorParallel * in.sequenceParallel > in.gpusPerNode;
+    const bool dpAcrossNodes =
+        in.nodes > 1 && in.dataParallel * in.tensorParallel * in.sequenceParallel > in.gpusPerNode;
     if (dpInNode && in.gpusPerNode > 1)
         requirePositive("intraNodeGBps", in.intraNodeGBps, " when data-parallel peers share a node");
     if (dpAcrossNodes)
@@ -116,12 +114,8 @@ void validate(const StepTimeInputs& in)
 double ringTransfers(int stage, double ga, double backwardShare, std::string& what)
 {
     switch (stage) {
-    case 0:
-        what = "all-reduce of gradients once per step: 2";
-        return 2;
-    case 1:
-        what = "reduce-scatter of gradients at the boundary + all-gather of updated parameters: 1 + 1";
-        return 2;
+    case 0: what = "all-reduce of gradients once per step: 2"; return 2;
+    case 1: what = "reduce-scatter of gradients at the boundary + all-gather of updated parameters: 1 + 1"; return 2;
     case 2:
         what = "reduce-scatter every micro-step + all-gather of updated parameters: " + num(ga) + " + 1";
         return ga + 1;
@@ -159,14 +153,15 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     t.flops = (denseFlops + attnFlops) / split;
     const double achieved = in.denseTflops * 1e12 * in.mfu;
     t.compute = t.flops / achieved;
-    t.parts.push_back({"compute", t.compute,
-                       "(" + num(denseFactor) + "Ψ + " + num(attnPasses) + " × 4·s·h·L" + (in.causalMask ? " ÷ 2" : "")
-                           + ") per token × " + num(tokens) + " tokens = " + num(t.flops) + " FLOPs ÷ (" + num(in.denseTflops)
-                           + " TFLOPS × " + num(in.mfu) + ")",
-                       in.activationCheckpointing
-                           ? std::vector<std::string>{"kaplan-6n", "narayanan-recompute-flops", "korthikanti-flops",
-                                                      "megatron-mfu", "gpu-catalog"}
-                           : std::vector<std::string>{"kaplan-6n", "korthikanti-flops", "megatron-mfu", "gpu-catalog"}});
+    t.parts.push_back(
+        {"compute", t.compute,
+         "(" + num(denseFactor) + "Ψ + " + num(attnPasses) + " × 4·s·h·L" + (in.causalMask ? " ÷ 2" : "")
+             + ") per token × " + num(tokens) + " tokens = " + num(t.flops) + " FLOPs ÷ (" + num(in.denseTflops)
+             + " TFLOPS × " + num(in.mfu) + ")",
+         in.activationCheckpointing
+             ? std::vector<std::string>{"kaplan-6n", "narayanan-recompute-flops", "korthikanti-flops", "megatron-mfu",
+                                        "gpu-catalog"}
+             : std::vector<std::string>{"kaplan-6n", "korthikanti-flops", "megatron-mfu", "gpu-catalog"}});
 
     // Communication.
     std::string what;
@@ -190,19 +185,19 @@ StepTime estimateStepTime(const StepTimeInputs& in)
         t.communicationLinkSeconds = t.communicationBytes / (t.linkGBps * 1e9);
     const double hidden = in.overlap * std::min(t.communicationLinkSeconds, t.compute);
     t.communication = t.communicationLinkSeconds - hidden;
-    t.parts.push_back(
-        {"communication", t.communication,
-         in.dataParallel > 1
-             ? "ZeRO-" + std::to_string(p.stage) + ": " + what + " transfers of Ψ·" + num(b) + " B × (d−1)/d, d = "
-                   + num(d) + " → " + num(t.communicationBytes) + " B per GPU ÷ " + num(t.linkGBps) + " GB/s ("
-                   + (acrossNodes ? "min of intra-node " + num(intra) + " and " + std::to_string(in.nicsPerNode) + " × "
-                                        + num(in.nicGbps) + " Gb/s NICs"
-                                  : "intra-node link")
-                   + ") = " + num(t.communicationLinkSeconds) + " s, of which " + num(in.overlap)
-                   + " × min(communication, compute) hides behind compute"
-             : "no data parallelism: nothing to reduce",
-         {"ds-zero-reduce-boundary", "zero-paper-comm-dp", "zero-paper-comm-stage3", "ds-zero3-reuse-distance",
-          "nccl-tests-busbw", "ds-overlap-comm"}});
+    t.parts.push_back({"communication",
+                       t.communication,
+                       in.dataParallel > 1 ? "ZeRO-" + std::to_string(p.stage) + ": " + what + " transfers of Ψ·"
+                               + num(b) + " B × (d−1)/d, d = " + num(d) + " → " + num(t.communicationBytes)
+                               + " B per GPU ÷ " + num(t.linkGBps) + " GB/s ("
+                               + (acrossNodes ? "min of intra-node " + num(intra) + " and "
+                                          + std::to_string(in.nicsPerNode) + " × " + num(in.nicGbps) + " Gb/s NICs"
+                                              : "intra-node link")
+                               + ") = " + num(t.communicationLinkSeconds) + " s, of which " + num(in.overlap)
+                               + " × min(communication, compute) hides behind compute"
+                                           : "no data parallelism: nothing to reduce",
+                       {"ds-zero-reduce-boundary", "zero-paper-comm-dp", "zero-paper-comm-stage3",
+                        "ds-zero3-reuse-distance", "nccl-tests-busbw", "ds-overlap-comm"}});
 
     // Offload: what crosses PCIe per partitioned parameter per step, as DeepSpeed's code copies it.
     const double partition = psi / d;
@@ -238,25 +233,26 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     if (t.nvmeBytes > 0)
         t.nvmeSeconds = reads / (in.nvmeReadGBps * 1e9) + writes / (in.nvmeWriteGBps * 1e9);
     t.offload = t.pcieSeconds + t.cpuAdamSeconds + t.nvmeSeconds;
-    t.parts.push_back({"offload", t.offload,
-                       optOffload || paramOffload
-                           ? "PCIe " + num(toHost) + " B to host + " + num(toGpu) + " B to GPU per partitioned parameter × "
-                                 + num(partition) + " ÷ " + num(in.pcieGBps) + " GB/s = " + num(t.pcieSeconds)
-                                 + " s; CPU Adam " + num(nodeShare) + " parameters per node ÷ "
-                                 + num(in.cpuAdamParamsPerSecond) + "/s = " + num(t.cpuAdamSeconds) + " s; NVMe "
-                                 + num(reads) + " B read ÷ " + num(in.nvmeReadGBps) + " GB/s + " + num(writes)
-                                 + " B written ÷ " + num(in.nvmeWriteGBps) + " GB/s = " + num(t.nvmeSeconds)
-                                 + " s; serial with the GPU's work"
-                           : "no offload",
-                       {"ds-offload-grad-copy", "ds-offload-param-copy", "ds-activation-offload-cost",
-                        "ds-cpu-adam-measured", "ds-deepnvme-blog-2024-cpu", "zenflow-offload-penalty"}});
+    t.parts.push_back(
+        {"offload",
+         t.offload,
+         optOffload || paramOffload ? "PCIe " + num(toHost) + " B to host + " + num(toGpu)
+                 + " B to GPU per partitioned parameter × " + num(partition) + " ÷ " + num(in.pcieGBps)
+                 + " GB/s = " + num(t.pcieSeconds) + " s; CPU Adam " + num(nodeShare) + " parameters per node ÷ "
+                 + num(in.cpuAdamParamsPerSecond) + "/s = " + num(t.cpuAdamSeconds) + " s; NVMe " + num(reads)
+                 + " B read ÷ " + num(in.nvmeReadGBps) + " GB/s + " + num(writes) + " B written ÷ "
+                 + num(in.nvmeWriteGBps) + " GB/s = " + num(t.nvmeSeconds) + " s; serial with the GPU's work"
+                                    : "no offload",
+         {"ds-offload-grad-copy", "ds-offload-param-copy", "ds-activation-offload-cost", "ds-cpu-adam-measured",
+          "ds-deepnvme-blog-2024-cpu", "zenflow-offload-penalty"}});
 
     // Pipeline bubble.
     const double pp = static_cast<double>(in.pipelineStages);
     const double m = in.pipelineMicroBatches > 0 ? static_cast<double>(in.pipelineMicroBatches) : ga;
     t.bubbleFraction = (pp - 1) / (m + pp - 1);
     t.bubble = t.compute * (pp - 1) / m;
-    t.parts.push_back({"bubble", t.bubble,
+    t.parts.push_back({"bubble",
+                       t.bubble,
                        "(p−1)/m × compute = (" + num(pp) + "−1)/" + num(m) + " × " + num(t.compute) + " s; "
                            + num(t.bubbleFraction * 100) + "% of the pipelined time",
                        {"narayanan-bubble"}});
@@ -311,11 +307,13 @@ std::optional<double> intraNodeGBpsOf(const GpuSpec& gpu)
     // The first "<number> GB/s", "GB/sec" or "TB/s" in the cell; datasheets state both directions together.
     const std::string& cell = gpu.intraNodeLink;
     for (std::size_t i = 0; i < cell.size(); ++i) {
-        if (!std::isdigit(static_cast<unsigned char>(cell[i])) || (i > 0 && (std::isalnum(static_cast<unsigned char>(cell[i - 1])) || cell[i - 1] == '.')))
+        if (!std::isdigit(static_cast<unsigned char>(cell[i]))
+            || (i > 0 && (std::isalnum(static_cast<unsigned char>(cell[i - 1])) || cell[i - 1] == '.')))
             continue;
         std::size_t j = i;
         std::string digits;
-        while (j < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[j])) || cell[j] == '.' || cell[j] == ',')) {
+        while (j < cell.size()
+               && (std::isdigit(static_cast<unsigned char>(cell[j])) || cell[j] == '.' || cell[j] == ',')) {
             if (cell[j] != ',')
                 digits.push_back(cell[j]);
             ++j;

@@ -42,11 +42,11 @@ namespace dsw {
 struct GpuSpec;
 
 // The wizard's stated assumptions, shown with every time they enter.
-inline constexpr double kAssumedMfu = 0.40;          // below megatron-mfu's 41–48%
-inline constexpr double kAssumedOverlap = 0.5;       // share of communication hidden when overlap_comm is on
-inline constexpr double kHostLinkEfficiency = 0.29;  // D6: 18.5 GB/s per direction of PCIe Gen5's 64 GB/s
+inline constexpr double kAssumedMfu = 0.40;              // below megatron-mfu's 41–48%
+inline constexpr double kAssumedOverlap = 0.5;           // share of communication hidden when overlap_comm is on
+inline constexpr double kHostLinkEfficiency = 0.29;      // D6: 18.5 GB/s per direction of PCIe Gen5's 64 GB/s
 inline constexpr double kCpuAdamParamsPerSecond = 0.8e9; // per node: 1.2B parameters in 1.5 s (#6695)
-inline constexpr double kNvmeReadGBps = 10;          // 4 NVMe SSDs in RAID-0 (ds-deepnvme-blog-2024-cpu)
+inline constexpr double kNvmeReadGBps = 10;              // 4 NVMe SSDs in RAID-0 (ds-deepnvme-blog-2024-cpu)
 inline constexpr double kNvmeWriteGBps = 5;
 
 struct StepTimeInputs {
@@ -55,7 +55,7 @@ struct StepTimeInputs {
     std::int64_t layers = 0;
     std::int64_t hidden = 0;
     std::int64_t seqLen = 0;
-    std::int64_t heads = 0; // h must divide into heads; the attention FLOPs do not depend on them
+    std::int64_t heads = 0; // hidden must be a multiple; the attention FLOPs do not depend on them
     bool causalMask = true;
 
     // The batch.
@@ -78,15 +78,15 @@ struct StepTimeInputs {
     double elementBytes = 2; // of parameters, gradients and communication: 2 for fp16/bf16, 4 for fp32
 
     // Hardware.
-    double denseTflops = 0;      // dense 16-bit tensor TFLOPS of one GPU (gpus.tsv)
-    double mfu = kAssumedMfu;    // achieved share of it on the FLOPs executed
-    double intraNodeGBps = 0;    // one GPU's link to its peers, one direction, GB/s
-    double nicGbps = 0;          // one NIC's line rate, Gbit/s per direction (networks.tsv)
+    double denseTflops = 0;   // dense 16-bit tensor TFLOPS of one GPU (gpus.tsv)
+    double mfu = kAssumedMfu; // achieved share of it on the FLOPs executed
+    double intraNodeGBps = 0; // one GPU's link to its peers, one direction, GB/s
+    double nicGbps = 0;       // one NIC's line rate, Gbit/s per direction (networks.tsv)
     std::int64_t nicsPerNode = 1;
-    double overlap = 0;          // share of communication hidden behind compute, 0..1
-    double pcieGBps = 0;         // effective GPU↔host rate per GPU, one direction, GB/s
+    double overlap = 0;                                      // share of communication hidden behind compute, 0..1
+    double pcieGBps = 0;                                     // effective GPU↔host rate per GPU, one direction, GB/s
     double cpuAdamParamsPerSecond = kCpuAdamParamsPerSecond; // one node's CPUs together
-    double nvmeReadGBps = kNvmeReadGBps;  // one node's NVMe together
+    double nvmeReadGBps = kNvmeReadGBps;                     // one node's NVMe together
     double nvmeWriteGBps = kNvmeWriteGBps;
 };
 

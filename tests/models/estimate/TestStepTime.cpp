@@ -58,20 +58,14 @@ StepTimeInputs thirteenB(int stage, bool checkpointing)
     return in;
 }
 
-StepTimeInputs sevenB(int stage)
-{
-    return onA100(6.74e9, 32, 4096, 32, stage, 8, 1);
-}
+StepTimeInputs sevenB(int stage) { return onA100(6.74e9, 32, 4096, 32, stage, 8, 1); }
 
 bool within(double value, double expected, double tolerance)
 {
     return std::abs(value - expected) <= tolerance * std::abs(expected);
 }
 
-QString show(double v)
-{
-    return QString::number(v, 'g', 4);
-}
+QString show(double v) { return QString::number(v, 'g', 4); }
 
 } // namespace
 
@@ -401,9 +395,18 @@ private slots:
             {"heads", [](StepTimeInputs& i) { i.heads = 3; }},
             {"stage", [](StepTimeInputs& i) { i.placement.stage = 4; }},
             {"device", [](StepTimeInputs& i) { i.placement.offloadOptimizer = "disk"; }},
-            {"stage 0 offload", [](StepTimeInputs& i) { i.placement = {0, "cpu", "none"}; }},
-            {"nvme below 3", [](StepTimeInputs& i) { i.placement = {2, "nvme", "none"}; }},
-            {"param below 3", [](StepTimeInputs& i) { i.placement = {2, "cpu", "cpu"}; }},
+            {"stage 0 offload",
+             [](StepTimeInputs& i) {
+                 i.placement = {0, "cpu", "none"};
+             }},
+            {"nvme below 3",
+             [](StepTimeInputs& i) {
+                 i.placement = {2, "nvme", "none"};
+             }},
+            {"param below 3",
+             [](StepTimeInputs& i) {
+                 i.placement = {2, "cpu", "cpu"};
+             }},
             {"world", [](StepTimeInputs& i) { i.dataParallel = 15; }},
             {"tensor", [](StepTimeInputs& i) { i.tensorParallel = 2; }},
             {"pipeline zero2",
