@@ -1,6 +1,7 @@
-// Sources (resources/knowledge/sources.tsv): pytorch-device-str-eq, ds-mem-device-name (why ZeRO-3 always copies
-// the master weights), ds-mem-z3-allgather (gathered parameters are full-size buffers), ds-mem-z3-subgroups,
-// ds-examples-bf16-master (the runs tests/models/estimate/TestStateMemory.cpp checks).
+// Sources (resources/knowledge/sources.tsv): pytorch-device-str-eq, ds-mem-device-name, ds-mem-z3-allgather,
+// ds-mem-z3-subgroups, ds-examples-bf16-master
+// The first two are why ZeRO-3 always copies the master weights, the next two what the working set and the step's
+// sub-group are; the last is the runs tests/models/estimate/TestStateMemory.cpp checks.
 #include "estimate/StateMemory.h"
 
 #include "estimate/DeepSpeedEstimator.h"
@@ -41,7 +42,10 @@ void require(bool ok, const char* message)
 // Collects components; host and NVMe figures are given per rank and stored per node.
 class Builder {
 public:
-    explicit Builder(int gpusPerNode) : m_gpusPerNode(gpusPerNode) {}
+    explicit Builder(int gpusPerNode)
+        : m_gpusPerNode(gpusPerNode)
+    {
+    }
 
     void steady(const char* id, std::int64_t bytes, const char* source, std::string convention)
     {
@@ -81,14 +85,14 @@ std::string perParam(std::int64_t bytes, const std::string& what)
 }
 
 struct Sizes {
-    std::int64_t P;          // parameters of the stage
-    std::int64_t part;       // one rank's partition, ceil(P / dp)
-    std::int64_t largest;    // largest module's own parameters
-    std::int64_t block;      // one transformer block
-    std::int64_t lp;         // bytes of a model (16-bit, or fp32) element
-    std::int64_t master;     // bytes of a master weight (and of the optimizer's gradient)
-    std::int64_t state;      // bytes of one Adam state
-    std::int64_t gradAccum;  // bytes of the ZeRO-3 gradient partition (gradient_accumulation_dtype)
+    std::int64_t P;         // parameters of the stage
+    std::int64_t part;      // one rank's partition, ceil(P / dp)
+    std::int64_t largest;   // largest module's own parameters
+    std::int64_t block;     // one transformer block
+    std::int64_t lp;        // bytes of a model (16-bit, or fp32) element
+    std::int64_t master;    // bytes of a master weight (and of the optimizer's gradient)
+    std::int64_t state;     // bytes of one Adam state
+    std::int64_t gradAccum; // bytes of the ZeRO-3 gradient partition (gradient_accumulation_dtype)
     bool overlap;
     int ga;
 };
@@ -153,8 +157,10 @@ void stage0(Builder& b, const StateMemoryInputs& in, const Sizes& s)
         b.steady("master32", mulSat(4, s.P), opt, perParam(4, "of the stage, whole fp32 master copy"));
         b.transient("grads16", mulSat(2, s.P), s.ga > 1, true, opt,
                     perParam(2, "of the stage, whole, accumulated until the step"));
-        b.transient("grad_partition32", mulSat(4, s.P), false, true, opt,
-                    perParam(4, "of the stage: the flat fp32 gradients built in step()"));
+        b.transient("grad_partition32", mulSat(8, s.P), false, true, opt,
+                    perParam(8,
+                             "of the stage: step() converts each gradient to fp32 (4) and flattens the "
+                             "copies (4) before they are freed"));
     }
     const char* states = s.lp == 4 ? wrapper : "ds-mem-stage0-fp16-optimizer";
     b.steady("adam_m", mulSat(4, s.P), states, perParam(4, "of the stage (Adam momentum, fp32)"));
@@ -162,8 +168,9 @@ void stage0(Builder& b, const StateMemoryInputs& in, const Sizes& s)
     if (in.dataParallel > 1)
         b.transient("buckets", mulSat(s.lp, std::min<std::int64_t>(s.P, 500'000'000)), false, true,
                     "ds-mem-stage0-allreduce",
-                    std::to_string(s.lp) + " bytes × min(parameters, 5e8): one flattened all-reduce bucket "
-                                           "(MEMORY_OPT_ALLREDUCE_SIZE) at the accumulation boundary");
+                    std::to_string(s.lp)
+                        + " bytes × min(parameters, 5e8): one flattened all-reduce bucket "
+                          "(MEMORY_OPT_ALLREDUCE_SIZE) at the accumulation boundary");
 }
 
 void stages1And2(Builder& b, const StateMemoryInputs& in, const Sizes& s)
@@ -180,8 +187,7 @@ void stages1And2(Builder& b, const StateMemoryInputs& in, const Sizes& s)
                     perParam(s.lp, "of the stage, whole until the accumulation boundary (ZeRO-1 reduces there)"));
     if (in.buffers.contiguousGradients) {
         const std::int64_t copies = s.overlap ? 2 : 1;
-        b.transient("buckets", mulSat(copies, in.buffers.reduceBucketSize, s.lp), true, true,
-                    "ds-mem-z12-ipg-buckets",
+        b.transient("buckets", mulSat(copies, in.buffers.reduceBucketSize, s.lp), true, true, "ds-mem-z12-ipg-buckets",
                     "reduce_bucket_size × " + std::to_string(s.lp) + " bytes"
                         + (s.overlap ? " × 2 (overlap_comm double-buffers)" : "")
                         + ", from the first gradient hook of a backward to its epilogue");
@@ -222,8 +228,8 @@ void stages1And2(Builder& b, const StateMemoryInputs& in, const Sizes& s)
     if (partitionGrads)
         b.transient("grads16", mulSat(s.lp, s.part), true, true, "ds-mem-z12-grads-in-partition",
                     perParam(s.lp, "of the rank's partition: its reduced gradients, contiguous"));
-    b.transient("grad_partition16_flat", mulSat(s.lp, s.part), false, true, "ds-mem-z12-epilogue-flat",
-                perParam(s.lp, "of the rank's partition: the flat averaged gradients built at the boundary"));
+    b.transient("grad_partition16_flat", mulSat(s.lp, s.part), false, true, "ds-mem-z12-step-grad",
+                perParam(s.lp, "of the rank's partition: its gradients flattened in step()"));
     if (s.master != s.lp)
         b.transient("grad_partition32", mulSat(s.master, s.part), false, true, "ds-mem-z12-step-grad",
                     perParam(s.master, "of the rank's partition: its gradients converted for the step, freed after"));
@@ -248,8 +254,9 @@ void stage3(Builder& b, const StateMemoryInputs& in, const Sizes& s)
     } else {
         b.host("params16", mulSat(s.lp, std::min(s.part, in.buffers.paramMaxInCpu)), pin, "ds-mem-z3-param-cpu-flat",
                perParam(s.lp, "of min(partition, offload_param.max_in_cpu): the part kept in host memory"));
-        b.host("param_swap_buffers", mulSat(in.buffers.paramBufferCount, alignUp(in.buffers.paramBufferSize, s.lp), s.lp),
-               pin, "ds-mem-z3-param-swap-buffers",
+        b.host("param_swap_buffers",
+               mulSat(in.buffers.paramBufferCount, alignUp(in.buffers.paramBufferSize, s.lp), s.lp), pin,
+               "ds-mem-z3-param-swap-buffers",
                "offload_param.buffer_count × buffer_size × " + std::to_string(s.lp) + " bytes of swap buffers");
         b.nvme("params16", mulSat(s.lp, s.part), "ds-mem-z3-param-swap-buffers",
                perParam(s.lp, "of the rank's partition, written to the swap folder"));
@@ -264,8 +271,9 @@ void stage3(Builder& b, const StateMemoryInputs& in, const Sizes& s)
     // block being computed, and whatever is reused within stage3_max_reuse_distance), and the block's gradients.
     const std::int64_t window = addSat(in.buffers.maxReuseDistance, in.buffers.prefetchBucketSize, s.block);
     b.transient("zero3_working_set", mulSat(s.lp, std::min(s.P, window)), true, false, "ds-mem-z3-coordinator",
-                perParam(s.lp, "of min(stage parameters, max_reuse_distance + prefetch bucket + one block): "
-                               "gathered parameters kept live (an upper bound)"));
+                perParam(s.lp,
+                         "of min(stage parameters, max_reuse_distance + prefetch bucket + one block): "
+                         "gathered parameters kept live (an upper bound)"));
     b.transient("zero3_gathered_grads", mulSat(s.lp, s.block), true, false, "ds-mem-z3-ipg-bucket",
                 perParam(s.lp, "of one block: its whole gradients before they are reduced into the bucket"));
 
@@ -280,13 +288,15 @@ void stage3(Builder& b, const StateMemoryInputs& in, const Sizes& s)
                  perParam(s.gradAccum, "of the rank's partition: the flat gradient partition, kept between steps"));
         const std::int64_t stepBytes = s.master != s.lp ? s.lp + s.master : s.lp;
         b.transient("grad_partition32", mulSat(stepBytes, subGroup), false, true, "ds-mem-z3-step-grad",
-                    perParam(stepBytes, "of the largest sub-group (min(sub_group_size, partition)): the flattened "
-                                        "gradients and their converted copy, one sub-group at a time"));
+                    perParam(stepBytes,
+                             "of the largest sub-group (min(sub_group_size, partition)): the flattened "
+                             "gradients and their converted copy, one sub-group at a time"));
         return;
     }
 
-    b.host("grads16", mulSat(s.gradAccum, s.part), pin, "ds-mem-z3-grad-partitions",
-           perParam(s.gradAccum, "of the rank's partition: the gradient partition, on the host with optimizer offload"));
+    b.host(
+        "grads16", mulSat(s.gradAccum, s.part), pin, "ds-mem-z3-grad-partitions",
+        perParam(s.gradAccum, "of the rank's partition: the gradient partition, on the host with optimizer offload"));
     if (opt == OffloadDevice::Cpu) {
         b.host("master32", mulSat(s.master, s.part), false, "ds-mem-z3-master",
                perParam(s.master, "of the rank's partition (master weights on the host)"));
@@ -300,9 +310,8 @@ void stage3(Builder& b, const StateMemoryInputs& in, const Sizes& s)
     }
     // NVMe: master weights, both Adam states and the optimizer's gradients live in the swap folder; the host keeps
     // buffer_count pinned sub-group buffers and one gradient buffer.
-    b.host("optimizer_swap_buffers",
-           mulSat(in.buffers.optimizerBufferCount, alignUp(subGroup, s.master), s.master), pin,
-           "ds-mem-z3-nvme-swap-buffers",
+    b.host("optimizer_swap_buffers", mulSat(in.buffers.optimizerBufferCount, alignUp(subGroup, s.master), s.master),
+           pin, "ds-mem-z3-nvme-swap-buffers",
            "offload_optimizer.buffer_count × largest sub-group × " + std::to_string(s.master) + " bytes, pinned");
     b.host("grad_partition32", mulSat(s.master, subGroup), false, "ds-mem-z3-offload-grad-buffers",
            perParam(s.master, "of the largest sub-group: the gradient buffer a swapped sub-group steps with"));
@@ -352,9 +361,8 @@ void addEstimator(StateMemory& m, const StateMemoryInputs& in)
     }
     if (!optCpu && paramCpu)
         return; // DeepSpeed prints no such row
-    const auto e =
-        estimateZero3ModelStatesMemNeeds(in.params, in.largestLayerParams, in.gpusPerNode, in.nodes, optCpu, paramCpu,
-                                         true);
+    const auto e = estimateZero3ModelStatesMemNeeds(in.params, in.largestLayerParams, in.gpusPerNode, in.nodes, optCpu,
+                                                    paramCpu, true);
     m.deepSpeedEstimate = DeepSpeedEstimate{e.gpuBytes, e.cpuBytes,
                                             "DeepSpeed's estimate_zero3_model_states_mem_needs, zero_init (model "
                                             "states only)"};
@@ -397,8 +405,9 @@ StateMemory sizeStateMemory(const StateMemoryInputs& asked)
     StateMemory& m = b.result();
     const std::int64_t peak = m.gpuPeakAllocated();
     b.reserved("fragmentation", mulSat(peak / 100, kFragmentationPercent), "zero-paper-fragmentation",
-               std::to_string(kFragmentationPercent) + "% of the peak allocated, a wizard assumption for the caching "
-                                                         "allocator's unusable gaps");
+               std::to_string(kFragmentationPercent)
+                   + "% of the peak allocated, a wizard assumption for the caching "
+                     "allocator's unusable gaps");
     addNotes(m, in, asked.offloadOptimizer, asked.offloadParam);
     addEstimator(m, in);
     return m;
@@ -483,23 +492,20 @@ LoadTimeHostRam loadTimeHostRam(std::int64_t params, int gpusPerNode)
     r.bytesPerNode = mulSat(4, params, gpusPerNode);
     r.source = "ds-memory-docs-fp32";
     r.warning = "Loading without zero.Init, each of the node's " + std::to_string(gpusPerNode)
-                + " ranks builds the whole model in fp32 (4 bytes/parameter) before DeepSpeed partitions it. "
-                  "Remedies: load in bf16 (torch_dtype=torch.bfloat16 halves it); from_pretrained(..., "
-                  "low_cpu_mem_usage=True) avoids a second copy; at ZeRO-3 build the model under "
-                  "deepspeed.zero.Init (with Transformers, create HfDeepSpeedConfig before from_pretrained) so "
-                  "each rank materialises only its partition.";
+        + " ranks builds the whole model in fp32 (4 bytes/parameter) before DeepSpeed partitions it. "
+          "Remedies: load in bf16 (torch_dtype=torch.bfloat16 halves it); from_pretrained(..., "
+          "low_cpu_mem_usage=True) avoids a second copy; at ZeRO-3 build the model under "
+          "deepspeed.zero.Init (with Transformers, create HfDeepSpeedConfig before from_pretrained) so "
+          "each rank materialises only its partition.";
     return r;
 }
 
 std::string toString(MemoryPlace place)
 {
     switch (place) {
-    case MemoryPlace::Gpu:
-        return "GPU";
-    case MemoryPlace::HostRam:
-        return "host RAM";
-    case MemoryPlace::Nvme:
-        return "NVMe";
+    case MemoryPlace::Gpu: return "GPU";
+    case MemoryPlace::HostRam: return "host RAM";
+    case MemoryPlace::Nvme: return "NVMe";
     }
     return "";
 }
@@ -507,12 +513,9 @@ std::string toString(MemoryPlace place)
 std::string toString(MemoryPhase phase)
 {
     switch (phase) {
-    case MemoryPhase::Steady:
-        return "steady";
-    case MemoryPhase::Transient:
-        return "transient";
-    case MemoryPhase::Reserved:
-        return "reserved";
+    case MemoryPhase::Steady: return "steady";
+    case MemoryPhase::Transient: return "transient";
+    case MemoryPhase::Reserved: return "reserved";
     }
     return "";
 }

@@ -30,35 +30,35 @@ struct ZeroBufferSettings {
     std::int64_t allgatherBucketSize = 500'000'000;
     std::optional<bool> overlapComm; // unset: DeepSpeed's default, true at stage 3 only
     bool contiguousGradients = true;
-    std::int64_t prefetchBucketSize = 50'000'000;       // stage3_prefetch_bucket_size
-    std::int64_t maxLiveParameters = 1'000'000'000;     // stage3_max_live_parameters
-    std::int64_t maxReuseDistance = 1'000'000'000;      // stage3_max_reuse_distance
-    std::int64_t paramPersistenceThreshold = 100'000;   // stage3_param_persistence_threshold
+    std::int64_t prefetchBucketSize = 50'000'000;     // stage3_prefetch_bucket_size
+    std::int64_t maxLiveParameters = 1'000'000'000;   // stage3_max_live_parameters
+    std::int64_t maxReuseDistance = 1'000'000'000;    // stage3_max_reuse_distance
+    std::int64_t paramPersistenceThreshold = 100'000; // stage3_param_persistence_threshold
     std::int64_t subGroupSize = 1'000'000'000;
-    bool pinMemory = true;                              // offload_*.pin_memory (true from 0.19.5)
-    std::int64_t optimizerBufferCount = 4;              // offload_optimizer.buffer_count (NVMe)
-    std::int64_t paramBufferCount = 5;                  // offload_param.buffer_count (NVMe)
-    std::int64_t paramBufferSize = 100'000'000;         // offload_param.buffer_size (NVMe)
-    std::int64_t paramMaxInCpu = 1'000'000'000;         // offload_param.max_in_cpu (NVMe)
+    bool pinMemory = true;                      // offload_*.pin_memory (true from 0.19.5)
+    std::int64_t optimizerBufferCount = 4;      // offload_optimizer.buffer_count (NVMe)
+    std::int64_t paramBufferCount = 5;          // offload_param.buffer_count (NVMe)
+    std::int64_t paramBufferSize = 100'000'000; // offload_param.buffer_size (NVMe)
+    std::int64_t paramMaxInCpu = 1'000'000'000; // offload_param.max_in_cpu (NVMe)
 };
 
 struct StateMemoryInputs {
     int stage = 0; // ZeRO stage 0-3
     OffloadDevice offloadOptimizer = OffloadDevice::None;
     OffloadDevice offloadParam = OffloadDevice::None; // honoured at stage 3 only, as DeepSpeed does
-    std::int64_t params = 0;             // of this pipeline stage
+    std::int64_t params = 0;                          // of this pipeline stage
     std::int64_t largestLayerParams = 0; // the largest module's own parameters (stands in for the largest tensor)
     std::int64_t layers = 1;             // transformer blocks of this pipeline stage
     std::int64_t blockParams = 0;        // parameters of one block (the ZeRO-3 gathered block); 0: params / layers
     std::int64_t dataParallel = 1;       // ranks the states are partitioned over
     int gpusPerNode = 1;
-    int nodes = 1;                       // for DeepSpeed's estimator row only
+    int nodes = 1; // for DeepSpeed's estimator row only
     TrainingPrecision precision = TrainingPrecision::Bf16;
     StatePrecision states = StatePrecision::Fp32;
     int gradientAccumulationSteps = 1;
     ZeroBufferSettings buffers;
-    std::int64_t activationBytes = 0;    // per GPU, from the caller's activation model; 0: not counted
-    std::string activationSource;        // its sources.tsv id (required when activationBytes > 0)
+    std::int64_t activationBytes = 0; // per GPU, from the caller's activation model; 0: not counted
+    std::string activationSource;     // its sources.tsv id (required when activationBytes > 0)
 };
 
 enum class MemoryPlace { Gpu, HostRam, Nvme };
@@ -67,7 +67,7 @@ enum class MemoryPlace { Gpu, HostRam, Nvme };
 enum class MemoryPhase { Steady, Transient, Reserved };
 
 struct MemoryComponent {
-    std::string id;               // stable: params16, grads16, master32, adam_m, adam_v, grad_partition32, …
+    std::string id; // stable: params16, grads16, master32, adam_m, adam_v, grad_partition32, …
     MemoryPlace place;
     MemoryPhase phase;
     std::int64_t bytes;           // per GPU (Gpu) or per node (HostRam, Nvme)
@@ -90,12 +90,12 @@ struct StateMemory {
     std::vector<std::string> notes; // what DeepSpeed does differently from what was asked, assumptions
     std::optional<DeepSpeedEstimate> deepSpeedEstimate;
 
-    std::int64_t gpuSteady() const;           // allocated between steps
-    std::int64_t gpuForwardBackward() const;  // transients of forward/backward, activations included
-    std::int64_t gpuStep() const;             // transients of the optimizer step
-    std::int64_t gpuPeakAllocated() const;    // steady + the larger transient phase
-    std::int64_t gpuReserved() const;         // outside PyTorch's allocator, fragmentation included
-    std::int64_t gpuTotal() const;            // what the GPU must hold: peak allocated + reserved
+    std::int64_t gpuSteady() const;          // allocated between steps
+    std::int64_t gpuForwardBackward() const; // transients of forward/backward, activations included
+    std::int64_t gpuStep() const;            // transients of the optimizer step
+    std::int64_t gpuPeakAllocated() const;   // steady + the larger transient phase
+    std::int64_t gpuReserved() const;        // outside PyTorch's allocator, fragmentation included
+    std::int64_t gpuTotal() const;           // what the GPU must hold: peak allocated + reserved
     std::int64_t hostPerNode() const;
     std::int64_t hostPinnedPerNode() const;
     std::int64_t nvmePerNode() const;
@@ -114,8 +114,8 @@ StateMemory sizeStateMemory(const StateMemoryInputs& in);
 // model in fp32 (DeepSpeed's docs: "the 4 in 4*n_gpus"). A warning with remedies, never a gate.
 struct LoadTimeHostRam {
     std::int64_t bytesPerNode;
-    std::string warning;  // what happens and the remedies
-    std::string source;   // sources.tsv id
+    std::string warning; // what happens and the remedies
+    std::string source;  // sources.tsv id
 };
 LoadTimeHostRam loadTimeHostRam(std::int64_t params, int gpusPerNode);
 

@@ -105,8 +105,7 @@ std::int64_t bytesOf(const StateMemory& m, const char* id, MemoryPlace place = M
 std::int64_t gpuModelStates(const StateMemory& m)
 {
     std::int64_t total = 0;
-    for (const char* id : {"params16", "params32", "grads16", "grads32", "master32", "adam_m",
-                           "adam_v"})
+    for (const char* id : {"params16", "params32", "grads16", "grads32", "master32", "adam_m", "adam_v"})
         total = addSat(total, bytesOf(m, id));
     return total;
 }
@@ -155,11 +154,12 @@ void TestStateMemory::deepSpeedExamplesAllocated()
     const StateMemory m = sizeStateMemory(exampleInputs(r, false));
     const std::int64_t predicted = addSat(m.gpuSteady(), heldLogits(r));
     const double error = relativeError(predicted, r.allocatedGiB);
-    QVERIFY2(std::abs(error) <= 0.10, qPrintable(QStringLiteral("%1: predicted %2 GiB, measured %3 GiB (%4%)")
-                                                     .arg(r.id)
-                                                     .arg(predicted / kGiB, 0, 'f', 2)
-                                                     .arg(r.allocatedGiB)
-                                                     .arg(error * 100, 0, 'f', 1)));
+    QVERIFY2(std::abs(error) <= 0.10,
+             qPrintable(QStringLiteral("%1: predicted %2 GiB, measured %3 GiB (%4%)")
+                            .arg(r.id)
+                            .arg(predicted / kGiB, 0, 'f', 2)
+                            .arg(r.allocatedGiB)
+                            .arg(error * 100, 0, 'f', 1)));
 }
 
 void TestStateMemory::deepSpeedExamplesPeakWithCheckpointing_data()
@@ -181,11 +181,12 @@ void TestStateMemory::deepSpeedExamplesPeakWithCheckpointing()
     const StateMemory m = sizeStateMemory(exampleInputs(r, true));
     const std::int64_t predicted = addSat(m.gpuPeakAllocated(), heldLogits(r));
     const double error = relativeError(predicted, r.peakGiB);
-    QVERIFY2(std::abs(error) <= 0.10, qPrintable(QStringLiteral("%1: predicted peak %2 GiB, measured %3 GiB (%4%)")
-                                                     .arg(r.id)
-                                                     .arg(predicted / kGiB, 0, 'f', 2)
-                                                     .arg(r.peakGiB)
-                                                     .arg(error * 100, 0, 'f', 1)));
+    QVERIFY2(std::abs(error) <= 0.10,
+             qPrintable(QStringLiteral("%1: predicted peak %2 GiB, measured %3 GiB (%4%)")
+                            .arg(r.id)
+                            .arg(predicted / kGiB, 0, 'f', 2)
+                            .arg(r.peakGiB)
+                            .arg(error * 100, 0, 'f', 1)));
 }
 
 // The README's agreement table, printed for every row (peaks without checkpointing included, not held: their
@@ -300,10 +301,8 @@ void TestStateMemory::higherStagesHoldFewerModelStates()
                         const std::int64_t states = gpuModelStates(sizeStateMemory(in));
                         const bool exception =
                             prec == TrainingPrecision::Fp32 && dp == 1 && stage == 1 && opt == OffloadDevice::None;
-                        QVERIFY2(states <= previous || exception, qPrintable(QStringLiteral("P %1 dp %2 stage %3")
-                                                                                 .arg(P)
-                                                                                 .arg(dp)
-                                                                                 .arg(stage)));
+                        QVERIFY2(states <= previous || exception,
+                                 qPrintable(QStringLiteral("P %1 dp %2 stage %3").arg(P).arg(dp).arg(stage)));
                         if (exception)
                             QCOMPARE(states, P * 20); // 4 + 4 whole, 4 + 8 partitioned over one rank; stage 0: 16
                         previous = states;
@@ -385,8 +384,8 @@ void TestStateMemory::deepSpeedEstimatorShownBeside()
     StateMemoryInputs in = plain(3, 6'700'000'000, 8);
     in.offloadOptimizer = OffloadDevice::Cpu;
     const StateMemory m = sizeStateMemory(in);
-    const Zero3Estimate e = estimateZero3ModelStatesMemNeeds(in.params, in.largestLayerParams, in.gpusPerNode, in.nodes,
-                                                             true, false, true);
+    const Zero3Estimate e =
+        estimateZero3ModelStatesMemNeeds(in.params, in.largestLayerParams, in.gpusPerNode, in.nodes, true, false, true);
     QVERIFY(m.deepSpeedEstimate.has_value());
     QCOMPARE(m.deepSpeedEstimate->gpuBytes, e.gpuBytes);
     QCOMPARE(m.deepSpeedEstimate->cpuBytesPerNode, e.cpuBytes);
@@ -435,8 +434,8 @@ void TestStateMemory::everyComponentIsSourced()
                             const StateMemory m = sizeStateMemory(in);
                             QVERIFY(!m.components.empty());
                             for (const MemoryComponent& c : m.components) {
-                                const QString where = QString::fromStdString(c.id + " at stage ")
-                                    + QString::number(stage);
+                                const QString where =
+                                    QString::fromStdString(c.id + " at stage ") + QString::number(stage);
                                 QVERIFY2(catalog.find(c.source) != nullptr, qPrintable(where));
                                 QVERIFY2(!c.convention.empty(), qPrintable(where));
                                 QVERIFY2(c.phase == MemoryPhase::Transient || (!c.forwardBackward && !c.step),
