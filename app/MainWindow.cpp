@@ -171,11 +171,11 @@ void MainWindow::buildMenus()
             if (QString error = saveProjectAs(path); !error.isEmpty())
                 QMessageBox::warning(this, tr("Save failed"), error);
     });
-    file->addAction(tr("&Import ds_config…"), QKeySequence(tr("Ctrl+I")), this, [this] {
+    file->addAction(tr("&Import ds_config or model config.json…"), QKeySequence(tr("Ctrl+I")), this, [this] {
         if (!maybeSave())
             return;
         const QString path = QFileDialog::getOpenFileName(this, tr("Import ds_config"), QString(),
-                                                          tr("DeepSpeed configs (*.json *.conf);;All files (*)"));
+                                                          tr("DeepSpeed configs or Hugging Face config.json (*.json *.conf);;All files (*)"));
         if (!path.isEmpty())
             importConfig(path);
     });
@@ -253,11 +253,20 @@ QString MainWindow::exportConfig(const QString& path)
 bool MainWindow::importConfig(const QString& path)
 {
     QStringList notes;
-    const QString error = m_document->importConfigFile(path, &notes);
+    bool filledModel = false;
+    const QString error = m_document->importConfigFile(path, &notes, &filledModel);
     if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Cannot import"),
                              tr("%1\n\n%2").arg(path, boundedForDisplay(error))); // may quote the file
         return false;
+    }
+    if (filledModel) { // a Hugging Face config.json: the model answers changed, the project is the same
+        goToStep("setup");
+        statusBar()->showMessage(
+            notes.isEmpty() ? tr("Model answers filled from %1").arg(path)
+                            : tr("Model answers filled from %1; %2").arg(path, boundedForDisplay(notes.join("; "))),
+            10000);
+        return true;
     }
     m_untitledName = tr("%1 (imported)").arg(QFileInfo(path).fileName());
     updateTitle();

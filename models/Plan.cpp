@@ -11,6 +11,7 @@
 #include "advise/ZeroAdvisor.h"
 #include "knowledge/DeepSpeedFacts.h"
 #include "project/InputRegistry.h"
+#include "project/ModelChecks.h"
 
 #include <algorithm>
 #include <map>
@@ -50,6 +51,23 @@ oj baseFragment(const Answers& a)
     return base;
 }
 
+// The answers with the micro-batch and accumulation of the ZeRO workflow's chosen plan, where it chose others
+// than the answers give (it searches them when the user did not type a micro-batch; the global batch is kept).
+Answers withChosenBatch(const Answers& a, const Advice& zero)
+{
+    const auto* rec = zero.details.contains("recommended") ? &zero.details.at("recommended") : nullptr;
+    if (!rec || !rec->contains("micro_batch_size"))
+        return a;
+    Answers tuned = a;
+    const auto micro = rec->at("micro_batch_size").get<std::int64_t>();
+    const auto steps = rec->at("gradient_accumulation_steps").get<std::int64_t>();
+    if (micro != a.integer("training.micro_batch_size") || steps != a.integer("training.gradient_accumulation_steps")) {
+        tuned.set("training.micro_batch_size", micro);
+        tuned.set("training.gradient_accumulation_steps", steps);
+    }
+    return tuned;
+}
+
 } // namespace
 
 const std::vector<std::string>& workflowIds()
@@ -74,20 +92,24 @@ const Advice* Plan::find(const std::string& workflow) const
     return it == workflows.end() ? nullptr : &*it;
 }
 
-Plan makePlan(const Answers& answers)
+Plan makePlan(const Answers& source)
 {
     Plan plan;
     plan.basis = basisStatement();
-    for (const auto& [id, value] : answers.given())
+    for (const auto& [id, value] : source.given())
         if (auto r = InputRegistry::instance().validate(id, value); !r)
             plan.inputErrors.push_back(r.error());
+    if (auto error = modelShapeError(source)) // the model answers contradict each other
+        plan.inputErrors.push_back(*error);
 
-    // ZeRO first: the pipeline, out-of-memory and 1-bit Adam advisors check their advice against its stage.
-    const Advice zero = adviseZero(answers);
+    // ZeRO first: the pipeline, out-of-memory and 1-bit Adam advisors check their advice against its stage, and
+    // the config is written for the micro-batch and accumulation its search chose (the same global batch).
+    const Advice zero = adviseZero(source);
+    const Answers answers = withChosenBatch(source, zero);
     plan.workflows.push_back(zero);
     plan.workflows.push_back(advisePrecision(answers));
     plan.workflows.push_back(advisePipeline(answers, zero));
-    plan.workflows.push_back(adviseMemory(answers, zero));
+    plan.workflows.push_back(adviseMemory(source, zero)); // the setup the user ran: their own batch
     plan.workflows.push_back(adviseNvme(answers));
     plan.workflows.push_back(adviseOnebit(answers, zero));
     plan.workflows.push_back(adviseSparse(answers));
@@ -100,6 +122,8 @@ Plan makePlan(const Answers& answers)
     plan.findings = std::move(composed.findings);
     for (auto& f : crossWorkflowFindings(plan.config, answers))
         plan.findings.push_back(std::move(f));
+    if (auto warning = paramsShapeMismatch(answers))
+        plan.findings.push_back({CheckLevel::Warn, "params-disagree-with-shape", *warning, {"zero", "memory"}});
     return plan;
 }
 
@@ -128,7 +152,10 @@ Plan makePlan(const Project& project)
     }
     plan.config = applySuggestions(project.importedConfig, plan.suggestions);
     plan.findings.erase(std::remove_if(plan.findings.begin(), plan.findings.end(),
-                                       [](const Finding& f) { return f.code != "conflicting-fragments"; }),
+                                       [](const Finding& f) {
+                                           return f.code != "conflicting-fragments"
+                                               && f.code != "params-disagree-with-shape";
+                                       }),
                         plan.findings.end());
     for (auto& f : crossWorkflowFindings(plan.config, project.answers))
         plan.findings.push_back(std::move(f));

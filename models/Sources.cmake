@@ -4,6 +4,7 @@ set(DSW_KNOWLEDGE_FILES
     ${CMAKE_CURRENT_LIST_DIR}/../resources/knowledge/deepspeed-schema.json
     ${CMAKE_CURRENT_LIST_DIR}/../resources/knowledge/deepspeed.json
     ${CMAKE_CURRENT_LIST_DIR}/../resources/knowledge/gpus.tsv
+    ${CMAKE_CURRENT_LIST_DIR}/../resources/knowledge/models.tsv
     ${CMAKE_CURRENT_LIST_DIR}/../resources/knowledge/networks.tsv
     ${CMAKE_CURRENT_LIST_DIR}/../resources/knowledge/sources.tsv
 )
@@ -32,6 +33,8 @@ set(DSW_MODELS_UTIL_SOURCES
 
 # knowledge/: readers of resources/knowledge/
 set(DSW_MODELS_KNOWLEDGE_SOURCES
+    knowledge/AttentionDefault.cpp
+    knowledge/AttentionDefault.h
     knowledge/DeepSpeedFacts.cpp
     knowledge/DeepSpeedFacts.h
     knowledge/DeepSpeedSchema.cpp
@@ -39,8 +42,12 @@ set(DSW_MODELS_KNOWLEDGE_SOURCES
     knowledge/GpuCatalog.cpp
     knowledge/GpuCatalog.h
     knowledge/KnowledgeFiles.h
+    knowledge/ModelCatalog.cpp
+    knowledge/ModelCatalog.h
     knowledge/NetworkCatalog.cpp
     knowledge/NetworkCatalog.h
+    knowledge/ParameterCount.cpp
+    knowledge/ParameterCount.h
     knowledge/SourceCatalog.cpp
     knowledge/SourceCatalog.h
     knowledge/TransformerShape.cpp
@@ -53,6 +60,8 @@ set(DSW_MODELS_PROJECT_SOURCES
     project/Answers.h
     project/InputRegistry.cpp
     project/InputRegistry.h
+    project/ModelChecks.cpp
+    project/ModelChecks.h
     project/ProjectFile.cpp
     project/ProjectFile.h
 )
@@ -126,6 +135,8 @@ set(DSW_MODELS_CONFIG_SOURCES
     config/ConfigText.h
     config/HfAutoValues.cpp
     config/HfAutoValues.h
+    config/HfModelConfig.cpp
+    config/HfModelConfig.h
     config/ImportedConfigPlan.cpp
     config/ImportedConfigPlan.h
     config/LaunchScript.cpp

@@ -6,6 +6,7 @@
 #include "knowledge/GpuCatalog.h"
 
 #include <QComboBox>
+#include <QCompleter>
 #include <QFormLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -14,6 +15,8 @@
 namespace dsw {
 
 namespace {
+constexpr std::size_t kSearchableChoices = 20;
+
 QString displayText(const nlohmann::json& value)
 {
     if (value.is_string())
@@ -42,8 +45,20 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, QWidget* parent
                                                              : spec->values;
             for (const auto& v : values)
                 combo->addItem(QString::fromStdString(v));
-            connect(combo, &QComboBox::currentTextChanged, this,
-                    [this, id](const QString& text) { commit(m_fields.at(id.toStdString()), text); });
+            if (spec->type == InputType::Choice && values.size() > kSearchableChoices) {
+                // A long list (the model presets) is searched by typing any part of a name; a choice is committed
+                // when picked or confirmed with Enter, not on every keystroke.
+                combo->setEditable(true);
+                combo->setInsertPolicy(QComboBox::NoInsert);
+                combo->completer()->setCompletionMode(QCompleter::PopupCompletion);
+                combo->completer()->setFilterMode(Qt::MatchContains);
+                combo->completer()->setCaseSensitivity(Qt::CaseInsensitive);
+                connect(combo, &QComboBox::textActivated, this,
+                        [this, id](const QString& text) { commit(m_fields.at(id.toStdString()), text); });
+            } else {
+                connect(combo, &QComboBox::currentTextChanged, this,
+                        [this, id](const QString& text) { commit(m_fields.at(id.toStdString()), text); });
+            }
             editor = combo;
         } else if (spec->type == InputType::Text && spec->max > 4096) {
             // Long pasted text, e.g. an error message.
@@ -115,10 +130,14 @@ void InputForm::load(const Answers& answers)
             }
             if (line->text() != before)
                 field.notice->setVisible(false);
-            // The default (or what it is derived from) shows as a placeholder: not typed, not saved.
-            line->setPlaceholderText(field.spec->derivedDefault.empty() ? displayText(field.spec->defaultValue)
-                                                                        : displayText(value) + "  ("
-                                             + QString::fromStdString(field.spec->derivedDefault) + ")");
+            // The default (or what it is derived from, or the preset that supplies it) shows as a placeholder:
+            // not typed, not saved.
+            if (answers.presetSupplies(id))
+                line->setPlaceholderText(displayText(value) + "  (" + tr("from model.preset") + ")");
+            else
+                line->setPlaceholderText(field.spec->derivedDefault.empty() ? displayText(field.spec->defaultValue)
+                                                                            : displayText(value) + "  ("
+                                                 + QString::fromStdString(field.spec->derivedDefault) + ")");
         }
         field.error->setVisible(false);
     }

@@ -2,6 +2,7 @@
 
 #include "AtomicFile.h"
 #include "project/InputRegistry.h"
+#include "project/ModelChecks.h"
 #include "util/Count.h"
 
 #include <QFile>
@@ -70,6 +71,8 @@ Project projectFromOptions(const QCommandLineParser& p)
         project = std::move(parsed).value();
     }
     applySets(p.values("set"), project.answers);
+    if (auto error = modelShapeError(project.answers)) // answers that contradict each other stop here, exit 2
+        throw BadInput{QString::fromStdString(*error)};
     return project;
 }
 

@@ -8,6 +8,7 @@
 #include "config/ConfigDiff.h"
 #include "config/ConfigExport.h"
 #include "config/ConfigImporter.h"
+#include "config/HfModelConfig.h"
 #include "knowledge/DeepSpeedFacts.h"
 #include "lint/ConfigLinter.h"
 
@@ -26,6 +27,31 @@ ParsedConfig readConfig(const QString& path)
     if (!parsed)
         throw BadInput{path + ": " + QString::fromStdString(parsed.error())};
     return std::move(parsed).value();
+}
+
+// A DeepSpeed config becomes a project around it; a Hugging Face config.json fills the model answers of a new
+// project instead of being linted; anything else is refused, naming the file.
+ImportedProject importFile(const QString& path, const ParsedConfig& config)
+{
+    switch (classifyConfigFile(config.json)) {
+    case ConfigFileKind::DeepSpeed: return importConfig(config);
+    case ConfigFileKind::HuggingFaceModel: {
+        auto model = readHfModelConfig(config.json);
+        if (!model)
+            throw BadInput{path + ": " + QString::fromStdString(model.error())};
+        ImportedProject imported;
+        for (const auto& [id, value] : model.value().answers)
+            imported.project.answers.set(id, value);
+        imported.notes.push_back("a Hugging Face model config.json (" + model.value().modelType
+                                 + "): it filled the model answers; it is not a DeepSpeed config");
+        for (const auto& note : model.value().notes)
+            imported.notes.push_back(note);
+        return imported;
+    }
+    case ConfigFileKind::Neither: break;
+    }
+    throw BadInput{path + QStringLiteral(": neither a DeepSpeed config (no top-level key DeepSpeed reads) nor a "
+                                         "Hugging Face model config.json (no \"model_type\" or \"architectures\")")};
 }
 
 } // namespace
@@ -79,7 +105,7 @@ int runImport(const QStringList& args, QTextStream& out)
         throw BadInput{QStringLiteral("-o PROJECT.dswiz is required")};
     const QString input = p.positionalArguments().at(0);
     checkOutputPath(p.value("output"), {input});
-    const ImportedProject imported = importConfig(readConfig(input));
+    const ImportedProject imported = importFile(input, readConfig(input));
     const auto project = serializeProjectForFile(imported.project); // what import writes, open reads
     if (!project)
         throw BadInput{p.positionalArguments().at(0) + ": " + QString::fromStdString(project.error())};

@@ -4,6 +4,7 @@
 #include "AtomicFile.h"
 #include "SetAnswerCommand.h"
 #include "config/ConfigImporter.h"
+#include "config/HfModelConfig.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -62,14 +63,41 @@ void ProjectDocument::applySuggestionAccepted(const std::string& pointer, bool a
     recompute();
 }
 
-QString ProjectDocument::importConfigFile(const QString& path, QStringList* notes)
+QString ProjectDocument::importConfigFile(const QString& path, QStringList* notes, bool* filledModel)
 {
+    if (filledModel)
+        *filledModel = false;
     QByteArray bytes;
     if (QString error = readUserFile(path, static_cast<qint64>(kMaxConfigBytes), bytes); !error.isEmpty())
         return error;
     auto parsed = parseConfigText(bytes.toStdString());
     if (!parsed)
         return QString::fromStdString(parsed.error());
+    switch (classifyConfigFile(parsed.value().json)) {
+    case ConfigFileKind::DeepSpeed: break;
+    case ConfigFileKind::HuggingFaceModel: {
+        // A model's config.json describes the model, not the DeepSpeed config: it fills the model answers of the
+        // open project, one undoable step; the parameter count then follows the shape.
+        auto model = readHfModelConfig(parsed.value().json);
+        if (!model)
+            return QString::fromStdString(model.error());
+        m_undoStack.beginMacro(tr("Model from %1").arg(QFileInfo(path).fileName()));
+        for (const auto& [id, value] : model.value().answers)
+            setAnswer(id, value);
+        setAnswer("model.params", nullptr);
+        setAnswer("model.largest_layer_params", nullptr);
+        m_undoStack.endMacro();
+        if (notes)
+            for (const auto& n : model.value().notes)
+                *notes << QString::fromStdString(n);
+        if (filledModel)
+            *filledModel = true;
+        return {};
+    }
+    case ConfigFileKind::Neither:
+        return tr("neither a DeepSpeed config (no top-level key DeepSpeed reads) nor a Hugging Face model config.json "
+                  "(no \"model_type\" or \"architectures\")");
+    }
     ImportedProject imported = importConfig(parsed.value());
     if (const auto file = serializeProjectForFile(imported.project); !file) // it could not be saved and opened again
         return QString::fromStdString(file.error());

@@ -40,7 +40,9 @@ public:
     QString saveAs(const QString& path);
     // Replaces the project with one made from a ds_config file (untitled until saved). `notes` says what
     // could not be carried into answers. Empty string on success, else the reason; nothing changes on failure.
-    QString importConfigFile(const QString& path, QStringList* notes = nullptr);
+    // A Hugging Face model config.json instead fills the open project's model answers (one undoable edit) and
+    // sets `filledModel`.
+    QString importConfigFile(const QString& path, QStringList* notes = nullptr, bool* filledModel = nullptr);
 
     // Used by the undo commands only.
     void applyAnswer(const std::string& id, const nlohmann::json& value);

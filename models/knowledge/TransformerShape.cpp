@@ -41,6 +41,23 @@ std::optional<LossImpl> lossImplFrom(std::string_view text)
     return std::nullopt;
 }
 
+std::string_view toString(LinearBias kind)
+{
+    switch (kind) {
+    case LinearBias::None: return "none";
+    case LinearBias::Qkv: return "qkv";
+    case LinearBias::All: return "all";
+    }
+    return "none";
+}
+std::optional<LinearBias> linearBiasFrom(std::string_view text)
+{
+    if (text == "none") return LinearBias::None;
+    if (text == "qkv") return LinearBias::Qkv;
+    if (text == "all") return LinearBias::All;
+    return std::nullopt;
+}
+
 std::int64_t defaultIntermediate(std::int64_t hidden, MlpKind mlp)
 {
     if (mlp == MlpKind::Gelu) return 4 * hidden;
@@ -62,6 +79,10 @@ std::optional<std::string> shapeError(const TransformerShape& s)
                std::to_string(s.heads) + ")";
     if (s.intermediate < 1) return "model.intermediate_size must be at least 1";
     if (s.vocab < 1) return "model.vocab_size must be at least 1";
+    if (s.headDim < 0) return "model.head_dim must be at least 1";
+    if (s.learnedPositions < 0) return "learned positions must not be negative";
+    if (s.crossAttentionLayers < 0 || s.crossAttentionLayers > s.layers)
+        return "cross-attention layers must be between 0 and model.layers";
     return std::nullopt;
 }
 

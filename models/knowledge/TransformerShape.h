@@ -13,6 +13,7 @@ enum class MlpKind { Gelu, SwiGlu };               // GPT-2/BERT 2-matrix GELU M
 enum class NormKind { LayerNorm, RmsNorm };        // LayerNorm has a bias, RMSNorm has not
 enum class AttentionImpl { Eager, Sdpa, Flash };   // materialised softmax; torch SDPA; FlashAttention-2
 enum class LossImpl { Standard, Fused };           // fp32 logits materialised, or chunked/fused cross-entropy
+enum class LinearBias { None, Qkv, All };          // Llama: none; Qwen2: q, k, v only; GPT-2/BERT: every linear and norm
 
 struct TransformerShape {
     std::int64_t hidden = 0;       // h
@@ -24,6 +25,12 @@ struct TransformerShape {
     MlpKind mlp = MlpKind::Gelu;
     NormKind norm = NormKind::LayerNorm;
     bool tiedEmbeddings = false; // the output projection shares the input embedding's weights
+    std::int64_t headDim = 0;    // per-head width when a config sets it apart from h/a (Gemma 2, Qwen3); 0: h/a
+    LinearBias bias = LinearBias::None;
+    std::int64_t learnedPositions = 0;    // rows of a learned position embedding (GPT-2, BERT); 0 for RoPE
+    std::int64_t crossAttentionLayers = 0; // blocks that also attend to an encoder (T5's decoder); 0 for decoders
+
+    std::int64_t headWidth() const { return headDim > 0 ? headDim : (heads > 0 ? hidden / heads : 0); }
 };
 
 // Spelled as the input registry and project files spell them ("gelu", "swiglu", "layernorm", ...).
@@ -35,6 +42,8 @@ std::optional<MlpKind> mlpKindFrom(std::string_view text);
 std::optional<NormKind> normKindFrom(std::string_view text);
 std::optional<AttentionImpl> attentionImplFrom(std::string_view text);
 std::optional<LossImpl> lossImplFrom(std::string_view text);
+std::string_view toString(LinearBias kind);
+std::optional<LinearBias> linearBiasFrom(std::string_view text);
 
 // The MLP inner size a model of this hidden size usually has when none is given: 4h for GELU;
 // for SwiGLU, 8h/3 rounded up to a multiple of 256 (the rounding of Meta's Llama reference code,

@@ -1,9 +1,12 @@
 #include "project/Answers.h"
 
+#include "knowledge/AttentionDefault.h"
 #include "knowledge/GpuCatalog.h"
+#include "knowledge/ParameterCount.h"
 #include "project/InputRegistry.h"
 
 #include <algorithm>
+#include <array>
 
 namespace dsw {
 
@@ -11,6 +14,8 @@ nlohmann::json Answers::value(const std::string& id) const
 {
     if (auto it = m_values.find(id); it != m_values.end())
         return it->second;
+    if (auto supplied = fromPreset(id); !supplied.is_null())
+        return supplied;
     const InputSpec* spec = InputRegistry::instance().find(id);
     if (spec && !spec->derivedDefault.empty())
         return derived(id);
@@ -49,8 +54,98 @@ std::int64_t Answers::dataParallelSize() const
     return std::max<std::int64_t>(1, totalGpus() / stages);
 }
 
+namespace {
+// The answers a preset supplies and that describe the model (model.params is derived from them).
+constexpr std::array<const char*, 10> kShapeIds = {
+    "model.hidden_size", "model.layers",          "model.attention_heads", "model.kv_heads", "model.head_dim",
+    "model.intermediate_size", "model.vocab_size", "model.mlp",             "model.norm",     "model.tied_embeddings"};
+} // namespace
+
+const ModelSpec* Answers::preset() const
+{
+    auto it = m_values.find("model.preset");
+    if (it == m_values.end() || !it->second.is_string())
+        return nullptr;
+    return ModelCatalog::instance().find(it->second.get<std::string>());
+}
+
+nlohmann::json Answers::fromPreset(const std::string& id) const
+{
+    if (id.rfind("model.", 0) != 0 || id == "model.preset")
+        return nullptr;
+    const ModelSpec* m = preset();
+    if (!m)
+        return nullptr;
+    const TransformerShape& s = m->shape;
+    if (id == "model.hidden_size") return s.hidden;
+    if (id == "model.layers") return s.layers;
+    if (id == "model.attention_heads") return s.heads;
+    if (id == "model.kv_heads") return s.kvHeads;
+    if (id == "model.head_dim") return s.headWidth();
+    if (id == "model.intermediate_size") return s.intermediate;
+    if (id == "model.vocab_size") return s.vocab;
+    if (id == "model.mlp") return std::string(toString(s.mlp));
+    if (id == "model.norm") return std::string(toString(s.norm));
+    if (id == "model.tied_embeddings") return s.tiedEmbeddings;
+    if (id == "model.architecture") return m->architecture;
+    return nullptr;
+}
+
+bool Answers::presetSupplies(const std::string& id) const { return !has(id) && !fromPreset(id).is_null(); }
+
+bool Answers::describesShape() const
+{
+    if (preset())
+        return true;
+    return std::any_of(kShapeIds.begin(), kShapeIds.end(), [&](const char* id) { return has(id); });
+}
+
+TransformerShape Answers::modelShape() const
+{
+    TransformerShape s;
+    if (const ModelSpec* m = preset()) // what the catalog knows beyond the registry's inputs
+        s = m->shape;
+    s.hidden = integer("model.hidden_size");
+    s.layers = integer("model.layers");
+    s.heads = integer("model.attention_heads");
+    s.kvHeads = integer("model.kv_heads");
+    s.vocab = integer("model.vocab_size");
+    s.mlp = mlpKindFrom(text("model.mlp")).value_or(MlpKind::Gelu);
+    s.norm = normKindFrom(text("model.norm")).value_or(NormKind::LayerNorm);
+    const auto tied = value("model.tied_embeddings");
+    s.tiedEmbeddings = tied.is_boolean() && tied.get<bool>();
+    s.intermediate = integer("model.intermediate_size");
+    s.headDim = integer("model.head_dim");
+    s.crossAttentionLayers = std::min(s.crossAttentionLayers, s.layers);
+    return s;
+}
+
 nlohmann::json Answers::derived(const std::string& id) const
 {
+    if (id == "model.kv_heads")
+        return integer("model.attention_heads");
+    if (id == "model.head_dim") {
+        const std::int64_t heads = integer("model.attention_heads");
+        return heads > 0 ? integer("model.hidden_size") / heads : 0;
+    }
+    if (id == "model.intermediate_size")
+        return defaultIntermediate(integer("model.hidden_size"),
+                                   mlpKindFrom(text("model.mlp")).value_or(MlpKind::Gelu));
+    if (id == "model.params") {
+        if (!describesShape())
+            return 7000000000LL; // the historic default model, 7B
+        // A shape that contradicts itself is an input error of its own (ModelChecks); the advisors keep the 7B
+        // default meanwhile. A count beyond what model.params accepts is held at its maximum.
+        const TransformerShape shape = modelShape();
+        if (shapeError(shape))
+            return 7000000000LL;
+        const InputSpec* spec = InputRegistry::instance().find("model.params");
+        return std::min(parameterCount(shape), static_cast<std::int64_t>(spec ? spec->max : 1e14));
+    }
+    if (id == "model.attention_impl")
+        return std::string(toString(
+            defaultAttentionImpl(GpuCatalog::instance().find(text("hardware.gpu")), text("software.torch_version"))
+                .impl));
     if (id == "model.largest_layer_params")
         return integer("model.vocab_size") * integer("model.hidden_size");
     if (id == "hardware.gpu_memory_gib") {

@@ -1,4 +1,7 @@
 #pragma once
+#include "knowledge/ModelCatalog.h"
+#include "knowledge/TransformerShape.h"
+
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -20,6 +23,17 @@ public:
     double number(const std::string& id) const;
     std::string text(const std::string& id) const;
 
+    // The model's shape from the model.* answers: what the user gave, else what model.preset supplies, else the
+    // registry's defaults (kv_heads = heads, intermediate from the MLP kind, head width h/a).
+    TransformerShape modelShape() const;
+    // The catalog row model.preset names, or nullptr (no preset, or "none").
+    const ModelSpec* preset() const;
+    // Whether value(id) comes from model.preset (the user did not give id, and the preset has it).
+    bool presetSupplies(const std::string& id) const;
+    // Whether the user described the model (a preset or any of its dimensions), so model.params is derived from
+    // the shape rather than the 7B default.
+    bool describesShape() const;
+
     std::int64_t totalGpus() const;
     // Data-parallel size: all GPUs divided by the pipeline stages.
     std::int64_t dataParallelSize() const;
@@ -28,6 +42,7 @@ public:
 
 private:
     nlohmann::json derived(const std::string& id) const;
+    nlohmann::json fromPreset(const std::string& id) const;
     std::map<std::string, nlohmann::json> m_values;
 };
 

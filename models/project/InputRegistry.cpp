@@ -2,6 +2,7 @@
 
 #include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/GpuCatalog.h"
+#include "knowledge/ModelCatalog.h"
 #include "util/Count.h"
 
 #include <algorithm>
@@ -120,8 +121,20 @@ InputRegistry::InputRegistry()
     };
 
     // Setup: the answers shared by several workflows, asked once.
-    add(count("model.params", "Parameters", 7000000000LL, 1e6, 1e14,
-              "Total trainable parameters; accepts 7B, 350M, 1.3e9 or 7000000000."),
+    const std::vector<std::string> modelUsers = {"zero", "memory", "pipeline", "onebit", "sparse"};
+    {
+        std::vector<std::string> presets = {"none"};
+        for (const auto& id : ModelCatalog::instance().ids())
+            presets.push_back(id);
+        add(choice("model.preset", "Model preset", presets, "none",
+                   "A model from the catalog (resources/knowledge/models.tsv), e.g. llama-3.1-8b: it supplies every "
+                   "model.* answer you have not given. none: the answers alone describe the model."),
+            "setup", modelUsers);
+    }
+    add(derived(count("model.params", "Parameters", 7000000000LL, 1e6, 1e14,
+                      "Total trainable parameters; accepts 7B, 350M, 1.3e9 or 7000000000. When not given, counted "
+                      "from the shape; a given count more than 5% from the shape's is reported."),
+                "counted from the shape when model.preset or a model dimension is given, else 7B"),
         "setup", {"zero", "memory", "onebit", "pipeline"});
     add(integer("model.layers", "Transformer layers", 32, 1, 10000, "layers", "Number of transformer blocks."), "setup",
         {"zero", "memory", "pipeline"});
@@ -133,6 +146,47 @@ InputRegistry::InputRegistry()
         "setup", {"zero", "memory", "pipeline"});
     add(integer("model.seq_len", "Sequence length", 2048, 1, 10000000, "tokens", "Training sequence length."), "setup",
         {"zero", "memory", "sparse", "pipeline"});
+    add(derived(integer("model.kv_heads", "Key/value heads", nullptr, 1, 4096, "heads",
+                        "Key/value heads per layer: fewer than the attention heads is grouped-query attention "
+                        "(GQA), 1 is multi-query (MQA); must divide model.attention_heads."),
+                "= model.attention_heads (multi-head attention)"),
+        "setup", {"zero", "memory", "pipeline"});
+    add(derived(integer("model.head_dim", "Head width", nullptr, 1, 65536, "",
+                        "Width of one attention head; set apart from hidden/heads by some configs (head_dim in "
+                        "Gemma 2 and Qwen3)."),
+                "model.hidden_size / model.attention_heads"),
+        "setup", {"zero", "memory"});
+    add(choice("model.mlp", "MLP", {"gelu", "swiglu"}, "gelu",
+               "gelu: two matrices h×I (GPT-2, BERT); swiglu: three, gated (Llama, Mistral, Qwen; Gemma's GeGLU "
+               "counts the same)."),
+        "setup", {"zero", "memory", "pipeline"});
+    add(derived(integer("model.intermediate_size", "MLP inner size", nullptr, 1, 10000000, "",
+                        "Inner width I of the MLP (intermediate_size, n_inner, d_ff)."),
+                "4 × model.hidden_size for gelu; for swiglu 8h/3 rounded up to a multiple of 256 (Llama's rounding)"),
+        "setup", {"zero", "memory", "pipeline"});
+    add(choice("model.norm", "Normalisation", {"layernorm", "rmsnorm"}, "layernorm",
+               "layernorm (weight and bias) or rmsnorm (weight only, Llama and most models since)."),
+        "setup", {"zero", "memory"});
+    {
+        InputSpec tied;
+        tied.id = "model.tied_embeddings";
+        tied.type = InputType::Boolean;
+        tied.label = "Tied embeddings";
+        tied.defaultValue = false;
+        tied.help = "Whether the output projection shares the input embedding's weights (tie_word_embeddings): "
+                    "true saves vocab × hidden parameters.";
+        add(tied, "setup", {"zero", "memory", "pipeline"});
+    }
+    add(derived(choice("model.attention_impl", "Attention kernel", {"eager", "sdpa", "flash"}, nullptr,
+                       "eager materialises the softmax (memory grows with the sequence squared); sdpa is torch's "
+                       "scaled_dot_product_attention; flash is FlashAttention-2."),
+                "flash where the GPU has compute capability 8.0 or newer and PyTorch is 1.12 or newer, else sdpa "
+                "(PyTorch 2.0 or newer), else eager"),
+        "setup", {"memory", "zero"});
+    add(choice("model.loss_impl", "Loss kernel", {"standard", "fused"}, "standard",
+               "standard materialises the logits in fp32 (micro-batch × sequence × vocab × 4 bytes); fused is a "
+               "chunked or fused cross-entropy that never does."),
+        "setup", {"memory", "zero"});
     add(derived(count("model.largest_layer_params", "Largest layer", nullptr, 1, 1e13,
                       "Parameters of the largest single module (DeepSpeed counts one module's own parameters, "
                       "usually the embedding or LM head, not a whole transformer block)."),
@@ -178,6 +232,11 @@ InputRegistry::InputRegistry()
         "setup", {"zero"});
     add(choice("training.precision", "Precision", {"auto", "fp16", "bf16", "fp8", "fp32"}, "auto",
                "auto picks bf16 where the GPU supports it, fp16 otherwise."),
+        "setup", {"precision", "zero", "memory"});
+    // Sources (resources/knowledge/sources.tsv): ds-bf16-master-weights.
+    add(choice("training.precision_states", "Master weights and optimizer states", {"fp32", "bf16"}, "fp32",
+               "fp32: fp32 master weights and Adam states (DeepSpeed's default); bf16: bf16.bf16_master_weights_and_"
+               "grads and bf16.bf16_optimizer_states, with bf16 training and ZeRO stage 1, 2 or 3 only."),
         "setup", {"precision", "zero", "memory"});
     add(text("software.deepspeed_version", "DeepSpeed version", knowledgeVersion(),
              "Installed DeepSpeed version, e.g. " + knowledgeVersion() + "."),
@@ -378,6 +437,15 @@ Result<nlohmann::json> InputRegistry::parse(const std::string& id, const std::st
         return json(v);
     }
     case InputType::Choice:
+        if (spec->id == "model.preset" && text != "none") { // a catalog id, any case; a miss names the nearest
+            if (const ModelSpec* model = ModelCatalog::instance().find(text))
+                return json(model->id);
+            std::string nearest;
+            for (const auto& id : ModelCatalog::instance().nearest(text))
+                nearest += (nearest.empty() ? "" : ", ") + id;
+            return Result<json>::failure(id + ": \"" + text + "\" is not a known model; nearest: " + nearest
+                                         + " (`ds-wizard keys` lists all, or none)");
+        }
         if (std::find(spec->values.begin(), spec->values.end(), text) == spec->values.end())
             return bad("is not a known value");
         return json(text);

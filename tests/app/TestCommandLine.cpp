@@ -447,6 +447,22 @@ private slots:
         QCOMPARE(readFile(path), QByteArray::fromStdString(serializeProject(p)));
     }
 
+    // A preset fills the shape: the count it implies (8.03B for Llama 3.1 8B) is what a given 7B is compared with.
+    void presetFillsTheShape()
+    {
+        const oj plan = runJson(QStringList{"recommend", "--format", "json"} + setArgs({"model.preset=llama-3.1-8b", "model.params=7B"}));
+        QVERIFY(plan.at("input_errors").empty());
+        bool reported = false;
+        for (const auto& f : plan.at("findings"))
+            reported = reported
+                || (f.at("code") == "params-disagree-with-shape"
+                    && f.at("message").get<std::string>().find("8.03B") != std::string::npos);
+        QVERIFY2(reported, plan.at("findings").dump().c_str());
+        const oj alone = runJson(QStringList{"recommend", "--format", "json"} + setArgs({"model.preset=llama-3.1-8b"}));
+        for (const auto& f : alone.at("findings"))
+            QVERIFY(f.at("code") != "params-disagree-with-shape");
+    }
+
     // ---- bad input: exit 2, one line naming the problem, nothing written ---------------------------------
     void badInput_data()
     {
@@ -482,6 +498,13 @@ private slots:
             {"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1", "--buffer-factor", "x"},
             {"--buffer-factor"});
         row("keys option", {"keys", "--bogus"}, {"bogus"});
+        row("unknown preset", {"recommend", "--set", "model.preset=llama-3.1-9b"},
+            {"model.preset", "llama-3.1-9b", "nearest: llama-3.1-8b"});
+        row("hidden not divisible by heads", {"recommend", "--set", "model.hidden_size=4100"},
+            {"model.hidden_size", "model.attention_heads"});
+        row("kv heads do not divide", {"recommend", "--set", "model.preset=llama-3.1-8b", "--set", "model.kv_heads=5"},
+            {"model.kv_heads", "5"});
+        row("intermediate size 0", {"recommend", "--set", "model.intermediate_size=0"}, {"model.intermediate_size"});
     }
     void badInput()
     {

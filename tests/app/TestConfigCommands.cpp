@@ -101,6 +101,46 @@ private slots:
         QVERIFY(!QFile::exists(never));
     }
 
+    // A Hugging Face config.json fills the model answers of the project it writes; it is not linted as a ds_config.
+    void importHuggingFaceModelConfig()
+    {
+        const QString project = m_dir.filePath("qwen.dswiz");
+        Run r = run({"import", QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/qwen2.5-7b.json"), "-o", project});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("Hugging Face"));
+        QFile f(project);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const oj answers = oj::parse(f.readAll().toStdString()).at("answers");
+        QCOMPARE(answers.at("model.hidden_size").get<int>(), 3584);
+        QCOMPARE(answers.at("model.kv_heads").get<int>(), 4);
+        QCOMPARE(answers.at("model.mlp").get<std::string>(), std::string("swiglu"));
+        QVERIFY(!answers.contains("model.params")); // counted from the shape
+        r = run({"recommend", "--project", project});
+        QCOMPARE(r.exitCode, 0);
+        const oj plan = oj::parse(r.out.toStdString());
+        QVERIFY(!plan.contains("suggestions")); // no imported ds_config
+        QVERIFY(plan.at("input_errors").empty());
+        // MoE is recognised and said to be modelled as dense.
+        r = run({"import", QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/mixtral-8x7b-v0.1.json"), "-o",
+                 m_dir.filePath("mixtral.dswiz")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("modelled as dense"));
+    }
+
+    void importRefusesWhatIsNeitherConfig()
+    {
+        const QString never = m_dir.filePath("never.dswiz");
+        oneLineNaming(run({"import", write("package.json", R"({"name": "x", "version": "1.0.0"})"), "-o", never}),
+                      "neither a DeepSpeed config");
+        QVERIFY(!QFile::exists(never));
+        oneLineNaming(run({"import",
+                           write("bad-model.json", R"({"model_type": "llama", "hidden_size": 96, "num_hidden_layers": 2,
+                               "num_attention_heads": 12, "num_key_value_heads": 5, "vocab_size": 10})"),
+                           "-o", never}),
+                      "model.kv_heads");
+        QVERIFY(!QFile::exists(never));
+    }
+
     void exportTargets()
     {
         const QString json = m_dir.filePath("ds.json");

@@ -91,6 +91,40 @@ private slots:
         const QString error = RecentFiles(bad).add(dir.filePath("a.dswiz"));
         QVERIFY2(error.contains("not-a-folder/settings.ini"), qPrintable(error));
     }
+
+    // File ▸ Import and a drop of a Hugging Face config.json fill the open project's model answers in one undoable
+    // step (the count then follows the shape); a JSON that is neither config changes nothing.
+    void importOfAModelConfigFillsTheModelAnswers()
+    {
+        ProjectDocument document;
+        document.setAnswer("hardware.nodes", 4);
+        document.setAnswer("model.params", 70000000000LL);
+        const int undoBefore = document.undoStack()->count();
+        QStringList notes;
+        bool filledModel = false;
+        const QString error = document.importConfigFile(QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/qwen2.5-7b.json"),
+                                                        &notes, &filledModel);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(filledModel);
+        const Answers& a = document.project().answers;
+        QCOMPARE(a.integer("model.hidden_size"), 3584LL);
+        QCOMPARE(a.integer("model.kv_heads"), 4LL);
+        QCOMPARE(a.integer("hardware.nodes"), 4LL); // the rest of the project stays
+        QVERIFY(!a.has("model.params"));
+        QVERIFY(a.integer("model.params") > 7.5e9 && a.integer("model.params") < 7.7e9);
+        QCOMPARE(document.undoStack()->count(), undoBefore + 1);
+        document.undoStack()->undo();
+        QCOMPARE(document.project().answers.integer("model.params"), 70000000000LL);
+        QVERIFY(!document.project().answers.has("model.hidden_size"));
+
+        QTemporaryDir dir;
+        QVERIFY(writeBytes(dir.filePath("package.json"), R"({"name": "x", "version": "1.0.0"})"));
+        const Answers before = document.project().answers;
+        const QString refused = document.importConfigFile(dir.filePath("package.json"), &notes, &filledModel);
+        QVERIFY2(refused.contains("neither"), qPrintable(refused));
+        QVERIFY(!filledModel);
+        QVERIFY(document.project().answers == before);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProjectDocument)

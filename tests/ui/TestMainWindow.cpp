@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QCompleter>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -120,6 +121,29 @@ private slots:
         const auto config = previewJson(w);
         QVERIFY(!config.contains("bf16"));
         QVERIFY(config["fp16"]["enabled"].get<bool>());
+    }
+
+    // The model preset is searched by any part of its name; picking one fills the shape the user has not typed,
+    // shown as placeholders that say where the value comes from.
+    void presetIsSearchedAndFillsTheShape()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.document()->reset(Project{}, QString()); // no answers: every model field is open to the preset
+        w.show();
+        auto* preset = w.findChild<QComboBox*>("model.preset");
+        QVERIFY(preset && preset->isEditable());
+        preset->completer()->setCompletionPrefix("3.1-8");
+        QCOMPARE(preset->completer()->currentCompletion(), QStringLiteral("llama-3.1-8b"));
+        preset->lineEdit()->setText("llama-3.1-8b");
+        QTest::keyClick(preset->lineEdit(), Qt::Key_Return);
+        QCOMPARE(w.document()->project().answers.text("model.preset"), std::string("llama-3.1-8b"));
+        auto* hidden = w.findChild<QLineEdit*>("model.hidden_size");
+        QVERIFY(hidden->text().isEmpty());
+        QVERIFY2(hidden->placeholderText().startsWith("4096") && hidden->placeholderText().contains("model.preset"),
+                 qPrintable(hidden->placeholderText()));
+        QCOMPARE(w.findChild<QComboBox*>("model.mlp")->currentText(), QStringLiteral("swiglu"));
+        QCOMPARE(w.document()->undoStack()->count(), 1);
     }
 
     void zeroStepShowsTableWhyAndMarksDoneOnNext()

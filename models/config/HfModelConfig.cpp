@@ -1,0 +1,229 @@
+#include "config/HfModelConfig.h"
+
+#include "knowledge/DeepSpeedSchema.h"
+#include "project/InputRegistry.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <string_view>
+
+namespace dsw {
+
+namespace {
+
+using oj = nlohmann::ordered_json;
+
+template <std::size_t N>
+bool oneOf(const std::string& value, const std::array<std::string_view, N>& list)
+{
+    return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+// Families whose MLP is gated (three matrices: gate, up, down), whatever the activation (SiLU, or GELU for Gemma).
+constexpr std::array<std::string_view, 19> kGatedFamilies = {
+    "llama",  "mistral", "mixtral", "qwen2",    "qwen2_moe",  "qwen3",       "qwen3_moe",   "gemma",  "gemma2", "gemma3",
+    "gemma3_text", "phi3", "olmo", "olmo2", "internlm2", "deepseek_v2", "deepseek_v3", "granite", "cohere"};
+// Families whose config class defaults tie_word_embeddings to false (PretrainedConfig's default is true).
+constexpr std::array<std::string_view, 9> kUntiedByDefault = {"llama",     "mistral",   "mixtral", "qwen2", "qwen3",
+                                                              "qwen2_moe", "qwen3_moe", "phi3",    "olmo2"};
+constexpr std::array<std::string_view, 7> kEncoders = {"bert",      "roberta",    "deberta",   "deberta-v2",
+                                                       "electra",   "albert",     "distilbert"};
+// Families with a learned position table (the others use rotary or relative positions).
+constexpr std::array<std::string_view, 10> kLearnedPositions = {
+    "gpt2", "gpt_bigcode", "gpt_neo", "opt", "bert", "roberta", "electra", "albert", "distilbert", "deberta"};
+// Families with a bias on every linear and norm.
+constexpr std::array<std::string_view, 9> kAllBiases = {"gpt2",    "gpt_bigcode", "gpt_neo", "gpt_neox",  "opt",
+                                                        "bert",    "roberta",     "electra", "distilbert"};
+
+struct Reader {
+    const oj& json;
+    std::string error; // the first problem, naming the key
+
+    // The first of `keys` present and not null; error if it is not a positive whole number.
+    std::optional<std::int64_t> whole(std::initializer_list<const char*> keys)
+    {
+        for (const char* key : keys) {
+            auto it = json.find(key);
+            if (it == json.end() || it->is_null())
+                continue;
+            if (!it->is_number_integer() || it->get<std::int64_t>() < 1) {
+                if (error.empty())
+                    error = std::string("\"") + key + "\" is " + it->dump() + "; a whole number of at least 1 is needed";
+                return std::nullopt;
+            }
+            return it->get<std::int64_t>();
+        }
+        return std::nullopt;
+    }
+    std::optional<std::string> text(const char* key) const
+    {
+        auto it = json.find(key);
+        return it != json.end() && it->is_string() ? std::optional(it->get<std::string>()) : std::nullopt;
+    }
+    std::optional<bool> flag(const char* key)
+    {
+        auto it = json.find(key);
+        if (it == json.end() || it->is_null())
+            return std::nullopt;
+        if (!it->is_boolean()) {
+            if (error.empty())
+                error = std::string("\"") + key + "\" is " + it->dump() + "; true or false is needed";
+            return std::nullopt;
+        }
+        return it->get<bool>();
+    }
+};
+
+std::string names(std::initializer_list<const char*> keys)
+{
+    std::string out;
+    for (const char* k : keys)
+        out += (out.empty() ? "\"" : " or \"") + std::string(k) + "\"";
+    return out;
+}
+
+} // namespace
+
+ConfigFileKind classifyConfigFile(const oj& json)
+{
+    if (!json.is_object())
+        return ConfigFileKind::DeepSpeed; // the importer's own error ("must be an object") says what is wrong
+    const auto type = json.find("model_type");
+    const auto architectures = json.find("architectures");
+    if ((type != json.end() && type->is_string())
+        || (architectures != json.end() && architectures->is_array() && !architectures->empty()
+            && (*architectures)[0].is_string()))
+        return ConfigFileKind::HuggingFaceModel;
+    if (json.empty())
+        return ConfigFileKind::DeepSpeed;
+    const DeepSpeedSchema& schema = DeepSpeedSchema::instance();
+    for (const auto& item : json.items())
+        if (schema.key("", item.key()) || schema.block(item.key()) || schema.nearestKey("", item.key())
+            || schema.relocation("", item.key()))
+            return ConfigFileKind::DeepSpeed;
+    return ConfigFileKind::Neither;
+}
+
+Result<HfModelImport> readHfModelConfig(const oj& json)
+{
+    auto fail = [](const std::string& why) {
+        return Result<HfModelImport>::failure("Hugging Face config.json: " + why);
+    };
+    if (!json.is_object())
+        return fail("the file is not a JSON object");
+    HfModelImport out;
+    Reader r{json, {}};
+    out.modelType = r.text("model_type").value_or("");
+    if (const auto a = json.find("architectures"); a != json.end() && a->is_array() && !a->empty() && (*a)[0].is_string())
+        out.architecture = (*a)[0].get<std::string>();
+    if (out.modelType.empty() && out.architecture.empty())
+        return fail("neither \"model_type\" nor \"architectures\" is given");
+    const std::string& family = out.modelType;
+
+    TransformerShape& s = out.shape;
+    const auto hidden = r.whole({"hidden_size", "n_embd", "d_model"});
+    const auto layers = r.whole({"num_hidden_layers", "n_layer", "num_layers"});
+    const auto heads = r.whole({"num_attention_heads", "n_head", "num_heads"});
+    const auto vocab = r.whole({"vocab_size"});
+    if (!r.error.empty())
+        return fail(r.error);
+    if (!hidden)
+        return fail(names({"hidden_size", "n_embd", "d_model"}) + " (the hidden size) is missing");
+    if (!layers)
+        return fail(names({"num_hidden_layers", "n_layer", "num_layers"}) + " (the layer count) is missing");
+    if (!heads)
+        return fail(names({"num_attention_heads", "n_head", "num_heads"}) + " (the attention heads) is missing");
+    if (!vocab)
+        return fail("\"vocab_size\" is missing");
+    s.hidden = *hidden;
+    s.heads = *heads;
+    s.vocab = *vocab;
+    s.layers = *layers;
+
+    const bool encoderDecoder = r.flag("is_encoder_decoder").value_or(false);
+    if (encoderDecoder) { // T5: num_layers encoder blocks, num_decoder_layers (default the same) decoder blocks
+        const auto decoder = r.whole({"num_decoder_layers"});
+        s.crossAttentionLayers = decoder.value_or(*layers);
+        s.layers = *layers + s.crossAttentionLayers;
+        out.notes.push_back("encoder-decoder: model.layers counts the " + std::to_string(*layers) + " encoder and "
+                            + std::to_string(s.crossAttentionLayers) + " decoder blocks");
+    }
+    if (r.flag("multi_query").value_or(false))
+        s.kvHeads = 1;
+    else
+        s.kvHeads = r.whole({"num_key_value_heads", "num_kv_heads"}).value_or(s.heads);
+    s.headDim = r.whole({"head_dim", "d_kv"}).value_or(0);
+
+    // The MLP: gated (three matrices) for the Llama-like families and T5's "gated-*"; two matrices otherwise.
+    const std::string act = r.text("hidden_act").value_or(r.text("activation_function").value_or(""));
+    const std::string t5Proj = r.text("feed_forward_proj").value_or("");
+    if (oneOf(family, kGatedFamilies) || t5Proj.rfind("gated-", 0) == 0) {
+        s.mlp = MlpKind::SwiGlu;
+    } else if (family.empty() || !oneOf(family, kEncoders)) {
+        s.mlp = act == "silu" || act == "swish" ? MlpKind::SwiGlu : MlpKind::Gelu;
+        if (s.mlp == MlpKind::SwiGlu)
+            out.notes.push_back("model_type \"" + family + "\" is not one ds-wizard knows: its " + act
+                                + " MLP is taken as gated (swiglu)");
+    }
+    s.intermediate = r.whole({"intermediate_size", "n_inner", "d_ff", "ffn_dim"}).value_or(0);
+    if (s.intermediate == 0) {
+        s.intermediate = defaultIntermediate(s.hidden, s.mlp);
+        if (s.mlp == MlpKind::Gelu)
+            out.notes.push_back("no intermediate size: 4 × hidden (" + std::to_string(s.intermediate) + "), as GPT-2");
+        else
+            out.notes.push_back("no intermediate size: " + std::to_string(s.intermediate) + " (8h/3, to 256)");
+    }
+    s.norm = json.contains("rms_norm_eps") || family == "t5" || family == "mt5" ? NormKind::RmsNorm
+                                                                                : NormKind::LayerNorm;
+    if (const auto tied = r.flag("tie_word_embeddings"))
+        s.tiedEmbeddings = *tied;
+    else
+        s.tiedEmbeddings = !oneOf(family, kUntiedByDefault); // the config classes' own defaults
+    if (oneOf(family, kAllBiases))
+        s.bias = LinearBias::All;
+    else if (family == "qwen2" || family == "qwen2_moe" || r.flag("attention_bias").value_or(false))
+        s.bias = LinearBias::Qkv;
+    out.maxPosition = r.whole({"max_position_embeddings", "n_positions"}).value_or(0);
+    if (oneOf(family, kLearnedPositions))
+        s.learnedPositions = out.maxPosition;
+    if (const auto experts = r.whole({"num_local_experts", "num_experts", "n_routed_experts"}); experts && *experts > 1) {
+        out.moe = true;
+        out.notes.push_back("a mixture-of-experts model (" + std::to_string(*experts)
+                            + " experts): modelled as dense for now, one MLP of intermediate_size per layer; the "
+                              "other experts' parameters and the routing are not counted");
+    }
+    if (!r.error.empty())
+        return fail(r.error);
+    if (auto error = shapeError(s))
+        return fail(*error);
+
+    const std::string architecture = encoderDecoder ? "encoder-decoder"
+        : oneOf(family, kEncoders)                  ? "encoder"
+                                                    : "decoder";
+    out.answers = {{"model.preset", "none"},
+                   {"model.hidden_size", s.hidden},
+                   {"model.layers", s.layers},
+                   {"model.attention_heads", s.heads},
+                   {"model.kv_heads", s.kvHeads},
+                   {"model.intermediate_size", s.intermediate},
+                   {"model.vocab_size", s.vocab},
+                   {"model.mlp", std::string(toString(s.mlp))},
+                   {"model.norm", std::string(toString(s.norm))},
+                   {"model.tied_embeddings", s.tiedEmbeddings},
+                   {"model.architecture", architecture}};
+    if (s.headDim > 0 && s.headDim != s.hidden / s.heads)
+        out.answers.emplace_back("model.head_dim", s.headDim);
+    for (auto& [id, value] : out.answers) {
+        auto valid = InputRegistry::instance().validate(id, value);
+        if (!valid)
+            return fail(valid.error());
+        value = valid.value();
+    }
+    if (out.maxPosition > 0)
+        out.notes.push_back("max_position_embeddings " + std::to_string(out.maxPosition)
+                            + " is the longest context; model.seq_len (the training length) is not changed");
+    return out;
+}
+
+} // namespace dsw

@@ -1,0 +1,158 @@
+#include "knowledge/ModelCatalog.h"
+
+#include "knowledge/DeepSpeedSchema.h"
+#include "knowledge/KnowledgeFiles.h"
+#include "util/TsvTable.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <stdexcept>
+
+namespace dsw {
+
+namespace {
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+}
+
+std::int64_t whole(const std::map<std::string, std::string>& row, const std::string& column, bool emptyIsZero)
+{
+    auto it = row.find(column);
+    const std::string text = it == row.end() ? std::string() : it->second;
+    if (text.empty() && emptyIsZero)
+        return 0;
+    std::int64_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value < 0)
+        throw std::invalid_argument(column + " '" + text + "' is not a whole number");
+    return value;
+}
+
+std::string cell(const std::map<std::string, std::string>& row, const std::string& column)
+{
+    auto it = row.find(column);
+    return it == row.end() ? std::string() : it->second;
+}
+
+bool yesNo(const std::map<std::string, std::string>& row, const std::string& column)
+{
+    const std::string text = cell(row, column);
+    if (text != "y" && text != "n")
+        throw std::invalid_argument(column + " '" + text + "' is not y or n");
+    return text == "y";
+}
+
+ModelSpec parseRow(const std::map<std::string, std::string>& row)
+{
+    ModelSpec m;
+    m.id = cell(row, "id");
+    if (m.id.empty())
+        throw std::invalid_argument("id is empty");
+    m.name = cell(row, "name");
+    TransformerShape& s = m.shape;
+    s.hidden = whole(row, "hidden", false);
+    s.layers = whole(row, "layers", false);
+    s.heads = whole(row, "heads", false);
+    s.kvHeads = whole(row, "kv_heads", false);
+    s.headDim = whole(row, "head_dim", true);
+    s.intermediate = whole(row, "intermediate", false);
+    s.vocab = whole(row, "vocab", false);
+    const auto mlp = mlpKindFrom(cell(row, "mlp"));
+    const auto norm = normKindFrom(cell(row, "norm"));
+    const auto bias = linearBiasFrom(cell(row, "bias"));
+    if (!mlp || !norm || !bias)
+        throw std::invalid_argument("mlp, norm or bias is not a known value");
+    s.mlp = *mlp;
+    s.norm = *norm;
+    s.bias = *bias;
+    s.tiedEmbeddings = yesNo(row, "tied_embeddings");
+    s.learnedPositions = whole(row, "learned_positions", true);
+    s.crossAttentionLayers = whole(row, "cross_attention_layers", true);
+    m.maxPosition = whole(row, "max_position", false);
+    m.architecture = cell(row, "architecture");
+    if (m.architecture != "decoder" && m.architecture != "encoder" && m.architecture != "encoder-decoder")
+        throw std::invalid_argument("architecture '" + m.architecture + "' is not decoder, encoder or encoder-decoder");
+    if (!cell(row, "params").empty())
+        m.publishedParams = whole(row, "params", false);
+    m.moe = yesNo(row, "moe");
+    m.sourceUrl = cell(row, "source_url");
+    m.verification = cell(row, "verification");
+    if (m.sourceUrl.empty() || m.verification.empty())
+        throw std::invalid_argument("source_url and verification must be given");
+    if (auto error = shapeError(s))
+        throw std::invalid_argument(*error);
+    return m;
+}
+
+} // namespace
+
+const ModelCatalog& ModelCatalog::instance()
+{
+    static const ModelCatalog catalog(knowledgeFile("models.tsv"));
+    return catalog;
+}
+
+ModelCatalog::ModelCatalog(const std::string& tsv)
+{
+    std::size_t line = 1; // the header
+    for (const auto& row : parseTsv(tsv)) {
+        ++line;
+        try {
+            ModelSpec m = parseRow(row);
+            if (find(m.id)) {
+                m_problems.push_back("models.tsv line " + std::to_string(line) + ": id '" + m.id + "' is repeated");
+                continue;
+            }
+            m_models.push_back(std::move(m));
+        } catch (const std::exception& e) {
+            m_problems.push_back("models.tsv line " + std::to_string(line) + " (" + cell(row, "id") + "): " + e.what());
+        }
+    }
+}
+
+const ModelSpec* ModelCatalog::find(const std::string& id) const
+{
+    const std::string wanted = lower(id);
+    auto it = std::find_if(m_models.begin(), m_models.end(), [&](const ModelSpec& m) { return lower(m.id) == wanted; });
+    return it == m_models.end() ? nullptr : &*it;
+}
+
+std::vector<std::string> ModelCatalog::ids() const
+{
+    std::vector<std::string> out;
+    for (const auto& m : m_models)
+        out.push_back(m.id);
+    return out;
+}
+
+std::vector<std::string> ModelCatalog::nearest(const std::string& text, std::size_t count) const
+{
+    const std::string wanted = lower(text);
+    struct Candidate {
+        bool contains;
+        std::size_t distance;
+        std::size_t order;
+        const std::string* id;
+    };
+    std::vector<Candidate> candidates;
+    for (std::size_t i = 0; i < m_models.size(); ++i) {
+        const std::string id = lower(m_models[i].id);
+        const bool contains = !wanted.empty() && id.find(wanted) != std::string::npos;
+        candidates.push_back({contains, editDistance(wanted, id), i, &m_models[i].id});
+    }
+    std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        if (a.contains != b.contains)
+            return a.contains;
+        return a.distance < b.distance;
+    });
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < candidates.size() && out.size() < count; ++i)
+        out.push_back(*candidates[i].id);
+    return out;
+}
+
+} // namespace dsw

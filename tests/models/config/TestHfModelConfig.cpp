@@ -1,0 +1,183 @@
+// config/HfModelConfig: Hugging Face config.json files (real ones, tests/data/hf-configs/SOURCES.tsv) fill the model
+// answers; MoE configs are recognised and modelled as dense; a DeepSpeed config, an HF config and neither are told
+// apart; a config whose shape contradicts itself or lacks a key is refused naming it.
+#include "config/HfModelConfig.h"
+#include "knowledge/ParameterCount.h"
+
+#include <QFile>
+#include <QTest>
+
+#include <map>
+
+using namespace dsw;
+using oj = nlohmann::ordered_json;
+
+namespace {
+
+oj sample(const QString& name)
+{
+    QFile f(QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/") + name);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(name));
+    return oj::parse(f.readAll().toStdString());
+}
+
+std::map<std::string, nlohmann::json> answersOf(const HfModelImport& m)
+{
+    std::map<std::string, nlohmann::json> out;
+    for (const auto& [id, value] : m.answers)
+        out[id] = value;
+    return out;
+}
+
+bool mentions(const std::vector<std::string>& notes, const std::string& text)
+{
+    for (const auto& n : notes)
+        if (n.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestHfModelConfig : public QObject {
+    Q_OBJECT
+private slots:
+    void realConfigs_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<qint64>("hidden");
+        QTest::addColumn<qint64>("layers");
+        QTest::addColumn<qint64>("heads");
+        QTest::addColumn<qint64>("kvHeads");
+        QTest::addColumn<qint64>("intermediate");
+        QTest::addColumn<qint64>("vocab");
+        QTest::addColumn<QString>("mlp");
+        QTest::addColumn<QString>("norm");
+        QTest::addColumn<bool>("tied");
+        QTest::addColumn<bool>("moe");
+        QTest::newRow("llama-2-7b") << "llama-2-7b.json" << 4096LL << 32LL << 32LL << 32LL << 11008LL << 32000LL
+                                    << "swiglu" << "rmsnorm" << false << false;
+        QTest::newRow("llama-3.2-1b") << "llama-3.2-1b-instruct.json" << 2048LL << 16LL << 32LL << 8LL << 8192LL
+                                      << 128256LL << "swiglu" << "rmsnorm" << true << false;
+        QTest::newRow("qwen2.5-7b") << "qwen2.5-7b.json" << 3584LL << 28LL << 28LL << 4LL << 18944LL << 152064LL
+                                    << "swiglu" << "rmsnorm" << false << false;
+        // GPT-2: n_embd / n_layer / n_head, no n_inner (4h), tied by PretrainedConfig's default.
+        QTest::newRow("gpt2") << "gpt2.json" << 768LL << 12LL << 12LL << 12LL << 3072LL << 50257LL << "gelu"
+                              << "layernorm" << true << false;
+        // Gemma 2: GeGLU is gated (three matrices), tied by Gemma2Config's default.
+        QTest::newRow("gemma-2-2b") << "gemma-2-2b.json" << 2304LL << 26LL << 8LL << 4LL << 9216LL << 256000LL
+                                    << "swiglu" << "rmsnorm" << true << false;
+        QTest::newRow("mixtral") << "mixtral-8x7b-v0.1.json" << 4096LL << 32LL << 32LL << 8LL << 14336LL << 32000LL
+                                 << "swiglu" << "rmsnorm" << false << true;
+        QTest::newRow("qwen3-moe") << "qwen3-30b-a3b.json" << 2048LL << 48LL << 32LL << 4LL << 6144LL << 151936LL
+                                   << "swiglu" << "rmsnorm" << false << true;
+    }
+    void realConfigs()
+    {
+        QFETCH(QString, file);
+        QFETCH(qint64, hidden);
+        QFETCH(qint64, layers);
+        QFETCH(qint64, heads);
+        QFETCH(qint64, kvHeads);
+        QFETCH(qint64, intermediate);
+        QFETCH(qint64, vocab);
+        QFETCH(QString, mlp);
+        QFETCH(QString, norm);
+        QFETCH(bool, tied);
+        QFETCH(bool, moe);
+        const oj json = sample(file);
+        QVERIFY(classifyConfigFile(json) == ConfigFileKind::HuggingFaceModel);
+        auto read = readHfModelConfig(json);
+        QVERIFY2(read, read ? "" : read.error().c_str());
+        auto a = answersOf(read.value());
+        QCOMPARE(a.at("model.hidden_size").get<qint64>(), hidden);
+        QCOMPARE(a.at("model.layers").get<qint64>(), layers);
+        QCOMPARE(a.at("model.attention_heads").get<qint64>(), heads);
+        QCOMPARE(a.at("model.kv_heads").get<qint64>(), kvHeads);
+        QCOMPARE(a.at("model.intermediate_size").get<qint64>(), intermediate);
+        QCOMPARE(a.at("model.vocab_size").get<qint64>(), vocab);
+        QCOMPARE(QString::fromStdString(a.at("model.mlp").get<std::string>()), mlp);
+        QCOMPARE(QString::fromStdString(a.at("model.norm").get<std::string>()), norm);
+        QCOMPARE(a.at("model.tied_embeddings").get<bool>(), tied);
+        QCOMPARE(read.value().moe, moe);
+        QCOMPARE(mentions(read.value().notes, "modelled as dense"), moe);
+    }
+
+    void headWidthAndCountsFromTheConfig()
+    {
+        auto gemma = readHfModelConfig(sample("gemma-2-2b.json")).value();
+        QCOMPARE(answersOf(gemma).at("model.head_dim").get<qint64>(), 256LL); // 2304 / 8 would be 288
+        // GPT-2 small has 124,439,808 parameters: biases, 1024 learned positions and the tied head read from config.json.
+        QCOMPARE(parameterCount(readHfModelConfig(sample("gpt2.json")).value().shape), 124439808LL);
+        QVERIFY(!answersOf(readHfModelConfig(sample("qwen2.5-7b.json")).value()).count("model.head_dim"));
+    }
+
+    void encoderDecoder()
+    {
+        // T5-3B's keys (google-t5/t5-3b config.json): d_model, d_kv, d_ff, num_heads, num_layers, relu MLP.
+        const oj t5 = oj::parse(R"({"architectures": ["T5WithLMHeadModel"], "d_ff": 16384, "d_kv": 128, "d_model": 1024,
+            "is_encoder_decoder": true, "layer_norm_epsilon": 1e-06, "model_type": "t5", "n_positions": 512,
+            "num_heads": 32, "num_layers": 24, "vocab_size": 32128})");
+        auto read = readHfModelConfig(t5);
+        QVERIFY2(read, read ? "" : read.error().c_str());
+        const auto a = answersOf(read.value());
+        QCOMPARE(a.at("model.layers").get<qint64>(), 48LL);
+        QCOMPARE(a.at("model.architecture").get<std::string>(), std::string("encoder-decoder"));
+        QCOMPARE(a.at("model.mlp").get<std::string>(), std::string("gelu")); // two matrices (ReLU)
+        QCOMPARE(read.value().shape.crossAttentionLayers, 24LL);
+        const double count = static_cast<double>(parameterCount(read.value().shape));
+        QVERIFY2(count > 2.82e9 && count < 2.88e9, qPrintable(QString::number(count))); // T5-3B: 2.85B
+    }
+
+    void kinds_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("ds_config") << R"({"train_batch_size": 8, "zero_optimization": {"stage": 2}})"
+                                   << int(ConfigFileKind::DeepSpeed);
+        QTest::newRow("empty object") << "{}" << int(ConfigFileKind::DeepSpeed);
+        QTest::newRow("misspelt ds key") << R"({"zero_optimisation": {"stage": 2}})" << int(ConfigFileKind::DeepSpeed);
+        QTest::newRow("architectures only") << R"({"architectures": ["LlamaForCausalLM"]})"
+                                            << int(ConfigFileKind::HuggingFaceModel);
+        QTest::newRow("neither") << R"({"name": "my-package", "version": "1.0.0", "dependencies": {}})"
+                                 << int(ConfigFileKind::Neither);
+    }
+    void kinds()
+    {
+        QFETCH(QString, json);
+        QFETCH(int, kind);
+        QCOMPARE(int(classifyConfigFile(oj::parse(json.toStdString()))), kind);
+    }
+
+    void badConfigsNameTheKey_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("names");
+        QTest::newRow("no hidden size") << R"({"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4,
+            "vocab_size": 10})" << "hidden_size";
+        QTest::newRow("hidden not divisible") << R"({"model_type": "llama", "hidden_size": 100, "num_hidden_layers": 2,
+            "num_attention_heads": 3, "vocab_size": 10, "intermediate_size": 10})" << "model.hidden_size";
+        QTest::newRow("kv heads do not divide") << R"({"model_type": "llama", "hidden_size": 96, "num_hidden_layers": 2,
+            "num_attention_heads": 12, "num_key_value_heads": 5, "vocab_size": 10, "intermediate_size": 10})"
+                                                << "model.kv_heads";
+        QTest::newRow("intermediate 0") << R"({"model_type": "llama", "hidden_size": 96, "num_hidden_layers": 2,
+            "num_attention_heads": 12, "vocab_size": 10, "intermediate_size": 0})" << "intermediate_size";
+        QTest::newRow("layers a string") << R"({"model_type": "llama", "hidden_size": 96, "num_hidden_layers": "2",
+            "num_attention_heads": 12, "vocab_size": 10})" << "num_hidden_layers";
+        QTest::newRow("beyond the registry") << R"({"model_type": "llama", "hidden_size": 2000000, "num_hidden_layers": 2,
+            "num_attention_heads": 1, "vocab_size": 10, "intermediate_size": 10})" << "model.hidden_size";
+    }
+    void badConfigsNameTheKey()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, names);
+        auto read = readHfModelConfig(oj::parse(json.toStdString()));
+        QVERIFY(!read);
+        QVERIFY2(QString::fromStdString(read.error()).contains(names), read.error().c_str());
+        QVERIFY(read.error().find('\n') == std::string::npos);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestHfModelConfig)
+#include "TestHfModelConfig.moc"

@@ -1,0 +1,104 @@
+// knowledge/ModelCatalog and resources/knowledge/models.tsv: every row parses and its shape agrees with itself,
+// ids are unique, the models the issue names are there, and an unknown id finds its nearest names.
+#include "knowledge/ModelCatalog.h"
+
+#include <QTest>
+
+#include <set>
+
+using namespace dsw;
+
+class TestModelCatalog : public QObject {
+    Q_OBJECT
+private slots:
+    void everyRowIsValid()
+    {
+        const ModelCatalog& catalog = ModelCatalog::instance();
+        for (const auto& p : catalog.problems())
+            qWarning("%s", p.c_str());
+        QVERIFY(catalog.problems().empty());
+        QVERIFY(catalog.all().size() >= 25);
+        std::set<std::string> ids;
+        for (const auto& m : catalog.all()) {
+            QVERIFY2(ids.insert(m.id).second, m.id.c_str());
+            QVERIFY2(!shapeError(m.shape), m.id.c_str());
+            QVERIFY2(m.sourceUrl.rfind("https://", 0) == 0, m.id.c_str());
+            QVERIFY2(!m.verification.empty() && !m.name.empty(), m.id.c_str());
+            QVERIFY2(m.maxPosition > 0, m.id.c_str());
+        }
+    }
+
+    void namedModelsArePresent()
+    {
+        for (const char* id :
+             {"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "llama-3.1-70b",
+              "llama-3.1-405b", "mistral-7b-v0.1", "qwen2.5-0.5b", "qwen2.5-1.5b", "qwen2.5-3b", "qwen2.5-7b",
+              "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b", "qwen3-0.6b", "qwen3-1.7b", "qwen3-4b", "qwen3-8b", "qwen3-14b",
+              "qwen3-32b", "gemma-2-2b", "gemma-2-9b", "gemma-2-27b", "phi-3-mini-4k", "gpt2-xl", "gpt3-175b",
+              "bert-large", "t5-3b"})
+            QVERIFY2(ModelCatalog::instance().find(id), id);
+    }
+
+    void shapesAsTheConfigsSayThem()
+    {
+        const ModelSpec* llama = ModelCatalog::instance().find("LLAMA-3.1-8B"); // case-insensitive
+        QVERIFY(llama);
+        QCOMPARE(llama->id, std::string("llama-3.1-8b"));
+        QCOMPARE(llama->shape.hidden, 4096LL);
+        QCOMPARE(llama->shape.kvHeads, 8LL);
+        QCOMPARE(llama->shape.intermediate, 14336LL);
+        QCOMPARE(llama->shape.vocab, 128256LL);
+        QVERIFY(llama->shape.mlp == MlpKind::SwiGlu && llama->shape.norm == NormKind::RmsNorm);
+        QVERIFY(!llama->shape.tiedEmbeddings);
+        const ModelSpec* qwen3 = ModelCatalog::instance().find("qwen3-0.6b");
+        QCOMPARE(qwen3->shape.headWidth(), 128LL); // head_dim, not 1024 / 16
+        const ModelSpec* bert = ModelCatalog::instance().find("bert-large");
+        QCOMPARE(bert->architecture, std::string("encoder"));
+        QVERIFY(bert->shape.mlp == MlpKind::Gelu && bert->shape.norm == NormKind::LayerNorm);
+        const ModelSpec* t5 = ModelCatalog::instance().find("t5-3b");
+        QCOMPARE(t5->architecture, std::string("encoder-decoder"));
+        QCOMPARE(t5->shape.crossAttentionLayers, 24LL);
+    }
+
+    void nearestNames_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("first");
+        QTest::newRow("missing last letter") << "llama-3.1-8" << "llama-3.1-8b";
+        QTest::newRow("a typo") << "lama-3.1-8b" << "llama-3.1-8b";
+        QTest::newRow("a family") << "gemma" << "gemma-2-2b";
+        QTest::newRow("part of a name") << "mistral" << "mistral-7b-v0.1";
+    }
+    void nearestNames()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, first);
+        const auto nearest = ModelCatalog::instance().nearest(text.toStdString());
+        QCOMPARE(nearest.size(), std::size_t(5));
+        QCOMPARE(QString::fromStdString(nearest.front()), first);
+    }
+
+    void badRowsAreReportedNotKept()
+    {
+        const std::string header = "id\tname\tarchitecture\thidden\tlayers\theads\tkv_heads\thead_dim\tintermediate\tvocab\t"
+                                   "max_position\tmlp\tnorm\ttied_embeddings\tbias\tlearned_positions\t"
+                                   "cross_attention_layers\tparams\tmoe\tsource_url\tverification\n";
+        auto row = [](const std::string& id, const std::string& hidden, const std::string& kv, const std::string& mlp) {
+            return id + "\tX\tdecoder\t" + hidden + "\t2\t4\t" + kv + "\t\t64\t100\t512\t" + mlp
+                + "\trmsnorm\tn\tnone\t0\t0\t\tn\thttps://example.org\tA\n";
+        };
+        const ModelCatalog catalog(header + row("good", "64", "2", "swiglu") + row("good", "64", "2", "swiglu")
+                                   + row("odd-hidden", "66", "2", "swiglu") + row("bad-kv", "64", "3", "swiglu")
+                                   + row("bad-mlp", "64", "2", "relu") + row("bad-number", "6x4", "2", "gelu"));
+        QCOMPARE(catalog.all().size(), std::size_t(1));
+        QCOMPARE(catalog.problems().size(), std::size_t(5));
+        QVERIFY(catalog.problems()[0].find("repeated") != std::string::npos);
+        QVERIFY(catalog.problems()[1].find("model.hidden_size") != std::string::npos);
+        QVERIFY(catalog.problems()[2].find("model.kv_heads") != std::string::npos);
+        QVERIFY(catalog.problems()[3].find("line 6") != std::string::npos);
+        QVERIFY(catalog.problems()[4].find("hidden") != std::string::npos);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestModelCatalog)
+#include "TestModelCatalog.moc"

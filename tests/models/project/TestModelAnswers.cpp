@@ -1,0 +1,131 @@
+// The model inputs of the registry and how Answers resolves them: a preset supplies what the user did not give,
+// derived defaults (KV heads, MLP size, head width, parameter count, attention kernel), an unknown preset names
+// the nearest ones, and project/ModelChecks reports a shape that contradicts itself or a count 5% off.
+#include "TestAnswers.h"
+#include "knowledge/ParameterCount.h"
+#include "project/Answers.h"
+#include "project/InputRegistry.h"
+#include "project/ModelChecks.h"
+
+#include <QTest>
+
+using namespace dsw;
+using namespace dsw::test;
+
+class TestModelAnswers : public QObject {
+    Q_OBJECT
+private slots:
+    void newInputsAreDeclared()
+    {
+        const InputRegistry& reg = InputRegistry::instance();
+        for (const char* id : {"model.preset", "model.kv_heads", "model.head_dim", "model.mlp", "model.intermediate_size",
+                               "model.norm", "model.tied_embeddings", "model.attention_impl", "model.loss_impl",
+                               "training.precision_states"}) {
+            const InputSpec* spec = reg.find(id);
+            QVERIFY2(spec, id);
+            QCOMPARE(spec->page, std::string("setup"));
+            QVERIFY2(!spec->help.empty() && !spec->workflows.empty(), id);
+        }
+        QCOMPARE(reg.find("model.mlp")->values, (std::vector<std::string>{"gelu", "swiglu"}));
+        QCOMPARE(reg.find("model.attention_impl")->values, (std::vector<std::string>{"eager", "sdpa", "flash"}));
+        QCOMPARE(reg.find("model.loss_impl")->values, (std::vector<std::string>{"standard", "fused"}));
+        QCOMPARE(reg.find("training.precision_states")->values, (std::vector<std::string>{"fp32", "bf16"}));
+        QVERIFY(reg.find("model.preset")->values.size() > 25);
+    }
+
+    void presetParsesAnyCaseAndNamesTheNearest()
+    {
+        auto ok = InputRegistry::instance().parse("model.preset", "Llama-3.1-8B");
+        QVERIFY(ok);
+        QCOMPARE(ok.value().get<std::string>(), std::string("llama-3.1-8b"));
+        auto bad = InputRegistry::instance().parse("model.preset", "llama-3.1-9b");
+        QVERIFY(!bad);
+        QVERIFY2(bad.error().find("model.preset") != std::string::npos, bad.error().c_str());
+        QVERIFY2(bad.error().find("nearest: llama-3.1-8b") != std::string::npos, bad.error().c_str());
+        QVERIFY(InputRegistry::instance().parse("model.preset", "none"));
+    }
+
+    void presetSuppliesWhatIsNotGiven()
+    {
+        Answers a = answersFrom({"model.preset=llama-3.1-8b", "model.layers=16"});
+        QCOMPARE(a.integer("model.hidden_size"), 4096LL);
+        QCOMPARE(a.integer("model.kv_heads"), 8LL);
+        QCOMPARE(a.integer("model.intermediate_size"), 14336LL);
+        QCOMPARE(a.integer("model.vocab_size"), 128256LL);
+        QCOMPARE(a.text("model.mlp"), std::string("swiglu"));
+        QCOMPARE(a.text("model.norm"), std::string("rmsnorm"));
+        QCOMPARE(a.integer("model.layers"), 16LL); // the user's answer wins
+        QVERIFY(a.presetSupplies("model.hidden_size"));
+        QVERIFY(!a.presetSupplies("model.layers"));
+        QVERIFY(!a.presetSupplies("model.seq_len")); // not the preset's to say
+        // The count follows the shape, with the user's 16 layers.
+        TransformerShape s = a.modelShape();
+        QCOMPARE(s.layers, 16LL);
+        QCOMPARE(a.integer("model.params"), parameterCount(s));
+        const Answers full = answersFrom({"model.preset=llama-3.1-8b"});
+        QVERIFY(full.integer("model.params") > 8.0e9 && full.integer("model.params") < 8.1e9);
+    }
+
+    void derivedDefaults()
+    {
+        Answers a; // nothing given: the historic 7B default and the registry's shape
+        QCOMPARE(a.integer("model.params"), 7000000000LL);
+        QCOMPARE(a.integer("model.kv_heads"), a.integer("model.attention_heads"));
+        QCOMPARE(a.integer("model.intermediate_size"), 4 * a.integer("model.hidden_size"));
+        QCOMPARE(a.integer("model.head_dim"), a.integer("model.hidden_size") / a.integer("model.attention_heads"));
+        QCOMPARE(a.text("model.attention_impl"), std::string("flash")); // A100-80GB, PyTorch 2.8.0
+        QCOMPARE(a.text("model.loss_impl"), std::string("standard"));
+        QCOMPARE(a.text("training.precision_states"), std::string("fp32"));
+        a = answersFrom({"model.mlp=swiglu", "model.hidden_size=4096"});
+        QCOMPARE(a.integer("model.intermediate_size"), 11008LL); // Llama's 8h/3 rounded to 256
+        QCOMPARE(a.integer("model.params"), parameterCount(a.modelShape())); // a dimension given: counted
+        a = answersFrom({"hardware.gpu=V100-32GB"});
+        QCOMPARE(a.text("model.attention_impl"), std::string("sdpa"));
+        a = answersFrom({"hardware.gpu=V100-32GB", "software.torch_version=1.13.1"});
+        QCOMPARE(a.text("model.attention_impl"), std::string("eager"));
+    }
+
+    void contradictionsNameTheInput_data()
+    {
+        QTest::addColumn<QStringList>("settings");
+        QTest::addColumn<QString>("names");
+        QTest::newRow("hidden not divisible") << QStringList{"model.hidden_size=4100"} << "model.hidden_size";
+        QTest::newRow("kv heads do not divide") << QStringList{"model.kv_heads=5"} << "model.kv_heads";
+        QTest::newRow("preset with bad kv heads") << QStringList{"model.preset=llama-3.1-8b", "model.kv_heads=3"}
+                                                  << "model.kv_heads";
+    }
+    void contradictionsNameTheInput()
+    {
+        QFETCH(QStringList, settings);
+        QFETCH(QString, names);
+        const auto error = modelShapeError(answersFrom(settings));
+        QVERIFY(error);
+        QVERIFY2(QString::fromStdString(*error).contains(names), error->c_str());
+        QVERIFY(!modelShapeError(Answers{}));
+        QVERIFY(!modelShapeError(answersFrom({"model.preset=qwen3-32b"})));
+        // intermediate size 0 is refused by the registry itself, naming the input
+        auto zero = InputRegistry::instance().parse("model.intermediate_size", "0");
+        QVERIFY(!zero && zero.error().find("model.intermediate_size") != std::string::npos);
+    }
+
+    void givenCountFarFromTheShapeIsReported()
+    {
+        auto warning = paramsShapeMismatch(answersFrom({"model.preset=llama-3.1-8b", "model.params=7B"}));
+        QVERIFY(warning);
+        QVERIFY2(warning->find("7B") != std::string::npos && warning->find("8.03B") != std::string::npos,
+                 warning->c_str());
+        QVERIFY(!paramsShapeMismatch(answersFrom({"model.preset=llama-3.1-8b", "model.params=8B"}))); // 0.4%
+        QVERIFY(!paramsShapeMismatch(answersFrom({"model.params=70B"}))); // no shape described
+        // Layers, hidden, heads and vocabulary alone: GELU, untied and MHA are the registry's guesses, not the user's.
+        const QStringList llama70 = {"model.params=70B", "model.layers=80", "model.hidden_size=8192",
+                                     "model.attention_heads=64", "model.vocab_size=32000"};
+        QVERIFY(!paramsShapeMismatch(answersFrom(llama70)));
+        QVERIFY(paramsShapeMismatch(answersFrom(llama70 + QStringList{"model.mlp=gelu"}))); // 65B against 70B
+        QVERIFY(!paramsShapeMismatch(
+            answersFrom(llama70 + QStringList{"model.mlp=swiglu", "model.kv_heads=8", "model.intermediate_size=28672"})));
+        QVERIFY(!paramsShapeMismatch(answersFrom({"model.preset=llama-3.1-8b"}))); // not given
+    }
+};
+
+QTEST_APPLESS_MAIN(TestModelAnswers)
+#include "TestModelAnswers.moc"
