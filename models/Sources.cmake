@@ -82,6 +82,8 @@ set(DSW_MODELS_ESTIMATE_SOURCES
     estimate/PlacementMemory.h
     estimate/StateMemory.cpp
     estimate/StateMemory.h
+    estimate/StepModel.cpp
+    estimate/StepModel.h
     estimate/StepTime.cpp
     estimate/StepTime.h
     estimate/ZeroPaperMemory.cpp
@@ -110,6 +112,8 @@ set(DSW_MODELS_ADVISE_SOURCES
     advise/OnebitAdvisor.h
     advise/OomMessage.cpp
     advise/OomMessage.h
+    advise/PlanSearch.cpp
+    advise/PlanSearch.h
     advise/PipelineAdvisor.cpp
     advise/PipelineAdvisor.h
     advise/PrecisionAdvisor.cpp

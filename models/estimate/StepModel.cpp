@@ -1,0 +1,279 @@
+#include "estimate/StepModel.h"
+
+#include "knowledge/GpuCatalog.h"
+#include "knowledge/NetworkCatalog.h"
+#include "util/CheckedMath.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace dsw {
+
+namespace {
+
+constexpr double kGiB = 1073741824.0;
+// The activation model's figures are checked against tests/data/activation-reference.tsv (torch saved-tensor
+// hooks); the source shown with them.
+constexpr const char* kActivationSource = "korthikanti";
+
+OffloadDevice deviceOf(const std::string& text)
+{
+    return text == "cpu" ? OffloadDevice::Cpu : text == "nvme" ? OffloadDevice::Nvme : OffloadDevice::None;
+}
+
+TrainingPrecision precisionOf(const Answers& a)
+{
+    const std::string p = a.text("training.precision");
+    if (p == "fp16")
+        return TrainingPrecision::Fp16;
+    if (p == "fp32")
+        return TrainingPrecision::Fp32;
+    if (p == "bf16" || p == "fp8") // fp8 runs under a bf16 DeepSpeed config (Transformer Engine does the rest)
+        return TrainingPrecision::Bf16;
+    const GpuSpec* gpu = GpuCatalog::instance().find(a.text("hardware.gpu"));
+    return !gpu || gpu->bf16 ? TrainingPrecision::Bf16 : TrainingPrecision::Fp16; // auto, as the precision page
+}
+
+// Which of GpuBytes' rows a StateMemory component belongs to.
+std::int64_t GpuBytes::*rowOf(const std::string& id)
+{
+    if (id == "params16" || id == "params32")
+        return &GpuBytes::params;
+    if (id.rfind("grad", 0) == 0)
+        return &GpuBytes::grads;
+    if (id == "master32" || id == "adam_m" || id == "adam_v")
+        return &GpuBytes::optimizer;
+    if (id == "activations")
+        return &GpuBytes::activations;
+    if (id == "cuda_context" || id == "nccl_buffers" || id == "fragmentation")
+        return &GpuBytes::other;
+    return &GpuBytes::buffers;
+}
+
+GpuBytes breakdown(const StateMemory& m)
+{
+    // The peak is steady + the larger transient phase (StateMemory::gpuPeakAllocated) + reserved.
+    const bool forwardPeak = m.gpuForwardBackward() >= m.gpuStep();
+    GpuBytes g;
+    for (const MemoryComponent& c : m.components) {
+        if (c.place != MemoryPlace::Gpu)
+            continue;
+        if (c.phase == MemoryPhase::Transient && !(forwardPeak ? c.forwardBackward : c.step))
+            continue;
+        std::int64_t& row = g.*rowOf(c.id);
+        row = addSat(row, c.bytes);
+    }
+    g.total = addSat(g.params, g.grads, g.optimizer, g.buffers, g.activations, g.other);
+    return g;
+}
+
+ActivationCase activationCase(const StepJob& job, std::int64_t microBatch)
+{
+    ActivationCase c;
+    c.shape = job.shape;
+    c.seqLen = job.seqLen;
+    c.microBatch = microBatch;
+    c.attention = job.attention;
+    c.dropout = job.dropout;
+    c.elementBytes = job.precision == TrainingPrecision::Fp32 ? 4 : 2;
+    return c;
+}
+
+std::string gib(double bytes)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / kGiB);
+    return buf;
+}
+
+} // namespace
+
+std::string toString(OffloadDevice device)
+{
+    return device == OffloadDevice::Cpu ? "cpu" : device == OffloadDevice::Nvme ? "nvme" : "none";
+}
+
+StepJob stepJobFrom(const Answers& a)
+{
+    StepJob j;
+    j.shape = a.modelShape();
+    if (const auto error = shapeError(j.shape))
+        throw std::invalid_argument(*error);
+    j.seqLen = a.integer("model.seq_len");
+    j.attention = attentionImplFrom(a.text("model.attention_impl")).value_or(AttentionImpl::Flash);
+    j.loss = lossImplFrom(a.text("model.loss_impl")).value_or(LossImpl::Standard);
+    j.dropout = false; // today's pre-training and fine-tuning recipes run without dropout (Llama, Qwen configs: 0.0)
+
+    const ModelShape states = modelShapeFrom(a);
+    j.params = states.params;
+    j.largestLayer = std::clamp<std::int64_t>(states.largestLayer, 0, j.params); // a module of this stage
+    j.pipelineStages = std::max<std::int64_t>(1, a.integer("pipeline.stages"));
+    j.layersPerStage = std::max<std::int64_t>(1, (j.shape.layers + j.pipelineStages - 1) / j.pipelineStages);
+    j.dataParallel = states.dataParallel;
+    j.gpusPerNode = states.gpusPerNode;
+    j.nodes = states.nodes;
+
+    j.precision = precisionOf(a);
+    j.states = a.text("training.precision_states") == "bf16" && j.precision == TrainingPrecision::Bf16
+        ? StatePrecision::Bf16
+        : StatePrecision::Fp32;
+    j.globalBatch = mulSat(a.integer("training.micro_batch_size"), a.integer("training.gradient_accumulation_steps"),
+                           j.dataParallel);
+
+    j.gpuCapacityBytes = a.number("hardware.gpu_memory_gib") * kGiB;
+    j.hostBytesPerNode = a.number("hardware.cpu_memory_gib") * kGiB;
+    j.nvmeReady = a.text("hardware.nvme") == "nvme" && !a.text("hardware.nvme_path").empty();
+    j.nvmeBytesPerNode = a.number("hardware.nvme_capacity_gib") * kGiB;
+
+    StepTimeInputs& t = j.time;
+    t.layers = j.layersPerStage;
+    t.hidden = j.shape.hidden;
+    t.seqLen = j.seqLen;
+    t.heads = j.shape.heads;
+    t.elementBytes = j.precision == TrainingPrecision::Fp32 ? 4 : 2;
+    t.mfu = a.has("hardware.mfu") ? a.number("hardware.mfu") : kAssumedMfu;
+    t.nicsPerNode = a.has("hardware.nics_per_node") ? a.integer("hardware.nics_per_node") : 1;
+    if (const GpuSpec* gpu = GpuCatalog::instance().find(a.text("hardware.gpu"))) {
+        t.denseTflops = denseTflopsOf(*gpu, j.precision == TrainingPrecision::Bf16).value_or(0);
+        t.pcieGBps = assumedPcieGBps(pcieGenerationOf(*gpu).value_or(4));
+        t.intraNodeGBps = intraNodeGBpsOf(*gpu).value_or(t.pcieGBps);
+    } else {
+        t.pcieGBps = assumedPcieGBps(4);
+        t.intraNodeGBps = t.pcieGBps;
+    }
+    t.nicGbps = a.number("hardware.inter_node_gbps");
+    if (t.nicGbps <= 0)
+        if (const NetworkSpec* n = NetworkCatalog::instance().find(a.text("hardware.inter_node_network")))
+            t.nicGbps = n->gbps;
+    return j;
+}
+
+StepPrediction predictStep(const StepJob& job, const StepCandidate& c)
+{
+    StepPrediction p;
+    p.candidate = c;
+    const ActivationCase acts = activationCase(job, c.microBatch);
+    p.activations = modelActivations(acts, job.loss, c.checkpointing);
+    // Each pipeline stage holds its share of the layers; the last one also runs the loss (counted in full).
+    if (job.pipelineStages > 1 && job.shape.layers > 0) {
+        ActivationCase stage = acts;
+        stage.shape.layers = job.layersPerStage;
+        p.activations.peakBytes = modelActivations(stage, job.loss, c.checkpointing).peakBytes;
+    }
+
+    StateMemoryInputs in;
+    in.stage = c.placement.stage;
+    in.offloadOptimizer = deviceOf(c.placement.offloadOptimizer);
+    in.offloadParam = deviceOf(c.placement.offloadParam);
+    in.params = job.params;
+    in.largestLayerParams = job.largestLayer;
+    in.layers = job.layersPerStage;
+    in.dataParallel = job.dataParallel;
+    in.gpusPerNode = job.gpusPerNode;
+    in.nodes = job.nodes;
+    in.precision = job.precision;
+    in.states = c.placement.stage == 0 ? StatePrecision::Fp32 : job.states;
+    in.gradientAccumulationSteps = static_cast<int>(std::min<std::int64_t>(c.accumulation, 1 << 30));
+    in.buffers = job.buffers;
+    // What the ZeRO workflow writes (advise/ZeroAdvisor.cpp, zeroFragment): overlap_comm on from stage 2.
+    if (!in.buffers.overlapComm && c.placement.stage >= 1)
+        in.buffers.overlapComm = c.placement.stage >= 2;
+    in.activationBytes = p.activations.peakBytes;
+    in.activationSource = kActivationSource;
+    p.memory = sizeStateMemory(in);
+    p.gpu = breakdown(p.memory);
+    p.cpuPerNode = p.memory.hostPerNode();
+    p.nvmePerNode = p.memory.nvmePerNode();
+
+    p.usableGpuBytes = job.gpuCapacityBytes * (1 - kPlanHeadroom);
+    p.fitsGpu = static_cast<double>(p.gpu.total) <= p.usableGpuBytes;
+    p.fitsCpu = static_cast<double>(p.cpuPerNode) <= job.hostBytesPerNode;
+    const bool usesNvme = c.placement.offloadOptimizer == "nvme" || c.placement.offloadParam == "nvme";
+    p.nvmeReady = !usesNvme || job.nvmeReady;
+    p.fitsNvme = !usesNvme || job.nvmeBytesPerNode <= 0 || static_cast<double>(p.nvmePerNode) <= job.nvmeBytesPerNode;
+
+    StepTimeInputs t = job.time;
+    t.parameters = static_cast<double>(job.params);
+    t.microBatch = c.microBatch;
+    t.gradientAccumulation = c.accumulation;
+    t.activationCheckpointing = c.checkpointing;
+    t.placement = c.placement;
+    t.dataParallel = job.dataParallel;
+    t.gpusPerNode = job.gpusPerNode;
+    t.nodes = job.nodes;
+    t.pipelineStages = job.pipelineStages;
+    t.overlap = assumedOverlap(c.placement.stage, in.buffers.overlapComm, job.pipelineStages > 1);
+    if (t.denseTflops > 0)
+        p.time = estimateStepTime(t);
+    return p;
+}
+
+std::string StepPrediction::whyNot() const
+{
+    std::string why;
+    auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
+    if (!fitsGpu)
+        add("needs " + gib(static_cast<double>(gpu.total)) + " per GPU, " + gib(usableGpuBytes) + " usable");
+    if (!fitsCpu)
+        add("needs " + gib(static_cast<double>(cpuPerNode)) + " of host RAM per node");
+    if (!nvmeReady)
+        add("no NVMe device with a path (hardware.nvme, hardware.nvme_path)");
+    if (!fitsNvme)
+        add("needs " + gib(static_cast<double>(nvmePerNode)) + " of NVMe per node");
+    return why;
+}
+
+std::string StepPrediction::label() const
+{
+    const Placement& pl = candidate.placement;
+    std::string s = "ZeRO-" + std::to_string(pl.stage);
+    if (pl.offloadOptimizer != "none")
+        s += ", optimizer → " + pl.offloadOptimizer;
+    if (pl.offloadParam != "none")
+        s += ", parameters → " + pl.offloadParam;
+    if (pl.offloadOptimizer == "none" && pl.offloadParam == "none")
+        s += ", no offload";
+    s += ", micro-batch " + std::to_string(candidate.microBatch) + " × " + std::to_string(candidate.accumulation)
+        + (candidate.accumulation == 1 ? " step" : " steps");
+    if (candidate.checkpointing)
+        s += ", activation checkpointing";
+    return s;
+}
+
+nlohmann::ordered_json activationsJson(const StepJob& job, std::int64_t microBatch)
+{
+    const ActivationCase c = activationCase(job, microBatch);
+    return {{"attention_impl", std::string(toString(job.attention))},
+            {"per_layer_bytes", layerActivations(c).bytes},
+            {"per_layer_bytes_checkpointed", checkpointedLayerBytes(c)},
+            {"logits_bytes", lossActivations(c, job.loss).peakBytes}};
+}
+
+nlohmann::ordered_json candidateJson(const StepPrediction& p)
+{
+    const StepCandidate& c = p.candidate;
+    nlohmann::ordered_json j{{"stage", c.placement.stage},
+                             {"offload_optimizer", c.placement.offloadOptimizer},
+                             {"offload_param", c.placement.offloadParam},
+                             {"activation_checkpointing", c.checkpointing},
+                             {"micro_batch_size", c.microBatch},
+                             {"gradient_accumulation_steps", c.accumulation},
+                             {"gpu_bytes",
+                              {{"total", p.gpu.total},
+                               {"params", p.gpu.params},
+                               {"grads", p.gpu.grads},
+                               {"optimizer", p.gpu.optimizer},
+                               {"buffers", p.gpu.buffers},
+                               {"activations", p.gpu.activations},
+                               {"other", p.gpu.other}}},
+                             {"cpu_bytes_per_node", p.cpuPerNode},
+                             {"nvme_bytes_per_node", p.nvmePerNode},
+                             {"fits", p.fits()}};
+    const nlohmann::json time = stepTimeJson(p.time);
+    j["step_seconds"] = time.at("step_seconds");
+    j["tokens_per_second_per_gpu"] = time.at("tokens_per_second_per_gpu");
+    return j;
+}
+
+} // namespace dsw

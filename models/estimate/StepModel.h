@@ -1,0 +1,107 @@
+#pragma once
+// The one model of a training step that every page and command reads: for a candidate plan (a placement,
+// activation checkpointing, a micro-batch with the accumulation that keeps the global batch) it puts together
+// memory as DeepSpeed 0.19.5 allocates it (estimate/StateMemory.h), activations operation by operation
+// (estimate/ActivationModel.h) and the time of one optimizer step (estimate/StepTime.h). Each part keeps its
+// own sources and conventions; this file only joins them and says what fits.
+#include "estimate/ActivationModel.h"
+#include "estimate/PlacementMemory.h"
+#include "estimate/StateMemory.h"
+#include "estimate/StepTime.h"
+#include "knowledge/TransformerShape.h"
+#include "project/Answers.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace dsw {
+
+// Share of GPU memory a plan must leave free beyond everything the step model counts (the CUDA context,
+// NCCL and fragmentation are counted): the wizard's margin for what it does not model (kernels' workspaces,
+// the allocator's rounding, a longer batch than planned). A stated wizard assumption, not a measurement.
+inline constexpr double kPlanHeadroom = 0.05;
+
+// A plan the search compares.
+struct StepCandidate {
+    Placement placement;
+    bool checkpointing = false;
+    std::int64_t microBatch = 1;
+    std::int64_t accumulation = 1;
+};
+
+// What the candidates do not change: the model, the cluster, the batch to keep, and the hardware figures.
+struct StepJob {
+    TransformerShape shape;
+    std::int64_t seqLen = 0;
+    AttentionImpl attention = AttentionImpl::Flash;
+    LossImpl loss = LossImpl::Standard;
+    bool dropout = false;
+
+    std::int64_t params = 0;         // of one pipeline stage
+    std::int64_t largestLayer = 0;   // parameters of the largest module
+    std::int64_t layersPerStage = 1; // transformer blocks one pipeline stage holds
+    std::int64_t dataParallel = 1;
+    int gpusPerNode = 1;
+    int nodes = 1;
+    std::int64_t pipelineStages = 1;
+
+    TrainingPrecision precision = TrainingPrecision::Bf16;
+    StatePrecision states = StatePrecision::Fp32;
+    ZeroBufferSettings buffers;
+
+    std::int64_t globalBatch = 1; // sequences per optimizer step over all data-parallel ranks
+
+    double gpuCapacityBytes = 0; // one GPU
+    double hostBytesPerNode = 0;
+    bool nvmeReady = false;      // an NVMe device with a path
+    double nvmeBytesPerNode = 0; // 0: capacity unknown (not a limit)
+
+    StepTimeInputs time; // the hardware fields; batch, placement and parallelism are set per candidate
+};
+
+// Per-GPU bytes at the step's peak by what they hold; they add up to total.
+struct GpuBytes {
+    std::int64_t total = 0;
+    std::int64_t params = 0;      // 16-bit (and fp32) parameters
+    std::int64_t grads = 0;       // 16-bit gradients and the fp32 gradient partition
+    std::int64_t optimizer = 0;   // fp32 master weights, Adam m and v
+    std::int64_t buffers = 0;     // reduce/all-gather buckets, the ZeRO-3 working set, offload staging
+    std::int64_t activations = 0; // activations, logits and loss
+    std::int64_t other = 0;       // CUDA context, NCCL buffers, fragmentation
+};
+
+struct StepPrediction {
+    StepCandidate candidate;
+    StateMemory memory;
+    ModelActivations activations;
+    StepTime time;
+    GpuBytes gpu;
+    std::int64_t cpuPerNode = 0;
+    std::int64_t nvmePerNode = 0;
+    double usableGpuBytes = 0; // capacity less kPlanHeadroom
+    bool fitsGpu = false, fitsCpu = false, nvmeReady = true, fitsNvme = true;
+    bool fits() const { return fitsGpu && fitsCpu && nvmeReady && fitsNvme; }
+    // What keeps it from fitting, in words; empty when it fits.
+    std::string whyNot() const;
+    std::string label() const; // "ZeRO-2, no offload, micro-batch 2 × 4 steps, checkpointing"
+};
+
+// The job the answers describe. Throws std::invalid_argument naming the input when the shape contradicts itself.
+StepJob stepJobFrom(const Answers& answers);
+
+// The step model's prediction for one candidate.
+StepPrediction predictStep(const StepJob& job, const StepCandidate& candidate);
+
+// Activations of one micro-batch of training.micro_batch_size × model.seq_len, as `estimate --json` gives them:
+// {"attention_impl", "per_layer_bytes", "per_layer_bytes_checkpointed", "logits_bytes"}.
+nlohmann::ordered_json activationsJson(const StepJob& job, std::int64_t microBatch);
+
+// One candidate in the command line's contract: stage, offloads, checkpointing, micro-batch, accumulation,
+// gpu_bytes by component, cpu_bytes_per_node, nvme_bytes_per_node, fits, step_seconds, tokens_per_second_per_gpu.
+nlohmann::ordered_json candidateJson(const StepPrediction& p);
+
+std::string toString(OffloadDevice device); // none | cpu | nvme
+
+} // namespace dsw

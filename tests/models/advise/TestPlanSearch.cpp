@@ -1,0 +1,166 @@
+// The ZeRO workflow's plan search (models/advise/PlanSearch.h): plans ranked by the step model's predicted time,
+// not by a fixed preference order; the global batch kept; the user's forced choices honoured and compared.
+#include "advise/PlanSearch.h"
+
+#include "TestAnswers.h"
+
+#include <QTest>
+
+using namespace dsw;
+using dsw::test::answersFrom;
+
+namespace {
+
+const StepPrediction* fastest(const PlanSearch& s, int stage, bool checkpointing)
+{
+    for (const StepPrediction& p : s.candidates)
+        if (p.fits() && p.candidate.placement.stage == stage && p.candidate.placement.offloadOptimizer == "none"
+            && p.candidate.checkpointing == checkpointing)
+            return &p; // candidates are ranked, so the first is the fastest of its kind
+    return nullptr;
+}
+
+} // namespace
+
+class TestPlanSearch : public QObject {
+    Q_OBJECT
+private slots:
+    void microBatchesDivideThePerRankBatch()
+    {
+        QCOMPARE(microBatchesFor(4), (std::vector<std::int64_t>{1, 2, 4}));
+        QCOMPARE(microBatchesFor(7), (std::vector<std::int64_t>{1, 7}));
+        QCOMPARE(microBatchesFor(1), (std::vector<std::int64_t>{1}));
+        QCOMPARE(microBatchesFor(720720).size(), kMaxMicroBatches); // bounded for every batch the registry accepts
+    }
+    void everyCandidateKeepsTheGlobalBatch()
+    {
+        const PlanSearch s =
+            searchPlans(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8"}));
+        QVERIFY(s.candidates.size() >= 10 * 2 * 3); // the default micro-batch 4 is not typed: 1, 2 and 4 are tried
+        for (const StepPrediction& p : s.candidates)
+            QCOMPARE(p.candidate.microBatch * p.candidate.accumulation, std::int64_t{4});
+        // Ranked: those that fit first, by predicted time.
+        for (std::size_t i = 1; i < s.candidates.size(); ++i)
+            if (s.candidates[i].fits())
+                QVERIFY(s.candidates[i - 1].fits() && s.candidates[i - 1].time.total <= s.candidates[i].time.total);
+        QVERIFY(s.anyFits());
+        QVERIFY(!s.userForced);
+        QVERIFY(s.wizardPick.has_value());
+        QCOMPARE(s.chosen, *s.wizardPick);
+        // The pick is the simplest plan within 2% of the fastest.
+        QVERIFY(s.candidates[s.chosen].time.total <= s.candidates.front().time.total * 1.02);
+    }
+    // Issue 10's first case: 13B on 2 nodes × 8 A100 over 100 GbE with 16 accumulation steps. At micro-batch 1 ×
+    // 16 steps ZeRO-3 gathers the parameters every micro-step, so over a slow network it is far slower than ZeRO-1
+    // with checkpointing; the search may instead take a larger micro-batch with fewer steps, which is faster still.
+    void slowNetworkAndAccumulationAvoidZero3()
+    {
+        const PlanSearch s = searchPlans(
+            answersFrom({"model.preset=llama-2-13b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8",
+                         "hardware.nodes=2", "hardware.inter_node_network=ethernet-100g", "training.micro_batch_size=1",
+                         "training.gradient_accumulation_steps=16", "model.seq_len=2048"}));
+        QVERIFY(s.anyFits());
+        const StepPrediction* zero3 = nullptr;
+        const StepPrediction* zero1ckpt = nullptr;
+        for (const StepPrediction& p : s.candidates) {
+            const Placement& pl = p.candidate.placement;
+            if (p.candidate.microBatch != 1 || pl.offloadOptimizer != "none")
+                continue;
+            if (!zero3 && pl.stage == 3 && !p.candidate.checkpointing)
+                zero3 = &p;
+            if (!zero1ckpt && pl.stage == 1 && p.candidate.checkpointing)
+                zero1ckpt = &p;
+        }
+        QVERIFY(zero3 && zero1ckpt);
+        // Communication per step at 16 micro-steps: 3Ψ·16 against 2Ψ once, ≈ 24× (tolerance: the ring and
+        // overlap conventions of estimate/StepTime.h move it by tens of percent, not by the factor).
+        const double ratio = zero3->time.communicationBytes / zero1ckpt->time.communicationBytes;
+        QVERIFY2(ratio > 18 && ratio < 30, qPrintable(QString::number(ratio)));
+        QVERIFY(zero3->time.total > 1.5 * zero1ckpt->time.total);
+        const StepPrediction& chosen = s.candidates[s.chosen];
+        QVERIFY(chosen.time.total <= zero1ckpt->time.total);
+        QVERIFY(chosen.fits());
+    }
+    // Issue 10's second case: 7B on 8×A100-80GB. Without checkpointing at a smaller micro-batch beats recomputing
+    // every layer's forward at a larger one: checkpointing is not chosen when a plan without it fits.
+    void checkpointingOnlyWhenNeeded()
+    {
+        const PlanSearch s = searchPlans(answersFrom(
+            {"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8", "model.seq_len=4096"}));
+        const StepPrediction& chosen = s.candidates[s.chosen];
+        QVERIFY2(!chosen.candidate.checkpointing, chosen.label().c_str());
+        const StepPrediction* zero1ckpt = fastest(s, 1, true);
+        QVERIFY(!zero1ckpt || chosen.time.total < zero1ckpt->time.total);
+    }
+    void forcedChoicesAreHonouredAndCompared()
+    {
+        const PlanSearch s =
+            searchPlans(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8",
+                                     "zero.stage=3", "zero.offload_optimizer=cpu"}));
+        QVERIFY(s.userForced);
+        const StepPrediction& chosen = s.candidates[s.chosen];
+        QCOMPARE(chosen.candidate.placement.stage, 3);
+        QCOMPARE(chosen.candidate.placement.offloadOptimizer, std::string("cpu"));
+        QVERIFY(s.wizardPick.has_value());
+        QVERIFY(s.candidates[*s.wizardPick].time.total <= chosen.time.total);
+    }
+    void aTypedMicroBatchIsKept()
+    {
+        const PlanSearch s =
+            searchPlans(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8",
+                                     "training.micro_batch_size=3", "training.gradient_accumulation_steps=2"}));
+        QVERIFY(s.userForced);
+        QCOMPARE(s.candidates[s.chosen].candidate.microBatch, std::int64_t{3});
+        QCOMPARE(s.candidates[s.chosen].candidate.accumulation, std::int64_t{2});
+    }
+    // The ZeRO page's numbers are the step model's, candidate by candidate, over 128 scenarios.
+    void zeroPageReadsTheStepModel()
+    {
+        int compared = 0;
+        for (const char* preset : {"llama-2-7b", "llama-2-13b", "llama-3.1-8b", "qwen2.5-0.5b"})
+            for (const char* gpu : {"A100-80GB", "H100-80GB", "V100-32GB", "RTX-4090"})
+                for (const char* nodes : {"1", "4"})
+                    for (const char* seq : {"2048", "8192"})
+                        for (const char* stages : {"1", "2"}) {
+                            const Answers a =
+                                answersFrom({QString("model.preset=") + preset, QString("hardware.gpu=") + gpu,
+                                             QString("hardware.nodes=") + nodes, QString("model.seq_len=") + seq,
+                                             QString("pipeline.stages=") + stages});
+                            const PlanSearch s = searchPlans(a);
+                            const std::vector<ZeroOption> options = zeroOptions(a);
+                            QCOMPARE(options.size(), s.candidates.size()); // nothing forced: every candidate
+                            for (std::size_t i = 0; i < options.size(); ++i) {
+                                const StepPrediction again = predictStep(s.job, s.candidates[i].candidate);
+                                QCOMPARE(options[i].gpuTotal, again.gpu.total);
+                                QCOMPARE(options[i].cpuPerNode, again.cpuPerNode);
+                                QCOMPARE(options[i].nvmePerNode, again.nvmePerNode);
+                                QCOMPARE(options[i].stepSeconds, again.time.total);
+                                QCOMPARE(options[i].fits(), again.fits());
+                            }
+                            ++compared;
+                        }
+        QCOMPARE(compared, 128);
+    }
+    void pipelineLimitsTheStages()
+    {
+        const PlanSearch s = searchPlans(answersFrom(
+            {"model.preset=llama-2-13b", "pipeline.stages=4", "hardware.gpus_per_node=8", "hardware.gpu=A100-80GB"}));
+        for (const StepPrediction& p : s.candidates)
+            QVERIFY(p.candidate.placement.stage <= 1);
+    }
+    void componentsAddUpAndNothingOverflows()
+    {
+        const PlanSearch s = searchPlans(answersFrom({"model.params=100T", "hardware.gpus_per_node=1",
+                                                      "model.seq_len=1000000", "training.micro_batch_size=64"}));
+        QVERIFY(!s.anyFits());
+        for (const StepPrediction& p : s.candidates) {
+            const GpuBytes& g = p.gpu;
+            QVERIFY(g.total >= 0 && g.params >= 0 && g.activations >= 0);
+            QVERIFY(g.total >= g.params && g.total >= g.activations);
+            QVERIFY(!p.whyNot().empty());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPlanSearch)
+#include "TestPlanSearch.moc"
