@@ -56,12 +56,14 @@ oj baseFragment(const Answers& a)
 Answers withChosenBatch(const Answers& a, const Advice& zero)
 {
     const auto* rec = zero.details.contains("recommended") ? &zero.details.at("recommended") : nullptr;
-    if (!rec || !rec->contains("micro_batch_size"))
+    const BatchKeys batch = batchKeys(a);
+    if (!rec || !rec->contains("micro_batch_size") || a.has("training.micro_batch_size")
+        || batch.check.level == CheckLevel::Fail)
         return a;
     Answers tuned = a;
     const auto micro = rec->at("micro_batch_size").get<std::int64_t>();
     const auto steps = rec->at("gradient_accumulation_steps").get<std::int64_t>();
-    if (micro != a.integer("training.micro_batch_size") || steps != a.integer("training.gradient_accumulation_steps")) {
+    if (micro != batch.microBatch || steps != batch.gradientAccumulation) {
         tuned.set("training.micro_batch_size", micro);
         tuned.set("training.gradient_accumulation_steps", steps);
     }

@@ -5,9 +5,11 @@
 #include "Plan.h"
 #include "PlanText.h"
 #include "TerminalText.h"
+#include "advise/PlanSearch.h"
 #include "estimate/DeepSpeedEstimator.h"
 #include "estimate/ZeroPaperMemory.h"
 #include "project/InputRegistry.h"
+#include "project/ModelChecks.h"
 #include "project/ProjectFile.h"
 #include "util/Count.h"
 
@@ -56,6 +58,7 @@ int runEstimate(const QStringList& args, QTextStream& out)
                   {"nodes", "Nodes.", "K"},
                   {"largest-layer", "Largest module's parameters.", "N"},
                   {"buffer-factor", "DeepSpeed's additional_buffer_factor (1.5).", "F"},
+                  {"set", "Any model, hardware or training input for the step model: id=value.", "id=value"},
                   {"json", "JSON output."}});
     parseOrThrow(p, args);
     const auto params = countOption(p, "params", true, 1, 100000000000000LL);
@@ -97,6 +100,23 @@ int runEstimate(const QStringList& args, QTextStream& out)
     }
     result["deepspeed_estimator"] = rows;
     result["model_states"] = states;
+    // The step model (estimate/StepModel.h) over every candidate, fastest fitting first, for the same job.
+    Answers answers;
+    answers.set("model.params", params);
+    answers.set("hardware.gpus_per_node", gpus);
+    answers.set("hardware.nodes", nodes);
+    if (p.isSet("largest-layer"))
+        answers.set("model.largest_layer_params", largest);
+    applySets(p.values("set"), answers);
+    if (const auto error = modelShapeError(answers))
+        throw BadInput{QString::fromStdString(*error)};
+    const PlanSearch search = searchPlans(answers);
+    oj candidates = oj::array();
+    for (const StepPrediction& c : search.candidates)
+        candidates.push_back(candidateJson(c));
+    result["step_model"] = {{"activations", activationsJson(search.job, answers.integer("training.micro_batch_size"))},
+                            {"candidates", candidates},
+                            {"chosen", search.chosen}};
     result["conventions"] = {
         {"deepspeed_estimator",
          "DeepSpeed 0.19.5 estimate_zero2/3_model_states_mem_needs, reproduced exactly: gpu per GPU, "

@@ -2,6 +2,7 @@
 #include "util/JsonAccess.h"
 
 #include "advise/BatchKeys.h"
+#include "advise/PlanSearch.h"
 #include "estimate/ActivationMemory.h"
 #include "estimate/DeepSpeedEstimator.h"
 #include "estimate/ZeroPaperMemory.h"
@@ -12,6 +13,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <stdexcept>
 
 namespace dsw {
 
@@ -80,12 +83,67 @@ std::vector<std::string> capabilityViolations(const oj& zero)
     return out;
 }
 
+std::string seconds(double s)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, s < 10 ? "%.2f s" : "%.1f s", s);
+    return buf;
+}
+
+// "12% faster" from the slower plan's time to the faster one's.
+std::string percentFaster(double slower, double faster)
+{
+    if (faster <= 0 || slower <= faster)
+        return "as fast";
+    return std::to_string(static_cast<int>(std::lround((slower / faster - 1) * 100))) + "% faster";
+}
+
+// The five fastest plans after the chosen one, each with the one reason it is slower: the component of the step
+// time that grew most.
+void addAlternatives(Advice& adv, const PlanSearch& s)
+{
+    const StepPrediction& chosen = s.candidates.at(s.chosen);
+    oj rows = oj::array();
+    for (std::size_t i = 0; i < s.candidates.size() && rows.size() < 5; ++i) {
+        const StepPrediction& p = s.candidates[i];
+        if (i == s.chosen || !p.fits())
+            continue;
+        const std::pair<double, const char*> deltas[] = {
+            {p.time.compute - chosen.time.compute,
+             p.candidate.checkpointing && !chosen.candidate.checkpointing
+                 ? "recomputes every layer's forward (activation checkpointing)"
+                 : "more compute per step"},
+            {p.time.communication - chosen.time.communication, "more communication per step"},
+            {p.time.offload - chosen.time.offload, "host transfers and the CPU optimizer step (offload)"},
+            {p.time.bubble - chosen.time.bubble, "a larger pipeline bubble"}};
+        const auto worst = std::max_element(std::begin(deltas), std::end(deltas));
+        std::string reason;
+        if (p.time.total > chosen.time.total * 1.02)
+            reason =
+                std::string(worst->second) + ": the chosen plan is " + percentFaster(p.time.total, chosen.time.total);
+        else if (s.userForced && !s.asked[i])
+            reason = p.time.total < chosen.time.total ? "faster, but not your choice" : "as fast, but not your choice";
+        else
+            reason = "within 2% of it, the step model's margin; the wizard takes the simplest of those";
+        rows.push_back(oj{{"index", i},
+                          {"label", p.label()},
+                          {"gpu_bytes", p.gpu.total},
+                          {"step_seconds", p.time.total},
+                          {"reason", reason}});
+    }
+    adv.details["alternatives"] = rows;
+}
+
 oj optionJson(const ZeroOption& o)
 {
     return oj{{"stage", o.stage},
               {"offload_optimizer", o.offloadOptimizer},
               {"offload_param", o.offloadParam},
               {"activation_checkpointing", o.checkpointing},
+              {"micro_batch_size", o.microBatch},
+              {"gradient_accumulation_steps", o.accumulation},
+              {"step_seconds", o.stepSeconds},
+              {"tokens_per_second_per_gpu", o.tokensPerSecondPerGpu},
               {"gpu_model_states_bytes", o.gpuModelStates},
               {"activations_bytes", o.activations},
               {"gpu_total_bytes", o.gpuTotal},
@@ -150,25 +208,46 @@ void addSuggestions(Advice& adv, const Answers& a)
                           "No ZeRO stage or offload fits this model on this hardware. " + what, "ds-estimators"});
 }
 
-void addTradeoffs(Advice& adv, const ZeroOption& chosen, const Answers& a)
+void addTradeoffs(Advice& adv, const ZeroOption& chosen, const PlanSearch& search)
 {
-    const double P = static_cast<double>(paramsPerPipelineStage(a));
-    const double dp = static_cast<double>(std::max<std::int64_t>(1, a.dataParallelSize()));
-    const double base = 2 * P * 2; // 2Ψ elements, 2 bytes each (fp16/bf16 communication)
-    adv.tradeoffs.push_back({"Memory against communication",
-                             "Stages 0–2 move 2Ψ elements per step (" + gib(base) + " in 16-bit); stage 3 moves 3Ψ ("
-                                 + gib(base * 1.5) + "), 1.5× as much, to divide parameters as well over the "
-                                 + std::to_string(static_cast<int>(dp)) + " GPUs.",
-                             "zero-paper-comm"});
-    if (chosen.offloadOptimizer != "none") {
-        const double perGpu = 2 * P * 2 / dp; // fp16 gradients to the host, updated fp16 parameters back
-        std::string text = "Optimizer offload moves about " + gib(perGpu)
-            + " per GPU per step over PCIe (16-bit gradients out, updated parameters back), and the optimizer step "
-              "runs on the CPU (DeepSpeedCPUAdam).";
-        if (chosen.offloadParam != "none")
-            text += " Parameter offload also fetches about " + gib(2 * P * 2 / dp)
-                + " per GPU per step (parameters for the forward and the backward pass).";
-        adv.tradeoffs.push_back({"Offload traffic", text, "zero-offload-paper"});
+    const StepPrediction& best = search.candidates.at(search.chosen);
+    const StepCandidate& c = best.candidate;
+    // The same batch at each stage without offload: what moving up or down a stage costs per optimizer step.
+    std::string byStage;
+    for (int stage = 0; stage <= 3; ++stage)
+        for (const StepPrediction& p : search.candidates)
+            if (p.candidate.placement.stage == stage && p.candidate.placement.offloadOptimizer == "none"
+                && p.candidate.microBatch == c.microBatch && p.candidate.checkpointing == c.checkpointing) {
+                byStage += (byStage.empty() ? "" : "; ") + std::string("ZeRO-") + std::to_string(stage) + " "
+                    + gib(p.time.communicationBytes) + " (" + seconds(p.time.communication) + " exposed)";
+                break;
+            }
+    if (!byStage.empty())
+        adv.tradeoffs.push_back(
+            {"Memory against communication",
+             "Bytes each GPU sends per optimizer step at micro-batch " + std::to_string(c.microBatch) + " × "
+                 + std::to_string(c.accumulation) + " steps, by ds-wizard's step-time model: " + byStage
+                 + ". Stages 0–1 reduce the gradients once per step; stage 2 reduce-scatters every micro-step; "
+                   "stage 3 also gathers the parameters in every forward and backward, so accumulation multiplies "
+                   "its traffic.",
+             "zero-paper-comm"});
+    if (chosen.offloadOptimizer != "none")
+        adv.tradeoffs.push_back(
+            {"Offload traffic",
+             "Per optimizer step: " + gib(best.time.pcieBytes) + " per GPU over PCIe (" + seconds(best.time.pcieSeconds)
+                 + "), the optimizer step on the CPU (DeepSpeedCPUAdam, " + seconds(best.time.cpuAdamSeconds) + ")"
+                 + (best.time.nvmeBytes > 0 ? ", and " + gib(best.time.nvmeBytes)
+                            + " of NVMe reads and writes per node (" + seconds(best.time.nvmeSeconds) + ")"
+                                            : std::string())
+                 + ": " + seconds(best.time.offload) + " of the " + seconds(best.time.total) + " step.",
+             "zero-offload-paper"});
+    if (const auto& alternatives = adv.details.at("alternatives"); !alternatives.empty()) {
+        std::string text;
+        for (const auto& row : alternatives)
+            text += (text.empty() ? "" : " ") + row.at("label").get<std::string>() + ": "
+                + seconds(row.at("step_seconds").get<double>()) + ", " + gib(row.at("gpu_bytes").get<double>())
+                + " per GPU (" + row.at("reason").get<std::string>() + ").";
+        adv.tradeoffs.push_back({"The next plans that fit (ds-wizard's step-time model)", text, "kaplan-6n"});
     }
     if (chosen.checkpointing)
         adv.tradeoffs.push_back({"Activation checkpointing",
@@ -186,7 +265,22 @@ Advice adviseZero(const Answers& a)
     Advice adv;
     adv.workflow = "zero";
     adv.status = AdviceStatus::Complete;
-    const auto options = zeroOptions(a);
+    PlanSearch search;
+    try {
+        search = searchPlans(a);
+    } catch (const std::invalid_argument& e) { // the model's shape contradicts itself: nothing can be sized
+        adv.status = AdviceStatus::NeedsInput;
+        adv.headline = "The model's shape contradicts itself";
+        adv.checks.push_back({CheckLevel::Fail, "model-shape-invalid", e.what(), ""});
+        return adv;
+    }
+    std::vector<ZeroOption> options;
+    for (const StepPrediction& p : search.candidates)
+        options.push_back(zeroOptionOf(p));
+    std::vector<ZeroOption> asked; // the options that honour what the user forced, for the stage table
+    for (std::size_t i = 0; i < options.size(); ++i)
+        if (search.asked[i])
+            asked.push_back(options[i]);
     const ZeroStageLimit limit = zeroStageLimit(a);
     if (!limit.code.empty()) {
         const std::string forced = a.text("zero.stage");
@@ -199,13 +293,9 @@ Advice adviseZero(const Answers& a)
                  + limit.reason,
              limit.source});
     }
-    auto chosenIt = std::find_if(options.begin(), options.end(), [](const ZeroOption& o) { return o.fits(); });
-    const bool fits = chosenIt != options.end();
-    if (!fits) // still a plan: the placement that needs least GPU memory among those the hardware allows
-        chosenIt = std::min_element(options.begin(), options.end(), [](const ZeroOption& x, const ZeroOption& y) {
-            return std::make_pair(!x.nvmeReady, x.gpuTotal) < std::make_pair(!y.nvmeReady, y.gpuTotal);
-        });
-    const ZeroOption& chosen = *chosenIt;
+    // The search ranks what fits by predicted time; when nothing fits, the one closest to fitting comes first.
+    const ZeroOption& chosen = options.at(search.chosen);
+    const bool fits = chosen.fits();
     for (const char* id : {"zero.offload_optimizer", "zero.offload_param"}) {
         const std::string asked = a.text(id);
         const std::string got =
@@ -217,25 +307,47 @@ Advice adviseZero(const Answers& a)
                                   "ds-offload-stages"});
     }
     const double capacity = a.number("hardware.gpu_memory_gib") * kGiB;
-    const double usable = capacity * (1 - kGpuReserveFraction);
+    const double usable = capacity * (1 - kPlanHeadroom);
 
-    adv.headline = (fits ? "Recommended: " : "Nothing fits; closest: ") + chosen.label()
-        + (fits ? " (the fastest setup that fits)" : "");
+    const ZeroOption* pick =
+        search.wizardPick && *search.wizardPick != search.chosen ? &options[*search.wizardPick] : nullptr;
+    if (!fits)
+        adv.headline = "Nothing fits; closest: " + chosen.label();
+    else if (search.userForced && pick)
+        adv.headline = "Your choice: " + chosen.label() + " (" + seconds(chosen.stepSeconds)
+            + " per step); the wizard's pick, " + pick->label() + ", is "
+            + percentFaster(chosen.stepSeconds, pick->stepSeconds) + " by ds-wizard's step-time model";
+    else
+        adv.headline = std::string(search.userForced ? "Your choice: " : "Recommended: ") + chosen.label()
+            + (search.userForced ? " (also the wizard's pick" : " (the fastest that fits")
+            + (chosen.stepSeconds > 0 ? ", " + seconds(chosen.stepSeconds) + " per step" : std::string())
+            + " by ds-wizard's step-time model)";
     adv.fragment = zeroFragment(chosen, a);
 
     if (fits)
         adv.checks.push_back({CheckLevel::Pass, "zero-fits-gpu",
                               "Fits: " + gib(chosen.gpuTotal) + " of " + gib(usable) + " usable per GPU ("
-                                  + gib(capacity) + " less " + std::to_string(int(kGpuReserveFraction * 100))
-                                  + "% kept free for the CUDA context, communication buffers and fragmentation).",
-                              "zero-paper-fragmentation"});
+                                  + gib(capacity) + " less " + std::to_string(int(kPlanHeadroom * 100))
+                                  + "% headroom; the CUDA context, NCCL buffers and "
+                                  + std::to_string(kFragmentationPercent) + "% fragmentation are counted).",
+                              "cuda-context-size"});
     else
         addSuggestions(adv, a);
-    if (fits)
+    if (fits && chosen.cpuPerNode > 0)
         adv.checks.push_back({CheckLevel::Pass, "zero-fits-cpu",
                               "Host memory: " + gib(chosen.cpuPerNode) + " needed per node of "
                                   + gib(a.number("hardware.cpu_memory_gib") * kGiB) + " (" + chosen.cpuFormula + ").",
-                              "ds-estimators"});
+                              "ds-mem-cpu-adam-states"});
+    {
+        // Loading the model: a warning with remedies, never a gate on the stage.
+        const LoadTimeHostRam load = loadTimeHostRam(search.job.params, search.job.gpusPerNode);
+        const bool enough = static_cast<double>(load.bytesPerNode) <= search.job.hostBytesPerNode;
+        adv.checks.push_back({enough ? CheckLevel::Pass : CheckLevel::Warn, "zero-load-host-ram",
+                              "Loading the model: " + gib(static_cast<double>(load.bytesPerNode))
+                                  + " of host RAM per node of " + gib(search.job.hostBytesPerNode)
+                                  + (enough ? "." : ". " + load.warning),
+                              load.source});
+    }
     if (chosen.nvmePerNode > 0) {
         const double nvmeCap = a.number("hardware.nvme_capacity_gib") * kGiB;
         adv.checks.push_back(
@@ -273,31 +385,68 @@ Advice adviseZero(const Answers& a)
     if (chosen.checkpointing && a.text("training.activation_checkpointing") == "auto")
         adv.checks.push_back(
             {CheckLevel::Warn, "activation-checkpointing-needed",
-             "Activations ("
-                 + gib(activationBytes(activationInputsFor(a, a.integer("training.micro_batch_size")), false))
-                 + " without checkpointing) do not fit, so activation checkpointing is turned on: "
-                   "enable it in the model code (see the snippet).",
+             "No plan without activation checkpointing fits (activations of "
+                 + gib(static_cast<double>(
+                     modelActivations(ActivationCase{search.job.shape, search.job.seqLen, chosen.microBatch,
+                                                     search.job.attention, search.job.dropout, 2},
+                                      search.job.loss, false)
+                         .peakBytes))
+                 + " at micro-batch " + std::to_string(chosen.microBatch)
+                 + " without it), so activation checkpointing is turned on: enable it in the model code (see the "
+                   "snippet).",
              "korthikanti"});
     if (chosen.stage >= 3 || chosen.offloadOptimizer != "none")
         adv.sources.push_back("ds-estimators");
-    const BatchKeys batch = batchKeys(a);
+    // The batch keys of the config written for the chosen plan (Plan.cpp applies its micro-batch when none was typed).
+    Answers written = a;
+    if (!a.has("training.micro_batch_size") && batchKeys(a).check.level != CheckLevel::Fail) {
+        written.set("training.micro_batch_size", chosen.microBatch);
+        written.set("training.gradient_accumulation_steps", chosen.accumulation);
+    }
+    const BatchKeys batch = batchKeys(written);
     adv.checks.push_back(batch.check);
+    if (written.integer("training.micro_batch_size") != a.integer("training.micro_batch_size"))
+        adv.checks.push_back(
+            {CheckLevel::Pass, "zero-micro-batch-chosen",
+             "Micro-batch " + std::to_string(chosen.microBatch) + " × " + std::to_string(chosen.accumulation)
+                 + " accumulation steps keeps the global batch of " + std::to_string(batch.trainBatchSize)
+                 + " and is the fastest that fits; type training.micro_batch_size to keep your own.",
+             "ds-batch"});
 
-    addTradeoffs(adv, chosen, a);
-
+    const StepPrediction& best = search.candidates.at(search.chosen);
     adv.estimates = {
-        {"GPU memory per GPU", static_cast<double>(chosen.gpuTotal), "bytes", "model states + activations",
-         "zero-paper"},
-        {"Model states per GPU", static_cast<double>(chosen.gpuModelStates), "bytes", chosen.gpuFormula,
-         chosen.offloadOptimizer == "none" ? "zero-paper" : "ds-estimators"},
-        {"Activations per GPU", static_cast<double>(chosen.activations), "bytes",
-         activationFormula(chosen.checkpointing), "korthikanti"},
-        {"CPU memory per node", static_cast<double>(chosen.cpuPerNode), "bytes", chosen.cpuFormula, "ds-estimators"},
+        {"GPU memory per GPU", static_cast<double>(best.gpu.total), "bytes",
+         "at the step's peak: the rows below added up (step model)", "ds-mem-engine-wrapper"},
+        {"Parameters per GPU", static_cast<double>(best.gpu.params), "bytes", "16-bit parameters (and fp32 copies)",
+         "ds-mem-z12-params16"},
+        {"Gradients per GPU", static_cast<double>(best.gpu.grads), "bytes",
+         "16-bit gradients and the fp32 gradient partition alive at the peak", "ds-mem-z12-fp32-grad-partition"},
+        {"Optimizer states per GPU", static_cast<double>(best.gpu.optimizer), "bytes",
+         "fp32 master weights, Adam m and v of the partition", "ds-mem-z12-master"},
+        {"Buffers per GPU", static_cast<double>(best.gpu.buffers), "bytes",
+         "reduce/all-gather buckets, the ZeRO-3 working set, offload staging", "ds-mem-z12-ipg-buckets"},
+        {"Activations per GPU", static_cast<double>(best.gpu.activations), "bytes",
+         std::string("per operation, ") + std::string(toString(search.job.attention)) + " attention"
+             + (chosen.checkpointing ? ", full checkpointing" : "") + ", plus logits and loss",
+         "korthikanti"},
+        {"CUDA context, NCCL and fragmentation per GPU", static_cast<double>(best.gpu.other), "bytes",
+         std::to_string(kFragmentationPercent) + "% fragmentation and fixed allowances (wizard assumptions)",
+         "cuda-context-size"},
+        {"CPU memory per node", static_cast<double>(chosen.cpuPerNode), "bytes", chosen.cpuFormula,
+         "ds-mem-cpu-adam-states"},
     };
     if (chosen.nvmePerNode > 0)
         adv.estimates.push_back({"NVMe per node", static_cast<double>(chosen.nvmePerNode), "bytes",
-                                 "16 bytes per parameter of optimizer state (18 with fp16 parameters) / nodes",
-                                 "ds-memory-docs"});
+                                 "optimizer states (and parameters) swapped to NVMe, per rank × ranks per node",
+                                 "ds-mem-z3-nvme-swap-buffers"});
+    if (chosen.stepSeconds > 0) {
+        adv.estimates.push_back({"Step time", chosen.stepSeconds, "s",
+                                 "compute + exposed communication + offload + bubble, per optimizer step "
+                                 "(ds-wizard's step-time model, not a measurement)",
+                                 "kaplan-6n"});
+        adv.estimates.push_back({"Tokens per second per GPU", chosen.tokensPerSecondPerGpu, "tokens/s",
+                                 "micro-batch × accumulation × sequence length ÷ step time", "kaplan-6n"});
+    }
 
     adv.snippets.push_back({"json", "zero_optimization", adv.fragment.dump(2)});
     if (chosen.checkpointing)
@@ -310,7 +459,9 @@ Advice adviseZero(const Answers& a)
                                 "import deepspeed\nwith deepspeed.zero.Init(config_dict_or_path=\"ds_config.json\"):\n"
                                 "    model = MyModel(...)\n"});
 
-    adv.sources.insert(adv.sources.end(), {"zero-paper", "korthikanti", "ds-offload-stages", "ds-batch"});
+    // ds-memory-docs: the estimator rows shown beside the step model's (details.deepspeed_estimator).
+    adv.sources.insert(adv.sources.end(),
+                       {"zero-paper", "korthikanti", "ds-offload-stages", "ds-batch", "ds-memory-docs"});
 
     const int G = static_cast<int>(a.integer("hardware.gpus_per_node"));
     const int N = static_cast<int>(a.integer("hardware.nodes"));
@@ -327,12 +478,25 @@ Advice adviseZero(const Answers& a)
     adv.details["fits"] = fits;
     adv.details["gpu_capacity_bytes"] = capacity;
     adv.details["gpu_usable_bytes"] = usable;
-    adv.details["stage_table"] = stageTable(a, options);
+    adv.details["stage_table"] = stageTable(a, asked.empty() ? options : asked);
     adv.details["deepspeed_estimator"] = estimatorRows;
     oj all = oj::array();
-    for (const auto& o : options)
+    for (const auto& o : asked.empty() ? options : asked)
         all.push_back(optionJson(o));
     adv.details["options"] = all;
+    oj candidates = oj::array();
+    for (const StepPrediction& p : search.candidates)
+        candidates.push_back(candidateJson(p));
+    adv.details["candidates"] = candidates;
+    adv.details["chosen"] = search.chosen;
+    adv.details["user_forced"] = search.userForced;
+    if (search.wizardPick)
+        adv.details["wizard_pick"] = *search.wizardPick;
+    adv.details["memory_convention"] = "per GPU at the step's peak, by component as DeepSpeed " + knowledgeVersion()
+        + " allocates them (estimate/StateMemory), activations per operation (estimate/ActivationModel); time by "
+          "estimate/StepTime";
+    addAlternatives(adv, search);
+    addTradeoffs(adv, chosen, search);
     return adv;
 }
 

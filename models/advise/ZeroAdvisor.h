@@ -9,13 +9,18 @@
 
 namespace dsw {
 
-// One way to place the model states (a ZeRO stage, where optimizer states and parameters live,
-// activation checkpointing on or off) with what it needs per GPU, per node's RAM and per node's NVMe.
+// One way to place the model states (a ZeRO stage, where optimizer states and parameters live, activation
+// checkpointing on or off, the micro-batch and accumulation) with what it needs per GPU, per node's RAM and per
+// node's NVMe, and its predicted step time: a candidate of the plan search (advise/PlanSearch.h) as pages read it.
 struct ZeroOption {
     int stage = 0;
     std::string offloadOptimizer = "none"; // none | cpu | nvme
     std::string offloadParam = "none";
     bool checkpointing = false;
+    std::int64_t microBatch = 1;
+    std::int64_t accumulation = 1;
+    double stepSeconds = 0; // predicted per optimizer step (estimate/StepTime.h); 0 when the GPU has no TFLOPS figure
+    double tokensPerSecondPerGpu = 0;
 
     std::int64_t gpuModelStates = 0;
     std::int64_t activations = 0;
@@ -33,7 +38,8 @@ struct ZeroOption {
     std::string label() const;
 };
 
-// Share of GPU memory the wizard keeps free for the CUDA context, NCCL buffers and fragmentation.
+// Share of GPU memory the pages that do not use the step model yet (pipeline, out-of-memory plan) keep free for
+// the CUDA context, NCCL buffers and fragmentation, which the step model counts by component.
 inline constexpr double kGpuReserveFraction = 0.10;
 
 // The highest ZeRO stage the other answers allow, and why: pipeline parallelism allows stages 0–1,
@@ -46,8 +52,10 @@ struct ZeroStageLimit {
 };
 ZeroStageLimit zeroStageLimit(const Answers& answers);
 
-// Every candidate, in the order the advisor prefers them: fastest first.
+// The candidates of the plan search that honour what the user forced (stage, offload, checkpointing, a typed
+// micro-batch): those that fit fastest first (by the step model), then the others.
 std::vector<ZeroOption> zeroOptions(const Answers& answers);
+ZeroOption zeroOptionOf(const struct StepPrediction& prediction);
 
 Advice adviseZero(const Answers& answers);
 

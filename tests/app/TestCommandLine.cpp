@@ -255,6 +255,51 @@ private slots:
         QCOMPARE(qint64(states.at(0).at("total_bytes").get<std::int64_t>()), 16 * params);
     }
 
+    // Issue 10's contract: estimate --json adds step_model with the activations and every candidate.
+    void estimateStepModelContract()
+    {
+        const oj j =
+            runJson({"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1", "--json", "--set",
+                     "model.preset=llama-2-7b", "--set", "hardware.gpu=A100-80GB", "--set", "model.seq_len=4096"});
+        QVERIFY(j.contains("deepspeed_estimator") && j.contains("model_states")); // the old output stays
+        const oj& sm = j.at("step_model");
+        const oj& act = sm.at("activations");
+        QCOMPARE(q(act.at("attention_impl").get<std::string>()), QStringLiteral("flash")); // A100: FlashAttention-2
+        QVERIFY(act.at("per_layer_bytes").get<std::int64_t>()
+                > act.at("per_layer_bytes_checkpointed").get<std::int64_t>());
+        QVERIFY(act.at("logits_bytes").get<std::int64_t>() > 0);
+        const oj& candidates = sm.at("candidates");
+        QVERIFY(candidates.size() >= 20);
+        bool seenUnfit = false;
+        for (const oj& c : candidates) {
+            for (const char* key :
+                 {"stage", "offload_optimizer", "offload_param", "activation_checkpointing", "micro_batch_size",
+                  "gradient_accumulation_steps", "gpu_bytes", "cpu_bytes_per_node", "nvme_bytes_per_node", "fits",
+                  "step_seconds", "tokens_per_second_per_gpu"})
+                QVERIFY2(c.contains(key), key);
+            const oj& g = c.at("gpu_bytes");
+            QCOMPARE(g.at("total").get<std::int64_t>(),
+                     g.at("params").get<std::int64_t>() + g.at("grads").get<std::int64_t>()
+                         + g.at("optimizer").get<std::int64_t>() + g.at("buffers").get<std::int64_t>()
+                         + g.at("activations").get<std::int64_t>() + g.at("other").get<std::int64_t>());
+            const oj& s = c.at("step_seconds");
+            QVERIFY(std::abs(s.at("total").get<double>()
+                             - (s.at("compute").get<double>() + s.at("communication").get<double>()
+                                + s.at("offload").get<double>() + s.at("bubble").get<double>()))
+                    < 1e-9 * s.at("total").get<double>() + 1e-12);
+            // Fitting candidates first: none fits after the first that does not.
+            if (!c.at("fits").get<bool>())
+                seenUnfit = true;
+            else
+                QVERIFY(!seenUnfit);
+        }
+        // Bad shapes are refused with exit 2 and the input named.
+        const Run bad =
+            run({"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1", "--set", "model.kv_heads=5"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.contains("model.kv_heads"));
+    }
+
     void estimateAssumesLargestLayer()
     {
         // Not given: the token embedding of a 32000-token vocabulary with hidden (7e9·128/12)^(1/3) = 4210.9 → 4211,
@@ -352,14 +397,14 @@ private slots:
     // --set splits at the first '=': the rest, '=' included, is the value.
     void setSplitsAtFirstEquals()
     {
-        // 70B on 8×A100-80GB with 128 GiB RAM and NVMe: everything goes to NVMe (see TestZeroAdvisor), so the
-        // path shows up in the config.
+        // 70B on 8×A100-80GB with 350 GiB RAM and NVMe: only ZeRO-Infinity with both offloaded to NVMe fits
+        // (the host still holds the gradient partition and the swap buffers), so the path shows up in the config.
         const QStringList settings = {"model.params=70B",
                                       "model.layers=80",
                                       "model.hidden_size=8192",
                                       "model.attention_heads=64",
                                       "training.micro_batch_size=1",
-                                      "hardware.cpu_memory_gib=128",
+                                      "hardware.cpu_memory_gib=350",
                                       "hardware.nvme=nvme",
                                       "hardware.nvme_path=/mnt/a=b"};
         const oj cfg = runJson(QStringList{"recommend", "--format", "config"} + setArgs(settings));
@@ -450,7 +495,8 @@ private slots:
     // A preset fills the shape: the count it implies (8.03B for Llama 3.1 8B) is what a given 7B is compared with.
     void presetFillsTheShape()
     {
-        const oj plan = runJson(QStringList{"recommend", "--format", "json"} + setArgs({"model.preset=llama-3.1-8b", "model.params=7B"}));
+        const oj plan = runJson(QStringList{"recommend", "--format", "json"}
+                                + setArgs({"model.preset=llama-3.1-8b", "model.params=7B"}));
         QVERIFY(plan.at("input_errors").empty());
         bool reported = false;
         for (const auto& f : plan.at("findings"))

@@ -354,8 +354,10 @@ void TestOnebitAdvisor::readsTheZeroAdvice_data()
                                "model.attention_heads=12", "model.vocab_size=50257", "hardware.nodes=2"};
     const QStringList large = {"model.params=70B", "model.layers=80", "model.hidden_size=8192",
                                "model.attention_heads=64", "hardware.nodes=2"};
-    // 125M: ZeRO-0 needs 16 × 125e6 = 2 GB of model states on an 80 GB GPU, so stage 0 fits and is recommended.
-    QTest::newRow("125M, AdamW: stage 0") << (small + QStringList{"training.optimizer=adamw"}) << true << "pass";
+    // 125M: ZeRO-0 needs 16 × 125e6 = 2 GB of model states on an 80 GB GPU, so stage 0 fits; with AdamW the
+    // ZeRO step picks a faster stage (ZeRO-2 overlaps its reductions with the backward), so switching to 1-bit
+    // Adam means going back to stage 0: a warning, not a failure.
+    QTest::newRow("125M, AdamW: stage 0") << (small + QStringList{"training.optimizer=adamw"}) << true << "warn";
     QTest::newRow("125M, 1-bit Adam: stage 0")
         << (small + QStringList{"training.optimizer=onebit-adam"}) << true << "pass";
     // 70B: ZeRO-0 needs 16 × 70e9 = 1.12 TB per GPU: it cannot fit. AdamW gets a higher stage (a warning about
