@@ -28,7 +28,7 @@ const QString kUsage = QStringLiteral(
     "Usage: ds-wizard [FILE.dswiz]                     open the window\n"
     "       ds-wizard recommend [--project F] [--set id=value]... [--workflow W] [--format json|config|text] [-o OUT]\n"
     "       ds-wizard estimate --params N --gpus-per-node G --nodes K [--largest-layer N] [--buffer-factor F] "
-    "[--json]\n"
+    "[--set id=value]... [--json]\n"
     "       ds-wizard keys [--json]                       every input id with type, range, default and help\n"
     "       ds-wizard lint CONFIG [--set id=value]... [--format text|json]   exit 0 clean, 1 findings, 2 unreadable\n"
     "       ds-wizard import CONFIG -o PROJECT.dswiz\n"

@@ -480,10 +480,6 @@ Advice adviseZero(const Answers& a)
     adv.details["gpu_usable_bytes"] = usable;
     adv.details["stage_table"] = stageTable(a, asked.empty() ? options : asked);
     adv.details["deepspeed_estimator"] = estimatorRows;
-    oj all = oj::array();
-    for (const auto& o : asked.empty() ? options : asked)
-        all.push_back(optionJson(o));
-    adv.details["options"] = all;
     oj candidates = oj::array();
     for (const StepPrediction& p : search.candidates)
         candidates.push_back(candidateJson(p));

@@ -2,8 +2,13 @@
 // window triggers. Run: build/tests/bench/BenchPlan  (QBENCHMARK reports per-iteration time).
 #include "Plan.h"
 #include "config/ConfigImporter.h"
+#include "project/InputRegistry.h"
 
 #include <QTest>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
 
 using namespace dsw;
 
@@ -30,6 +35,40 @@ private slots:
                     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 "
                     "has a total capacity of 79.15 GiB of which 1.02 GiB is free.");
         QBENCHMARK { makePlan(answers); }
+    }
+
+    // p50 and p99 of one whole recompute (every workflow, the ZeRO plan search with its ~60 step-model
+    // predictions included), as the window runs it on every edit: 400 runs after 20 warm-up runs.
+    void recomputePercentiles_data()
+    {
+        QTest::addColumn<QStringList>("settings");
+        QTest::newRow("default project") << QStringList{};
+        QTest::newRow("llama-3.1-70b, 4 nodes, NVMe, GA 16")
+            << QStringList{"model.preset=llama-3.1-70b", "hardware.nodes=4", "training.gradient_accumulation_steps=16",
+                           "hardware.nvme=nvme", "hardware.nvme_path=/local_nvme"};
+    }
+    void recomputePercentiles()
+    {
+        QFETCH(QStringList, settings);
+        Answers answers;
+        for (const QString& s : settings) {
+            const int eq = s.indexOf('=');
+            const std::string id = s.left(eq).toStdString();
+            answers.set(id, InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString()).value());
+        }
+        using clock = std::chrono::steady_clock;
+        std::vector<double> ms;
+        for (int i = 0; i < 420; ++i) {
+            const auto start = clock::now();
+            const Plan plan = makePlan(answers);
+            const double took = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+            QVERIFY(!plan.workflows.empty());
+            if (i >= 20)
+                ms.push_back(took);
+        }
+        std::sort(ms.begin(), ms.end());
+        qInfo("%s: p50 %.3f ms, p99 %.3f ms (%zu runs)", QTest::currentDataTag(), ms[ms.size() / 2],
+              ms[ms.size() * 99 / 100], ms.size());
     }
 
     void importedConfigWithLint()
