@@ -33,22 +33,29 @@ void MemoryChart::showPlan(const Plan& plan)
         setChart(chart);
         return;
     }
-    auto* states = new QBarSet(tr("Model states"));
-    auto* activations = new QBarSet(tr("Activations"));
+    // Stacked by component, as the step model sizes them (estimate/StepModel.h): they add up to the GPU total.
+    const std::pair<const char*, QString> components[] = {
+        {"params_bytes", tr("Parameters")},          {"grads_bytes", tr("Gradients")},
+        {"optimizer_bytes", tr("Optimizer states")}, {"buffers_bytes", tr("Buffers")},
+        {"activations_bytes", tr("Activations")},    {"other_bytes", tr("CUDA context, NCCL, fragmentation")}};
+    std::vector<QBarSet*> sets;
+    for (const auto& [key, name] : components)
+        sets.push_back(new QBarSet(name));
     QStringList categories;
-    for (const auto& row : zero->details.at("stage_table")) {
-        categories << QString::number(row.at("stage").get<int>());
-        *states << row.at("model_states_bytes").get<double>() / kGiB;
-        *activations << row.value("activations_bytes", 0.0) / kGiB;
-    }
-    const auto& rec = zero->details.at("recommended");
-    categories << tr("chosen");
-    *states << rec.at("gpu_model_states_bytes").get<double>() / kGiB;
-    *activations << rec.at("activations_bytes").get<double>() / kGiB;
+    std::vector<double> totals;
+    auto addBar = [&](const QString& category, const nlohmann::ordered_json& row) {
+        categories << category;
+        for (std::size_t i = 0; i < sets.size(); ++i)
+            *sets[i] << row.value(components[i].first, 0.0) / kGiB;
+        totals.push_back(row.value("gpu_total_bytes", 0.0) / kGiB);
+    };
+    for (const auto& row : zero->details.at("stage_table"))
+        addBar(QString::number(row.at("stage").get<int>()), row);
+    addBar(tr("chosen"), zero->details.at("recommended"));
 
     auto* series = new QStackedBarSeries();
-    series->append(states);
-    series->append(activations);
+    for (QBarSet* set : sets)
+        series->append(set);
     chart->addSeries(series);
 
     const double capacity = zero->details.at("gpu_capacity_bytes").get<double>() / kGiB;
@@ -59,6 +66,14 @@ void MemoryChart::showPlan(const Plan& plan)
     line->append(categories.size() - 0.5, usable);
     chart->addSeries(line);
 
+    double top = capacity * 1.2;
+    for (double total : totals)
+        top = std::max(top, total);
+    top = std::min(top, capacity * 4);
+    // A bar taller than the axis is cut: its label says so.
+    for (std::size_t i = 0; i < totals.size(); ++i)
+        if (totals[i] > top)
+            categories[static_cast<int>(i)] += tr(" (clipped: %1 GiB)").arg(totals[i], 0, 'f', 0);
     auto* axisX = new QBarCategoryAxis();
     axisX->append(categories);
     axisX->setTitleText(tr("ZeRO stage (no offload)"));
@@ -70,10 +85,7 @@ void MemoryChart::showPlan(const Plan& plan)
     chart->addAxis(lineX, Qt::AlignBottom);
     line->attachAxis(lineX);
     auto* axisY = new QValueAxis();
-    double top = capacity * 1.2;
-    for (int i = 0; i < states->count(); ++i)
-        top = std::max(top, states->at(i) + activations->at(i));
-    axisY->setRange(0, std::min(top, capacity * 4));
+    axisY->setRange(0, top);
     axisY->setTitleText(tr("GiB"));
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisY);

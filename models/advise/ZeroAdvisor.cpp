@@ -144,6 +144,11 @@ oj optionJson(const ZeroOption& o)
               {"gradient_accumulation_steps", o.accumulation},
               {"step_seconds", o.stepSeconds},
               {"tokens_per_second_per_gpu", o.tokensPerSecondPerGpu},
+              {"params_bytes", o.paramsBytes},
+              {"grads_bytes", o.gradsBytes},
+              {"optimizer_bytes", o.optimizerBytes},
+              {"buffers_bytes", o.buffersBytes},
+              {"other_bytes", o.otherBytes},
               {"gpu_model_states_bytes", o.gpuModelStates},
               {"activations_bytes", o.activations},
               {"gpu_total_bytes", o.gpuTotal},
@@ -155,30 +160,32 @@ oj optionJson(const ZeroOption& o)
 }
 
 // The per-stage table (no offload): the ZeRO paper's breakdown and DeepSpeed's estimator side by side.
-oj stageTable(const Answers& a, const std::vector<ZeroOption>& options)
+// Per stage without offload, the fastest plan that fits (else the closest), by component as the step model sizes it.
+oj stageTable(const std::vector<ZeroOption>& options)
 {
-    const std::int64_t P = paramsPerPipelineStage(a);
-    const int dp = static_cast<int>(std::max<std::int64_t>(1, a.dataParallelSize()));
     oj rows = oj::array();
     for (int stage = 0; stage <= 3; ++stage) {
-        const auto paper = zeroPaperModelStates(P, stage, dp);
-        oj row{{"stage", stage},
-               {"params_bytes", paper.params},
-               {"grads_bytes", paper.grads},
-               {"optimizer_bytes", paper.optimizer},
-               {"model_states_bytes", paper.total}};
         const ZeroOption* best = nullptr;
         for (const auto& o : options)
             if (o.stage == stage && o.offloadOptimizer == "none" && (!best || (o.fits() && !best->fits())))
                 best = &o;
-        if (best) {
-            row["activation_checkpointing"] = best->checkpointing;
-            row["activations_bytes"] = best->activations;
-            row["gpu_total_bytes"] = best->gpuTotal;
-            row["cpu_per_node_bytes"] = best->cpuPerNode;
-            row["fits"] = best->fits();
-        }
-        rows.push_back(row);
+        if (!best)
+            continue;
+        rows.push_back(oj{{"stage", stage},
+                          {"micro_batch_size", best->microBatch},
+                          {"gradient_accumulation_steps", best->accumulation},
+                          {"activation_checkpointing", best->checkpointing},
+                          {"params_bytes", best->paramsBytes},
+                          {"grads_bytes", best->gradsBytes},
+                          {"optimizer_bytes", best->optimizerBytes},
+                          {"buffers_bytes", best->buffersBytes},
+                          {"activations_bytes", best->activations},
+                          {"other_bytes", best->otherBytes},
+                          {"model_states_bytes", best->gpuModelStates},
+                          {"gpu_total_bytes", best->gpuTotal},
+                          {"cpu_per_node_bytes", best->cpuPerNode},
+                          {"step_seconds", best->stepSeconds},
+                          {"fits", best->fits()}});
     }
     return rows;
 }
@@ -478,7 +485,7 @@ Advice adviseZero(const Answers& a)
     adv.details["fits"] = fits;
     adv.details["gpu_capacity_bytes"] = capacity;
     adv.details["gpu_usable_bytes"] = usable;
-    adv.details["stage_table"] = stageTable(a, asked.empty() ? options : asked);
+    adv.details["stage_table"] = stageTable(asked.empty() ? options : asked);
     adv.details["deepspeed_estimator"] = estimatorRows;
     oj candidates = oj::array();
     for (const StepPrediction& p : search.candidates)

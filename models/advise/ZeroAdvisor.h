@@ -21,6 +21,8 @@ struct ZeroOption {
     std::int64_t accumulation = 1;
     double stepSeconds = 0; // predicted per optimizer step (estimate/StepTime.h); 0 when the GPU has no TFLOPS figure
     double tokensPerSecondPerGpu = 0;
+    // Per GPU at the peak, by what it holds (estimate/StepModel.h GpuBytes); they add up to gpuTotal.
+    std::int64_t paramsBytes = 0, gradsBytes = 0, optimizerBytes = 0, buffersBytes = 0, otherBytes = 0;
 
     std::int64_t gpuModelStates = 0;
     std::int64_t activations = 0;

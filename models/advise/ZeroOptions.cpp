@@ -55,6 +55,11 @@ ZeroOption zeroOptionOf(const StepPrediction& p)
     o.stepSeconds = p.time.total;
     o.tokensPerSecondPerGpu = p.time.tokensPerSecondPerGpu;
     o.activations = p.gpu.activations;
+    o.paramsBytes = p.gpu.params;
+    o.gradsBytes = p.gpu.grads;
+    o.optimizerBytes = p.gpu.optimizer;
+    o.buffersBytes = p.gpu.buffers;
+    o.otherBytes = p.gpu.other;
     o.gpuTotal = p.gpu.total;
     o.gpuModelStates = p.gpu.total - p.gpu.activations;
     o.cpuPerNode = p.cpuPerNode;

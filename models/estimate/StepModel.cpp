@@ -106,7 +106,7 @@ StepJob stepJobFrom(const Answers& a)
     j.dropout = false; // today's pre-training and fine-tuning recipes run without dropout (Llama, Qwen configs: 0.0)
 
     const ModelShape states = modelShapeFrom(a);
-    j.params = states.params;
+    j.params = std::max<std::int64_t>(1, states.params); // a pipeline with more stages than layers leaves some empty
     j.largestLayer = std::clamp<std::int64_t>(states.largestLayer, 0, j.params); // a module of this stage
     j.pipelineStages = std::max<std::int64_t>(1, a.integer("pipeline.stages"));
     j.layersPerStage = std::max<std::int64_t>(1, (j.shape.layers + j.pipelineStages - 1) / j.pipelineStages);
@@ -204,7 +204,9 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c)
     t.nodes = job.nodes;
     t.pipelineStages = job.pipelineStages;
     t.overlap = assumedOverlap(c.placement.stage, in.buffers.overlapComm, job.pipelineStages > 1);
-    if (t.denseTflops > 0)
+    // No time without the GPU's TFLOPS, or when the pipeline has more stages than GPUs (the pipeline page refuses
+    // that layout; the memory figures stand).
+    if (t.denseTflops > 0 && job.dataParallel * job.pipelineStages == std::int64_t{job.nodes} * job.gpusPerNode)
         p.time = estimateStepTime(t);
     return p;
 }
