@@ -1,13 +1,13 @@
 // Pipeline parallelism: DeepSpeed's own layer partitioning (deepspeed-facts §2.9), the 1F1B bubble
-// (Narayanan et al. 2021), per-stage memory (ZeRO paper K = 12 plus Korthikanti et al.'s first-stage
-// activations) and the ZeRO stages the pipeline engine accepts.
+// (Narayanan et al. 2021), per-stage memory from the step model (estimate/StepModel.h: the same components
+// the ZeRO page shows, for the placement it recommends) and the ZeRO stages the pipeline engine accepts.
 #include "advise/PipelineAdvisor.h"
 
 #include "advise/BatchKeys.h"
 #include "advise/ZeroAdvisor.h"
-#include "estimate/ActivationMemory.h"
 #include "estimate/PipelinePartition.h"
-#include "estimate/ZeroPaperMemory.h"
+#include "estimate/StepModel.h"
+#include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/SourceCatalog.h"
 #include "util/CheckedMath.h"
 #include "util/Count.h"
@@ -21,6 +21,7 @@
 #include <map>
 #include <optional>
 #include <regex>
+#include <stdexcept>
 
 namespace dsw {
 
@@ -171,14 +172,46 @@ struct PipelineSetup {
     int stages = 0;
     std::int64_t gpus = 0;
     std::int64_t dataParallel = 0;
-    BatchKeys batch;
+    BatchKeys batch; // micro-batch and accumulation: the ZeRO page's recommended plan, else the answers'
     int zeroStage = 0;
     bool checkpointing = false;
-    ActivationInputs activation{};
-    std::int64_t activations = 0;
+    std::optional<StepJob> job; // the answers' step job; empty (with jobError) when the shape contradicts itself
+    std::string jobError;
+    StepCandidate candidate;                // the ZeRO page's placement as the pipeline engine runs it
+    std::int64_t largestLayer = 0;          // model.largest_layer_params, before it is held to a stage's parameters
+    std::optional<StepPrediction> heaviest; // the step model's prediction for the stage needing the most memory
     double usable = 0;
     double bubble = 0;
 };
+
+// The ZeRO page's recommended plan (details.recommended), as the pipeline runs it: ZeRO 0 or 1 (a higher stage
+// fails a check; the memory then assumes stage 1), no parameter offload (stage 3 only), NVMe only at stage 3.
+StepCandidate candidateOf(const Advice& zero, const PipelineSetup& s)
+{
+    StepCandidate c;
+    c.placement.stage = std::min(s.zeroStage, 1);
+    const oj rec = zero.details.contains("recommended") ? oj(zero.details["recommended"]) : oj::object();
+    const std::string optimizer = rec.value("offload_optimizer", std::string("none"));
+    if (c.placement.stage == 1 && optimizer == "cpu")
+        c.placement.offloadOptimizer = "cpu";
+    c.checkpointing = s.checkpointing;
+    c.microBatch = std::max<std::int64_t>(1, s.batch.microBatch);
+    c.accumulation = std::max<std::int64_t>(1, s.batch.gradientAccumulation);
+    return c;
+}
+
+// One stage as the step model sees it: its parameters and transformer blocks (the embedding and head add
+// parameters, not blocks; layers given in pipeline.layer_params count as blocks). A stage without a block is
+// still sized for one (the step model's activations need a layer), an upper bound.
+StepJob stageJob(const PipelineSetup& s, std::int64_t params, std::int64_t blocks)
+{
+    StepJob j = *s.job;
+    j.params = std::max<std::int64_t>(1, params); // an empty stage (a failed check) is sized for one parameter
+    j.largestLayer = std::clamp<std::int64_t>(s.largestLayer, 0, params);
+    j.layersPerStage = std::max<std::int64_t>(1, blocks);
+    j.time.layers = j.layersPerStage;
+    return j;
+}
 
 std::string snippet(const Answers& a, const std::vector<PipelineLayer>& layers, bool derived, const PipelineSetup& s)
 {
@@ -239,28 +272,82 @@ void addTopologyChecks(Advice& adv, const PipelineSetup& s, int layerCount)
                               "ds-partition"});
 }
 
-// The plan from DeepSpeed's boundaries: per-stage counts and memory, the balance and memory checks.
-void addPlan(Advice& adv, const PipelineSetup& s, const std::vector<PipelineLayer>& layers,
-             const std::vector<int>& parts)
+std::string gibText(std::int64_t bytes) { return formatGiB(static_cast<double>(bytes)); }
+
+// The heaviest stage's fit check: its bytes by component, as the ZeRO page counts them.
+void addFitCheck(Advice& adv, PipelineSetup& s, std::size_t stage, const std::vector<int>& layersPerStage,
+                 const std::vector<std::int64_t>& paramsPerStage, const std::vector<std::int64_t>& blocksPerStage)
 {
-    const int memoryStage = std::min(s.zeroStage, 1); // the pipeline engine allows ZeRO 0 or 1 only
+    const StepPrediction& p = *s.heaviest;
+    const GpuBytes& g = p.gpu;
+    std::string text = "Stage " + std::to_string(stage) + " (" + std::to_string(layersPerStage[stage]) + " layers, "
+        + std::to_string(paramsPerStage[stage]) + " parameters) needs " + gibText(g.total) + " of "
+        + formatGiB(s.usable) + " usable per GPU (" + std::to_string(int(std::lround(kPlanHeadroom * 100)))
+        + "% kept free) at " + p.label() + ": parameters " + gibText(g.params) + " + gradients " + gibText(g.grads)
+        + " + optimizer states " + gibText(g.optimizer) + " + buffers " + gibText(g.buffers) + " + activations "
+        + gibText(g.activations) + " + CUDA context, NCCL and fragmentation " + gibText(g.other) + ", as DeepSpeed "
+        + knowledgeVersion()
+        + " allocates them (the step model, the same figures as the ZeRO page's); activations of the stage's "
+        + std::to_string(std::max<std::int64_t>(1, blocksPerStage[stage]))
+        + " transformer blocks for one micro-batch of " + std::to_string(s.candidate.microBatch) + " (checkpointing "
+        + (s.checkpointing ? "on" : "off") + ").";
+    if (!p.fitsGpu) {
+        text += " Try more stages";
+        StepCandidate withCheckpointing = s.candidate;
+        withCheckpointing.checkpointing = true;
+        if (!s.checkpointing
+            && predictStep(stageJob(s, paramsPerStage[stage], blocksPerStage[stage]), withCheckpointing).fitsGpu)
+            text += ", activation checkpointing (it would then fit)";
+        text += s.candidate.microBatch > 1 ? ", or a smaller micro-batch." : ".";
+    }
+    adv.checks.push_back(
+        {p.fitsGpu ? CheckLevel::Pass : CheckLevel::Fail, "pipeline-micro-batch-fits", text, "ds-memory-docs"});
+    adv.estimates.push_back({"Largest stage memory per GPU", static_cast<double>(g.total), "bytes",
+                             "the step model for the stage's parameters and blocks at the ZeRO page's placement: "
+                             "DeepSpeed's allocations by component + activations per operation",
+                             "ds-memory-docs"});
+}
+
+// The plan from DeepSpeed's boundaries: per-stage counts and memory, the balance and memory checks.
+void addPlan(Advice& adv, PipelineSetup& s, const std::vector<PipelineLayer>& layers, const std::vector<int>& parts)
+{
     std::vector<int> layersPerStage;
-    std::vector<std::int64_t> paramsPerStage, memoryPerStage;
+    std::vector<std::int64_t> paramsPerStage, blocksPerStage, memoryPerStage;
+    std::optional<std::size_t> worstStage;
     for (int st = 0; st < s.stages; ++st) {
-        std::int64_t params = 0;
-        for (int i = parts[st]; i < parts[st + 1]; ++i)
+        std::int64_t params = 0, blocks = 0;
+        for (int i = parts[st]; i < parts[st + 1]; ++i) {
             params += layers[i].params;
+            blocks += layers[i].typeName != "Embedding" && layers[i].typeName != "LMHead";
+        }
         layersPerStage.push_back(parts[st + 1] - parts[st]);
         paramsPerStage.push_back(params);
-        memoryPerStage.push_back(
-            addSat(zeroPaperModelStates(params, memoryStage, static_cast<int>(s.dataParallel)).total, s.activations));
+        blocksPerStage.push_back(blocks);
     }
+    try {
+        for (std::size_t st = 0; s.job && st < paramsPerStage.size(); ++st) {
+            StepPrediction p = predictStep(stageJob(s, paramsPerStage[st], blocksPerStage[st]), s.candidate);
+            memoryPerStage.push_back(p.gpu.total);
+            if (!s.heaviest || p.gpu.total > s.heaviest->gpu.total) {
+                worstStage = st;
+                s.heaviest = std::move(p);
+            }
+        }
+    } catch (const std::invalid_argument& e) { // the answers contradict the step model's inputs: no memory
+        s.jobError = e.what();
+        s.job.reset();
+        s.heaviest.reset();
+        worstStage.reset();
+    }
+    if (s.heaviest && s.heaviest->time.total > 0)
+        s.bubble = s.heaviest->time.bubbleFraction; // (p − 1)/(m + p − 1), the step model's
     adv.details["plan"] = oj{{"stages", s.stages},
                              {"parts", parts},
                              {"layers_per_stage", layersPerStage},
                              {"params_per_stage", paramsPerStage},
                              {"bubble_fraction", s.bubble}};
-    adv.details["memory_per_stage_bytes"] = memoryPerStage;
+    if (s.job)
+        adv.details["memory_per_stage_bytes"] = memoryPerStage;
 
     auto allEqual = [](const auto& v) {
         return std::adjacent_find(v.begin(), v.end(), std::not_equal_to<>()) == v.end();
@@ -273,34 +360,11 @@ void addPlan(Advice& adv, const PipelineSetup& s, const std::vector<PipelineLaye
                                     "them, and the one with the most parameters needs the most memory.",
                               "ds-partition"});
 
-    const auto worst = std::max_element(memoryPerStage.begin(), memoryPerStage.end());
-    const auto worstStage = static_cast<std::size_t>(worst - memoryPerStage.begin());
-    const std::int64_t states =
-        zeroPaperModelStates(paramsPerStage[worstStage], memoryStage, static_cast<int>(s.dataParallel)).total;
-    const std::string perParam =
-        (memoryStage == 0 ? "16 bytes" : "(4 + 12/" + std::to_string(s.dataParallel) + ") bytes")
-        + " per parameter at ZeRO-" + std::to_string(memoryStage);
-    const bool fits = static_cast<double>(*worst) <= s.usable;
-    std::string text = "Stage " + std::to_string(worstStage) + " needs " + formatGiB(static_cast<double>(*worst))
-        + " of " + formatGiB(s.usable) + " usable per GPU (" + std::to_string(int(kGpuReserveFraction * 100))
-        + "% kept free): " + "model states " + formatGiB(static_cast<double>(states)) + " ("
-        + std::to_string(paramsPerStage[worstStage]) + " parameters × " + perParam + ") + activations "
-        + formatGiB(static_cast<double>(s.activations)) + ". Under 1F1B the first stage holds up to "
-        + std::to_string(s.stages) + " micro-batches × L/" + std::to_string(s.stages)
-        + " layers, the activations of all L layers of one micro-batch of " + std::to_string(s.batch.microBatch)
-        + " (checkpointing " + (s.checkpointing ? "on" : "off")
-        + "; the fp32 logits term is included, so this is an upper bound).";
-    if (!fits) {
-        text += " Try more stages";
-        if (!s.checkpointing && static_cast<double>(addSat(states, activationBytes(s.activation, true))) <= s.usable)
-            text += ", activation checkpointing (it would then fit)";
-        text += s.batch.microBatch > 1 ? ", or a smaller micro-batch." : ".";
-    }
-    adv.checks.push_back(
-        {fits ? CheckLevel::Pass : CheckLevel::Fail, "pipeline-micro-batch-fits", text, "korthikanti"});
-    adv.estimates.push_back({"Largest stage memory per GPU", static_cast<double>(*worst), "bytes",
-                             "stage parameters × " + perParam + " (ZeRO paper, K = 12) + first-stage activations",
-                             "zero-paper"});
+    if (worstStage)
+        addFitCheck(adv, s, *worstStage, layersPerStage, paramsPerStage, blocksPerStage);
+    else
+        adv.checks.push_back(
+            {CheckLevel::Fail, "pipeline-micro-batch-fits", "The stages' memory is not estimated: " + s.jobError, ""});
     adv.headline = std::to_string(s.stages) + " pipeline stages × " + std::to_string(s.dataParallel)
         + " data-parallel: layers per stage " + list(layersPerStage) + ", bubble " + percent(s.bubble);
     if (s.checkpointing)
@@ -310,12 +374,17 @@ void addPlan(Advice& adv, const PipelineSetup& s, const std::vector<PipelineLaye
 void addBubbleAndBatch(Advice& adv, const PipelineSetup& s)
 {
     const std::int64_t m = s.batch.gradientAccumulation;
+    const bool timed = s.heaviest && s.heaviest->time.total > 0;
+    char seconds[96] = "";
+    if (timed)
+        std::snprintf(seconds, sizeof seconds, "; the step model's %.3g s of a %.3g s step", s.heaviest->time.bubble,
+                      s.heaviest->time.total);
     if (s.bubble > kLargeBubble)
         adv.checks.push_back({CheckLevel::Warn, "pipeline-large-bubble",
                               "The pipeline idles " + percent(s.bubble)
                                   + " of each batch ((p − 1)/(m + p − 1) with p = " + std::to_string(s.stages)
-                                  + ", m = " + std::to_string(m)
-                                  + " micro-batches), above the "
+                                  + ", m = " + std::to_string(m) + " micro-batches" + seconds
+                                  + "), above the "
                                     "wizard's own 25% threshold. Raise gradient_accumulation_steps to at least 4p = "
                                   + std::to_string(4 * s.stages) + " to bring it under 20%.",
                               "narayanan-bubble"});
@@ -324,8 +393,16 @@ void addBubbleAndBatch(Advice& adv, const PipelineSetup& s)
          "(p − 1)/(m + p − 1): idle share of an iteration of (m + p − 1)(t_f + t_b) (Narayanan et al. "
          "Eq. 1), m = gradient_accumulation_steps; the paper's (p − 1)/m is relative to the ideal time",
          "narayanan-bubble"});
-    adv.estimates.push_back({"Activations of the first stage", static_cast<double>(s.activations), "bytes",
-                             activationFormula(s.checkpointing), "korthikanti"});
+    if (timed)
+        adv.estimates.push_back({"Pipeline bubble time", s.heaviest->time.bubble, "s",
+                                 "the stage's compute per step × (p − 1)/m (the step model, estimate/StepTime)",
+                                 "narayanan-bubble"});
+    if (s.heaviest)
+        adv.estimates.push_back({"Activations of the largest stage", static_cast<double>(s.heaviest->gpu.activations),
+                                 "bytes",
+                                 "activations per operation of the stage's transformer blocks for one micro-batch "
+                                 "(estimate/ActivationModel), logits and loss included",
+                                 "korthikanti"});
     adv.estimates.push_back(
         {"Data-parallel size", static_cast<double>(s.dataParallel), "GPUs", "GPUs / stages", "ds-pipeline-module"});
     const std::int64_t train = s.batch.microBatch * m * s.dataParallel;
@@ -443,11 +520,25 @@ Advice advisePipeline(const Answers& a, const Advice& zero)
     s.gpus = a.integer("hardware.gpus_per_node") * a.integer("hardware.nodes");
     s.dataParallel = std::max<std::int64_t>(1, s.gpus / s.stages);
     s.batch = batchKeys(a); // the micro-batch and accumulation the composer writes; DeepSpeed's micro-batches = GAS
+    if (zero.details.contains("recommended")) { // the ZeRO page's plan, when it chose one
+        const oj& rec = zero.details["recommended"];
+        if (rec.contains("micro_batch_size") && rec.contains("gradient_accumulation_steps")) {
+            s.batch.microBatch = rec["micro_batch_size"].get<std::int64_t>();
+            s.batch.gradientAccumulation = rec["gradient_accumulation_steps"].get<std::int64_t>();
+        }
+    }
     s.zeroStage = zeroStageOf(zero, a);
     s.checkpointing = checkpointingOf(zero, a);
-    s.activation = activationInputsFor(a, s.batch.microBatch);
-    s.activations = activationBytes(s.activation, s.checkpointing);
-    s.usable = a.number("hardware.gpu_memory_gib") * kGiB * (1 - kGpuReserveFraction);
+    s.candidate = candidateOf(zero, s);
+    s.largestLayer = a.integer("model.largest_layer_params");
+    try {
+        s.job = stepJobFrom(a);
+        if (s.gpus % s.stages != 0) // DeepSpeed refuses this topology (a failed check): memory only, no step time
+            s.job->time.denseTflops = 0;
+    } catch (const std::invalid_argument& e) {
+        s.jobError = e.what();
+    }
+    s.usable = a.number("hardware.gpu_memory_gib") * kGiB * (1 - kPlanHeadroom); // as predictStep's usableGpuBytes
     s.bubble = static_cast<double>(s.stages - 1) / static_cast<double>(s.batch.gradientAccumulation + s.stages - 1);
 
     addTopologyChecks(adv, s, static_cast<int>(layers.size()));
@@ -491,8 +582,8 @@ Advice advisePipeline(const Answers& a, const Advice& zero)
     adv.details["partition_method"] = lower(a.text("pipeline.partition_method"));
     adv.details["zero_stage"] = s.zeroStage;
     adv.details["activation_checkpointing"] = s.checkpointing;
-    adv.details["activations_bytes"] = s.activations;
-    adv.details["gpu_usable_bytes"] = s.usable;
+    adv.details["activations_bytes"] = s.heaviest ? s.heaviest->gpu.activations : 0;
+    adv.details["gpu_usable_bytes"] = s.heaviest ? s.heaviest->usableGpuBytes : s.usable;
     return adv;
 }
 
