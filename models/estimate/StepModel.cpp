@@ -132,8 +132,8 @@ StepJob stepJobFrom(const Answers& a)
     t.seqLen = j.seqLen;
     t.heads = j.shape.heads;
     t.elementBytes = j.precision == TrainingPrecision::Fp32 ? 4 : 2;
-    t.mfu = a.has("hardware.mfu") ? a.number("hardware.mfu") : kAssumedMfu;
-    t.nicsPerNode = a.has("hardware.nics_per_node") ? a.integer("hardware.nics_per_node") : 1;
+    t.mfu = a.number("hardware.mfu"); // default kAssumedMfu's 0.40 (the registry's)
+    t.nicsPerNode = a.integer("hardware.nics_per_node");
     if (const GpuSpec* gpu = GpuCatalog::instance().find(a.text("hardware.gpu"))) {
         t.denseTflops = denseTflopsOf(*gpu, j.precision == TrainingPrecision::Bf16).value_or(0);
         t.pcieGBps = assumedPcieGBps(pcieGenerationOf(*gpu).value_or(4));
@@ -143,9 +143,10 @@ StepJob stepJobFrom(const Answers& a)
         t.intraNodeGBps = t.pcieGBps;
     }
     t.nicGbps = a.number("hardware.inter_node_gbps");
-    if (t.nicGbps <= 0)
-        if (const NetworkSpec* n = NetworkCatalog::instance().find(a.text("hardware.inter_node_network")))
-            t.nicGbps = n->gbps;
+    if (t.nicGbps > 0)
+        t.nicsPerNode = 1; // the node's whole rate was given
+    else if (const NetworkSpec* n = NetworkCatalog::instance().find(a.text("hardware.inter_node_network")))
+        t.nicGbps = n->gbps;
     return j;
 }
 

@@ -289,6 +289,16 @@ InputRegistry::InputRegistry()
     add(number("hardware.inter_node_gbps", "Inter-node bandwidth", 0, 0, 1e5, "Gbit/s",
                "Per-node network bandwidth; 0 takes the figure for hardware.inter_node_network."),
         "setup", {"onebit"});
+    // Sources (resources/knowledge/sources.tsv): megatron-mfu (the 40% default is below its 41–48% on H100).
+    add(integer("hardware.nics_per_node", "Network cards per node", 1, 1, 64, "NICs",
+                "Network cards per node carrying inter-node traffic (DGX A100/H100: 8, one per GPU); the node's rate "
+                "is this × the network's per-port rate. Ignored when hardware.inter_node_gbps is given."),
+        "setup", {"zero", "onebit"});
+    add(number("hardware.mfu", "Compute efficiency (MFU)", 0.40, 0.05, 1, "",
+               "Share of the GPU's dense 16-bit TFLOPS a step achieves on the FLOPs it runs, recompute included: the "
+               "step-time model's efficiency. 0.40 is the wizard's assumption, below Megatron-LM's 41–48% on H100; "
+               "small micro-batches reach less."),
+        "setup", {"zero"});
     add(integer("training.total_steps", "Total training steps", 100000, 1, 1e9, "steps",
                 "Optimizer steps in the whole run."),
         "setup", {"onebit"});

@@ -141,6 +141,24 @@ private slots:
                         }
         QCOMPARE(compared, 128);
     }
+    // hardware.mfu scales compute; hardware.nics_per_node the inter-node rate (unless inter_node_gbps gives it).
+    void hardwareInputsReachTheStepModel()
+    {
+        const QStringList base = {"model.preset=llama-2-13b", "hardware.gpu=A100-80GB", "hardware.nodes=2",
+                                  "hardware.inter_node_network=infiniband-hdr"};
+        const StepCandidate c{{2, "none", "none"}, true, 1, 16};
+        const StepPrediction slow = predictStep(stepJobFrom(answersFrom(base + QStringList{"hardware.mfu=0.2"})), c);
+        const StepPrediction fast = predictStep(stepJobFrom(answersFrom(base + QStringList{"hardware.mfu=0.4"})), c);
+        QVERIFY(std::abs(slow.time.compute / fast.time.compute - 2) < 1e-9);
+        const StepPrediction one = predictStep(stepJobFrom(answersFrom(base)), c);
+        const StepPrediction eight =
+            predictStep(stepJobFrom(answersFrom(base + QStringList{"hardware.nics_per_node=8"})), c);
+        QVERIFY(eight.time.communicationLinkSeconds < one.time.communicationLinkSeconds);
+        const StepPrediction given = predictStep(
+            stepJobFrom(answersFrom(base + QStringList{"hardware.nics_per_node=8", "hardware.inter_node_gbps=200"})),
+            c);
+        QCOMPARE(given.time.communicationLinkSeconds, one.time.communicationLinkSeconds); // 200 Gb/s is the node's
+    }
     void pipelineLimitsTheStages()
     {
         const PlanSearch s = searchPlans(answersFrom(
