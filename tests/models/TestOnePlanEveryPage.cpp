@@ -1,0 +1,103 @@
+// One plan, every page (issue 10, item 5): the ZeRO page and the pipeline page read the same step model
+// (estimate/StepModel.h), so for the same placement they give the same per-GPU memory. Over presets × GPUs ×
+// nodes × pipeline stages × sequence lengths, with uniform layers that the stages divide evenly (each stage then
+// holds exactly the ZeRO page's parameters and layers per stage), the pipeline page's heaviest stage must need
+// exactly the bytes the ZeRO page's recommended plan needs, and both pages must agree on the batch and the bubble.
+#include "TestAnswers.h"
+#include "advise/PipelineAdvisor.h"
+#include "advise/ZeroAdvisor.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+using namespace dsw;
+using namespace dsw::test;
+
+class TestOnePlanEveryPage : public QObject {
+    Q_OBJECT
+private slots:
+    void zeroAndPipelinePagesAgree()
+    {
+        const QStringList presets{"llama-2-7b", "llama-2-13b", "llama-2-70b", "qwen2.5-7b", "qwen2.5-14b"};
+        const QStringList gpus{"A100-80GB", "H100-80GB", "A100-40GB"};
+        int scenarios = 0, fitting = 0;
+        for (const QString& preset : presets)
+            for (const QString& gpu : gpus)
+                for (const int nodes : {1, 2})
+                    for (const int stages : {2, 4})
+                        for (const int seq : {2048, 4096}) {
+                            QStringList s{"model.preset=" + preset,
+                                          "hardware.gpu=" + gpu,
+                                          "hardware.gpus_per_node=8",
+                                          QStringLiteral("hardware.nodes=%1").arg(nodes),
+                                          QStringLiteral("pipeline.stages=%1").arg(stages),
+                                          QStringLiteral("model.seq_len=%1").arg(seq),
+                                          "pipeline.partition_method=uniform"};
+                            // Uniform layers of the preset's size: model.params = layers × per-layer count, so
+                            // every stage holds model.params / stages, as the ZeRO page's job assumes.
+                            const Answers shape = answersFrom(s);
+                            const std::int64_t layers = shape.integer("model.layers");
+                            QVERIFY(layers % stages == 0);
+                            const std::int64_t perLayer = shape.integer("model.params") / layers;
+                            QStringList counts;
+                            for (std::int64_t i = 0; i < layers; ++i)
+                                counts << QString::number(perLayer);
+                            s << "pipeline.layer_params=" + counts.join(',')
+                              << QStringLiteral("model.params=%1").arg(perLayer * layers);
+                            const Answers a = answersFrom(s);
+                            const QString name = QStringLiteral("%1 %2 ×%3 nodes, %4 stages, seq %5")
+                                                     .arg(preset, gpu)
+                                                     .arg(nodes)
+                                                     .arg(stages)
+                                                     .arg(seq);
+
+                            const Advice zero = adviseZero(a);
+                            const Advice pipe = advisePipeline(a, zero);
+                            QVERIFY2(zero.details.contains("recommended"), qPrintable(name));
+                            const auto& rec = zero.details["recommended"];
+                            QVERIFY2(rec["stage"].get<int>() <= 1, qPrintable(name)); // the pipeline's limit
+                            QVERIFY2(pipe.details.contains("memory_per_stage_bytes"), qPrintable(name));
+                            const auto& plan = pipe.details["plan"];
+                            for (const auto& n : plan["layers_per_stage"])
+                                QVERIFY2(n.get<std::int64_t>() == layers / stages, qPrintable(name));
+
+                            // The same per-GPU bytes on both pages, for every (equal) stage.
+                            const auto& memory = pipe.details["memory_per_stage_bytes"];
+                            const std::int64_t zeroBytes = rec["gpu_total_bytes"].get<std::int64_t>();
+                            for (const auto& bytes : memory)
+                                QVERIFY2(bytes.get<std::int64_t>() == zeroBytes,
+                                         qPrintable(name + ": pipeline " + QString::number(bytes.get<std::int64_t>())
+                                                    + " B, ZeRO " + QString::number(zeroBytes) + " B"));
+                            JSON_COMPARE(pipe.details["activations_bytes"], rec["activations_bytes"]);
+                            JSON_COMPARE(pipe.details["zero_stage"], rec["stage"]);
+                            JSON_COMPARE(pipe.details["activation_checkpointing"], rec["activation_checkpointing"]);
+
+                            // The same batch, and the bubble the step model times: (p − 1)/(m + p − 1).
+                            const auto& batch = pipe.details["batch"];
+                            JSON_COMPARE(batch["micro_batch_size"], rec["micro_batch_size"]);
+                            JSON_COMPARE(batch["micro_batches"], rec["gradient_accumulation_steps"]);
+                            const double m = rec["gradient_accumulation_steps"].get<double>();
+                            QVERIFY(
+                                qFuzzyCompare(plan["bubble_fraction"].get<double>(), (stages - 1) / (m + stages - 1)));
+
+                            // The fit check compares that figure with the usable memory the step model uses.
+                            const auto fit = std::find_if(pipe.checks.begin(), pipe.checks.end(), [](const Check& c) {
+                                return c.code == "pipeline-micro-batch-fits";
+                            });
+                            QVERIFY2(fit != pipe.checks.end(), qPrintable(name));
+                            const bool fitsGpu =
+                                static_cast<double>(zeroBytes) <= pipe.details["gpu_usable_bytes"].get<double>();
+                            QVERIFY2((fit->level == CheckLevel::Pass) == fitsGpu,
+                                     qPrintable(name + ": " + q(fit->message)));
+                            fitting += fitsGpu;
+                            ++scenarios;
+                        }
+        QVERIFY(scenarios >= 100);
+        QVERIFY(fitting > 0); // the comparison covers plans that fit, not only ones that do not
+        qInfo("%d scenarios, %d of them fit", scenarios, fitting);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestOnePlanEveryPage)
+#include "TestOnePlanEveryPage.moc"
