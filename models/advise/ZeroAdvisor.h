@@ -1,6 +1,7 @@
 #pragma once
 #include "advise/Advice.h"
 #include "estimate/PlacementMemory.h" // paramsPerPipelineStage
+#include "estimate/StepModel.h"
 #include "project/Answers.h"
 
 #include <cstdint>
@@ -21,8 +22,7 @@ struct ZeroOption {
     std::int64_t accumulation = 1;
     double stepSeconds = 0; // predicted per optimizer step (estimate/StepTime.h); 0 when the GPU has no TFLOPS figure
     double tokensPerSecondPerGpu = 0;
-    // Per GPU at the peak, by what it holds (estimate/StepModel.h GpuBytes); they add up to gpuTotal.
-    std::int64_t paramsBytes = 0, gradsBytes = 0, optimizerBytes = 0, buffersBytes = 0, otherBytes = 0;
+    GpuBytes gpu; // per GPU at the peak, by what it holds; gpu.total is gpuTotal
 
     std::int64_t gpuModelStates = 0;
     std::int64_t activations = 0;
@@ -57,7 +57,7 @@ ZeroStageLimit zeroStageLimit(const Answers& answers);
 // The candidates of the plan search that honour what the user forced (stage, offload, checkpointing, a typed
 // micro-batch): those that fit fastest first (by the step model), then the others.
 std::vector<ZeroOption> zeroOptions(const Answers& answers);
-ZeroOption zeroOptionOf(const struct StepPrediction& prediction);
+ZeroOption zeroOptionOf(const StepPrediction& prediction);
 
 Advice adviseZero(const Answers& answers);
 

@@ -55,11 +55,7 @@ ZeroOption zeroOptionOf(const StepPrediction& p)
     o.stepSeconds = p.time.total;
     o.tokensPerSecondPerGpu = p.time.tokensPerSecondPerGpu;
     o.activations = p.gpu.activations;
-    o.paramsBytes = p.gpu.params;
-    o.gradsBytes = p.gpu.grads;
-    o.optimizerBytes = p.gpu.optimizer;
-    o.buffersBytes = p.gpu.buffers;
-    o.otherBytes = p.gpu.other;
+    o.gpu = p.gpu;
     o.gpuTotal = p.gpu.total;
     o.gpuModelStates = p.gpu.total - p.gpu.activations;
     o.cpuPerNode = p.cpuPerNode;
