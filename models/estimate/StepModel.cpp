@@ -204,6 +204,7 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c)
     t.gpusPerNode = job.gpusPerNode;
     t.nodes = job.nodes;
     t.pipelineStages = job.pipelineStages;
+    t.explain = false; // ranked by the numbers; no page shows the formulas of every candidate
     t.overlap = assumedOverlap(c.placement.stage, in.buffers.overlapComm, job.pipelineStages > 1);
     // No time without the GPU's TFLOPS, or when the pipeline has more stages than GPUs (the pipeline page refuses
     // that layout; the memory figures stand).

@@ -153,15 +153,16 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     t.flops = (denseFlops + attnFlops) / split;
     const double achieved = in.denseTflops * 1e12 * in.mfu;
     t.compute = t.flops / achieved;
-    t.parts.push_back(
-        {"compute", t.compute,
-         "(" + num(denseFactor) + "Ψ + " + num(attnPasses) + " × 4·s·h·L" + (in.causalMask ? " ÷ 2" : "")
-             + ") per token × " + num(tokens) + " tokens = " + num(t.flops) + " FLOPs ÷ (" + num(in.denseTflops)
-             + " TFLOPS × " + num(in.mfu) + ")",
-         in.activationCheckpointing
-             ? std::vector<std::string>{"kaplan-6n", "narayanan-recompute-flops", "korthikanti-flops", "megatron-mfu",
-                                        "gpu-catalog"}
-             : std::vector<std::string>{"kaplan-6n", "korthikanti-flops", "megatron-mfu", "gpu-catalog"}});
+    if (in.explain)
+        t.parts.push_back(
+            {"compute", t.compute,
+             "(" + num(denseFactor) + "Ψ + " + num(attnPasses) + " × 4·s·h·L" + (in.causalMask ? " ÷ 2" : "")
+                 + ") per token × " + num(tokens) + " tokens = " + num(t.flops) + " FLOPs ÷ (" + num(in.denseTflops)
+                 + " TFLOPS × " + num(in.mfu) + ")",
+             in.activationCheckpointing
+                 ? std::vector<std::string>{"kaplan-6n", "narayanan-recompute-flops", "korthikanti-flops",
+                                            "megatron-mfu", "gpu-catalog"}
+                 : std::vector<std::string>{"kaplan-6n", "korthikanti-flops", "megatron-mfu", "gpu-catalog"}});
 
     // Communication.
     std::string what;
@@ -185,19 +186,20 @@ StepTime estimateStepTime(const StepTimeInputs& in)
         t.communicationLinkSeconds = t.communicationBytes / (t.linkGBps * 1e9);
     const double hidden = in.overlap * std::min(t.communicationLinkSeconds, t.compute);
     t.communication = t.communicationLinkSeconds - hidden;
-    t.parts.push_back({"communication",
-                       t.communication,
-                       in.dataParallel > 1 ? "ZeRO-" + std::to_string(p.stage) + ": " + what + " transfers of Ψ·"
-                               + num(b) + " B × (d−1)/d, d = " + num(d) + " → " + num(t.communicationBytes)
-                               + " B per GPU ÷ " + num(t.linkGBps) + " GB/s ("
-                               + (acrossNodes ? "min of intra-node " + num(intra) + " and "
-                                          + std::to_string(in.nicsPerNode) + " × " + num(in.nicGbps) + " Gb/s NICs"
-                                              : "intra-node link")
-                               + ") = " + num(t.communicationLinkSeconds) + " s, of which " + num(in.overlap)
-                               + " × min(communication, compute) hides behind compute"
-                                           : "no data parallelism: nothing to reduce",
-                       {"ds-zero-reduce-boundary", "zero-paper-comm-dp", "zero-paper-comm-stage3",
-                        "ds-zero3-reuse-distance", "nccl-tests-busbw", "ds-overlap-comm"}});
+    if (in.explain)
+        t.parts.push_back({"communication",
+                           t.communication,
+                           in.dataParallel > 1 ? "ZeRO-" + std::to_string(p.stage) + ": " + what + " transfers of Ψ·"
+                                   + num(b) + " B × (d−1)/d, d = " + num(d) + " → " + num(t.communicationBytes)
+                                   + " B per GPU ÷ " + num(t.linkGBps) + " GB/s ("
+                                   + (acrossNodes ? "min of intra-node " + num(intra) + " and "
+                                              + std::to_string(in.nicsPerNode) + " × " + num(in.nicGbps) + " Gb/s NICs"
+                                                  : "intra-node link")
+                                   + ") = " + num(t.communicationLinkSeconds) + " s, of which " + num(in.overlap)
+                                   + " × min(communication, compute) hides behind compute"
+                                               : "no data parallelism: nothing to reduce",
+                           {"ds-zero-reduce-boundary", "zero-paper-comm-dp", "zero-paper-comm-stage3",
+                            "ds-zero3-reuse-distance", "nccl-tests-busbw", "ds-overlap-comm"}});
 
     // Offload: what crosses PCIe per partitioned parameter per step, as DeepSpeed's code copies it.
     const double partition = psi / d;
@@ -233,29 +235,31 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     if (t.nvmeBytes > 0)
         t.nvmeSeconds = reads / (in.nvmeReadGBps * 1e9) + writes / (in.nvmeWriteGBps * 1e9);
     t.offload = t.pcieSeconds + t.cpuAdamSeconds + t.nvmeSeconds;
-    t.parts.push_back(
-        {"offload",
-         t.offload,
-         optOffload || paramOffload ? "PCIe " + num(toHost) + " B to host + " + num(toGpu)
-                 + " B to GPU per partitioned parameter × " + num(partition) + " ÷ " + num(in.pcieGBps)
-                 + " GB/s = " + num(t.pcieSeconds) + " s; CPU Adam " + num(nodeShare) + " parameters per node ÷ "
-                 + num(in.cpuAdamParamsPerSecond) + "/s = " + num(t.cpuAdamSeconds) + " s; NVMe " + num(reads)
-                 + " B read ÷ " + num(in.nvmeReadGBps) + " GB/s + " + num(writes) + " B written ÷ "
-                 + num(in.nvmeWriteGBps) + " GB/s = " + num(t.nvmeSeconds) + " s; serial with the GPU's work"
-                                    : "no offload",
-         {"ds-offload-grad-copy", "ds-offload-param-copy", "ds-activation-offload-cost", "ds-cpu-adam-measured",
-          "ds-deepnvme-blog-2024-cpu", "zenflow-offload-penalty"}});
+    if (in.explain)
+        t.parts.push_back(
+            {"offload",
+             t.offload,
+             optOffload || paramOffload ? "PCIe " + num(toHost) + " B to host + " + num(toGpu)
+                     + " B to GPU per partitioned parameter × " + num(partition) + " ÷ " + num(in.pcieGBps)
+                     + " GB/s = " + num(t.pcieSeconds) + " s; CPU Adam " + num(nodeShare) + " parameters per node ÷ "
+                     + num(in.cpuAdamParamsPerSecond) + "/s = " + num(t.cpuAdamSeconds) + " s; NVMe " + num(reads)
+                     + " B read ÷ " + num(in.nvmeReadGBps) + " GB/s + " + num(writes) + " B written ÷ "
+                     + num(in.nvmeWriteGBps) + " GB/s = " + num(t.nvmeSeconds) + " s; serial with the GPU's work"
+                                        : "no offload",
+             {"ds-offload-grad-copy", "ds-offload-param-copy", "ds-activation-offload-cost", "ds-cpu-adam-measured",
+              "ds-deepnvme-blog-2024-cpu", "zenflow-offload-penalty"}});
 
     // Pipeline bubble.
     const double pp = static_cast<double>(in.pipelineStages);
     const double m = in.pipelineMicroBatches > 0 ? static_cast<double>(in.pipelineMicroBatches) : ga;
     t.bubbleFraction = (pp - 1) / (m + pp - 1);
     t.bubble = t.compute * (pp - 1) / m;
-    t.parts.push_back({"bubble",
-                       t.bubble,
-                       "(p−1)/m × compute = (" + num(pp) + "−1)/" + num(m) + " × " + num(t.compute) + " s; "
-                           + num(t.bubbleFraction * 100) + "% of the pipelined time",
-                       {"narayanan-bubble"}});
+    if (in.explain)
+        t.parts.push_back({"bubble",
+                           t.bubble,
+                           "(p−1)/m × compute = (" + num(pp) + "−1)/" + num(m) + " × " + num(t.compute) + " s; "
+                               + num(t.bubbleFraction * 100) + "% of the pipelined time",
+                           {"narayanan-bubble"}});
 
     t.total = t.compute + t.communication + t.offload + t.bubble;
     const double world = static_cast<double>(in.nodes) * static_cast<double>(in.gpusPerNode);

@@ -88,6 +88,7 @@ struct StepTimeInputs {
     double cpuAdamParamsPerSecond = kCpuAdamParamsPerSecond; // one node's CPUs together
     double nvmeReadGBps = kNvmeReadGBps;                     // one node's NVMe together
     double nvmeWriteGBps = kNvmeWriteGBps;
+    bool explain = true; // build each part's formula text (the plan search ranks without it)
 };
 
 // One component's time with how it was computed.
