@@ -4,12 +4,10 @@
 #include "advise/PipelineAdvisor.h"
 
 #include "advise/BatchKeys.h"
-#include "advise/ZeroAdvisor.h"
 #include "estimate/PipelinePartition.h"
 #include "estimate/StepModel.h"
 #include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/SourceCatalog.h"
-#include "util/CheckedMath.h"
 #include "util/Count.h"
 #include "util/RegexLimits.h"
 
@@ -505,7 +503,7 @@ Advice advisePipeline(const Answers& a, const Advice& zero)
     adv.status = AdviceStatus::Complete;
     adv.sources = {"ds-pipeline-module", "ds-partition",     "ds-pipeline-config",
                    "ds-pipe-zero",       "narayanan-bubble", "korthikanti",
-                   "zero-paper",         "ds-pipe-batch",    "ds-pipeline-tutorial"};
+                   "ds-memory-docs",     "ds-pipe-batch",    "ds-pipeline-tutorial"};
     const auto parsed = parseLayerParams(a.text("pipeline.layer_params"));
     if (!parsed) {
         adv.status = AdviceStatus::NeedsInput;
