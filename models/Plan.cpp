@@ -111,7 +111,7 @@ Plan makePlan(const Answers& source)
     plan.workflows.push_back(zero);
     plan.workflows.push_back(advisePrecision(answers));
     plan.workflows.push_back(advisePipeline(answers, zero));
-    plan.workflows.push_back(adviseMemory(source, zero)); // the setup the user ran: their own batch
+    plan.workflows.push_back(adviseMemory(source)); // the setup the user ran (memory.ran_*), not the ZeRO pick
     plan.workflows.push_back(adviseNvme(answers));
     plan.workflows.push_back(adviseOnebit(answers, zero));
     plan.workflows.push_back(adviseSparse(answers));

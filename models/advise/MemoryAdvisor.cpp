@@ -1,16 +1,20 @@
-// Out-of-memory diagnosis: the pasted message is parsed (OomMessage.h), the job is taken to be what the answers
-// give (the ZeRO workflow's placement, micro-batch, accumulation), the likely cause is named from the message's
-// numbers, memory.phase and the estimates (MemoryDiagnosis.h), and a step-by-step plan (MemoryPlan.h) lists changes
-// with their expected savings and trade-offs.
+// Out-of-memory diagnosis: the pasted message is parsed (OomMessage.h), the setup the job ran is asked
+// (memory.ran_*, never the ZeRO workflow's pick), the message's figures are compared with the step model's
+// prediction for it, the likely cause is named from the message's numbers, memory.phase and the prediction
+// (MemoryDiagnosis.h), and a step-by-step plan (MemoryPlan.h) lists changes with their expected savings, each at
+// most what the message says was in use, and trade-offs.
 #include "advise/MemoryAdvisor.h"
 
 #include "advise/MemoryDiagnosis.h"
+#include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/SourceCatalog.h"
 #include "util/Count.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
+#include <stdexcept>
 
 namespace dsw {
 
@@ -21,21 +25,74 @@ using oj = nlohmann::ordered_json;
 constexpr double kGiB = 1073741824.0;
 // A GPU size this far from the answers' is reported as a different GPU (the wizard's own tolerance).
 constexpr double kCapacityMismatch = 0.10;
+// The message's allocated bytes this many times above or below the prediction for the setup it ran: the setup or
+// the model is off (issue 10's threshold, the wizard's own).
+constexpr double kModelMismatch = 1.5;
 
 std::string gib(double bytes) { return formatGiB(bytes); }
 std::string num(std::int64_t v) { return std::to_string(v); }
 oj orNull(const std::optional<std::int64_t>& v) { return v ? oj(*v) : oj(nullptr); }
 
-oj setupJson(const Job& j, const Setup& s)
+oj setupJson(const Job& j, const RanSetup& ran)
 {
+    const Setup& s = ran.setup;
+    const StepPrediction p = predict(j, s);
     return oj{{"stage", s.stage},
               {"offload_optimizer", s.offloadOptimizer},
               {"offload_param", s.offloadParam},
               {"activation_checkpointing", s.checkpointing},
               {"micro_batch", s.micro},
               {"gradient_accumulation", s.accumulation},
-              {"gpu_model_states_bytes", gpuModelStates(j, s)},
-              {"activations_bytes", activations(j, s)}};
+              {"not_given", ran.notGiven},
+              {"gpu_model_states_bytes", addSat(p.gpu.params, p.gpu.grads, p.gpu.optimizer)},
+              {"gpu_buffers_bytes", p.gpu.buffers},
+              {"activations_bytes", p.gpu.activations},
+              {"gpu_other_bytes", p.gpu.other},
+              {"gpu_total_bytes", p.gpu.total},
+              {"gpu_peak_allocated_bytes", p.memory.gpuPeakAllocated()}};
+}
+
+// Which figures a setup answer that is not given leaves unknown.
+std::string unknownFigures(const std::vector<std::string>& notGiven)
+{
+    bool states = false, acts = false;
+    std::string ids;
+    for (const std::string& id : notGiven) {
+        ids += (ids.empty() ? "" : ", ") + id;
+        (id == "memory.ran_checkpointing" ? acts : states) = true;
+    }
+    std::string figures = states && acts ? "the model states, buffers and activations"
+        : states                         ? "the model states and buffers (and the ZeRO and offload savings)"
+                                         : "the activations (and the checkpointing saving)";
+    return ids + " not given: " + figures
+        + " below are predicted for DeepSpeed's and PyTorch's defaults (ZeRO off, no offload, no checkpointing) and "
+          "are unknown for the run; the message is not compared with the prediction. Set them on the memory page "
+          "(an imported config sets the ZeRO stage and offload).";
+}
+
+// The message's PyTorch-allocated bytes (else reserved) against the predicted peak allocated for the setup it ran.
+void compareWithPrediction(Planner& p, const OomReport& r, const RanSetup& ran)
+{
+    const std::optional<std::int64_t> seen = r.allocated ? r.allocated : r.reserved;
+    if (!seen || *seen <= 0 || !ran.notGiven.empty())
+        return;
+    const std::int64_t predicted = predict(p.job, ran.setup).memory.gpuPeakAllocated();
+    if (predicted <= 0 || predicted == kSaturated)
+        return;
+    const double ratio = static_cast<double>(predicted) / static_cast<double>(*seen);
+    const std::string what = r.allocated ? "allocated by PyTorch" : "reserved by PyTorch";
+    if (ratio <= kModelMismatch && ratio >= 1.0 / kModelMismatch)
+        return;
+    char factor[16];
+    std::snprintf(factor, sizeof factor, "%.1f×", ratio > 1 ? ratio : 1 / ratio);
+    p.warn("oom-model-mismatch",
+           "The message says " + gib(static_cast<double>(*seen)) + " was " + what + "; the step model predicts "
+               + gib(static_cast<double>(predicted)) + " allocated at the peak for the setup it ran ("
+               + setupLabel(ran.setup) + "), " + factor + (ratio > 1 ? " more" : " less")
+               + ". Check the memory.ran_* answers (stage, offload, checkpointing, micro-batch) and the model's; the "
+                 "savings below come from the prediction, each at most what was in use (the 1.5× threshold is the "
+                 "wizard's own).",
+           "pytorch-oom-message");
 }
 
 void addMessageEstimates(Advice& adv, const OomReport& r)
@@ -96,7 +153,7 @@ void addUnique(std::vector<std::string>& ids, const std::string& id)
 
 } // namespace
 
-Advice adviseMemory(const Answers& answers, const Advice& zero)
+Advice adviseMemory(const Answers& answers)
 {
     Advice adv;
     adv.workflow = "memory";
@@ -158,9 +215,20 @@ Advice adviseMemory(const Answers& answers, const Advice& zero)
                           r.kind == OomKind::CudaOutOfMemory  ? "pytorch-oom-message"
                               : r.kind == OomKind::HostKilled ? "axolotl-faq-exit9"
                                                               : "ds-batch-assert"});
-    const Job job = jobFrom(answers, r.totalCapacity);
-    Planner p{job, setupFrom(answers, zero), adv, {}};
-    adv.details["assumed_setup"] = setupJson(job, p.setup);
+    Job job;
+    try {
+        job = jobFrom(answers, r.totalCapacity);
+    } catch (const std::invalid_argument& e) { // the model's shape contradicts itself: nothing can be sized
+        adv.status = AdviceStatus::NeedsInput;
+        adv.headline = "The model's shape contradicts itself";
+        adv.checks.push_back({CheckLevel::Fail, "model-shape-invalid", e.what(), ""});
+        return adv;
+    }
+    const RanSetup ran = ranSetupFrom(answers);
+    Planner p{job, ran.setup, adv, {}, std::nullopt, ""};
+    adv.details["ran_setup"] = setupJson(job, ran);
+    if (!ran.notGiven.empty())
+        p.warn("oom-setup-not-given", unknownFigures(ran.notGiven), "");
     Cause cause;
     if (r.kind == OomKind::CudaOutOfMemory) {
         const double given = answers.number("hardware.gpu_memory_gib") * kGiB;
@@ -172,16 +240,42 @@ Advice adviseMemory(const Answers& answers, const Advice& zero)
                        + " (hardware.gpu): the numbers below use the message's "
                          "(the 10% tolerance is the wizard's own).",
                    "pytorch-oom-message");
+        // No step frees more than was in use: the message's reserved bytes (allocated ones included), else its
+        // allocated bytes, else what this process held, else the whole GPU.
+        if (r.reserved || r.allocated || r.processInUse) {
+            p.inUse = r.reserved ? r.reserved : r.allocated ? r.allocated : r.processInUse;
+            p.inUseBasis = "the message's " + gib(static_cast<double>(*p.inUse))
+                + (r.reserved        ? " reserved by PyTorch"
+                       : r.allocated ? " allocated by PyTorch"
+                                     : " in use");
+        } else if (job.gpuCapacity > 0) {
+            p.inUse = truncSat(job.gpuCapacity);
+            p.inUseBasis = "the GPU's " + gib(job.gpuCapacity);
+        }
         addMessageEstimates(adv, r);
+        compareWithPrediction(p, r, ran);
         cause = diagnoseCuda(r, p);
-        adv.estimates.push_back({"Model states per GPU (assumed setup)",
-                                 adv.details["assumed_setup"]["gpu_model_states_bytes"].get<double>(), "bytes",
-                                 "ZeRO paper, K = 12, or DeepSpeed's estimator with offload", "zero-paper"});
-        adv.estimates.push_back(
-            {"Activations per GPU (assumed setup)", adv.details["assumed_setup"]["activations_bytes"].get<double>(),
-             "bytes", activationFormula(adv.details["assumed_setup"]["activation_checkpointing"].get<bool>()),
-             "korthikanti"});
+        const oj& rs = adv.details["ran_setup"];
+        const std::string basis =
+            ran.notGiven.empty() ? "the setup it ran" : "the setup it ran, DeepSpeed's defaults where not given";
+        adv.estimates.push_back({"Model states per GPU (" + basis + ")", rs["gpu_model_states_bytes"].get<double>(),
+                                 "bytes",
+                                 "step model: parameters, gradients and optimizer states as DeepSpeed "
+                                     + knowledgeVersion() + " allocates them",
+                                 "ds-mem-z12-master"});
+        adv.estimates.push_back({"Buffers per GPU (" + basis + ")", rs["gpu_buffers_bytes"].get<double>(), "bytes",
+                                 "step model: reduce/all-gather buckets, the ZeRO-3 working set, offload staging",
+                                 "ds-mem-z12-ipg-buckets"});
+        adv.estimates.push_back({"Activations per GPU (" + basis + ")", rs["activations_bytes"].get<double>(), "bytes",
+                                 "step model: activations operation by operation, logits and loss", "korthikanti"});
+        adv.estimates.push_back({"Peak allocated per GPU (" + basis + ")", rs["gpu_peak_allocated_bytes"].get<double>(),
+                                 "bytes", "step model: what PyTorch's allocator holds at the step's peak",
+                                 "ds-mem-engine-wrapper"});
     } else if (r.kind == OomKind::HostKilled) {
+        if (job.cpuBytes > 0) { // no step frees more host RAM than the node has
+            p.inUse = truncSat(job.cpuBytes);
+            p.inUseBasis = "the node's " + gib(job.cpuBytes) + " of host RAM";
+        }
         cause = diagnoseHostKill(p);
     } else {
         cause = diagnoseBatch(r, p, answers);

@@ -17,17 +17,18 @@ std::string gib(double bytes) { return formatGiB(bytes); }
 std::string num(std::int64_t v) { return std::to_string(v); }
 
 // The allocator setting the message itself names; messages without a hint get the one of their PyTorch generation.
-Step allocatorStep(const OomReport& r, std::int64_t gap)
+Step allocatorStep(const OomReport& r, std::optional<std::int64_t> gap)
 {
     const std::string own = r.allocatorHint.empty() ? "" : " (the message's own hint)";
     if (r.allocatorHint == "max_split_size_mb" || (r.allocatorHint.empty() && r.format == OomFormat::Old))
-        return makeStep("allocator-max-split", "Stop PyTorch's allocator from splitting large blocks" + own, nullptr,
-                        "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:512", "",
-                        "PyTorch's docs: " + quoteExcerpt("pytorch-max-split", "Performance cost")
-                            + " 512 MB is the wizard's starting value, not from a source: tune it with "
-                        "torch.cuda.memory_summary(). Newer PyTorch versions print expandable_segments:True as their "
-                        "hint instead.",
-                        "pytorch-max-split", gap);
+        return makeStep(
+            "allocator-max-split", "Stop PyTorch's allocator from splitting large blocks" + own, nullptr,
+            "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:512", "",
+            "PyTorch's docs: " + quoteExcerpt("pytorch-max-split", "Performance cost")
+                + " 512 MB is the wizard's starting value, not from a source: tune it with "
+                  "torch.cuda.memory_summary(). Newer PyTorch versions print expandable_segments:True as their "
+                  "hint instead.",
+            "pytorch-max-split", gap);
     return makeStep("allocator-expandable-segments",
                     "Let PyTorch's allocator grow segments instead of splitting them" + own, nullptr,
                     "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", "",
@@ -96,16 +97,13 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
         gap = *r.reserved - *r.allocated;
     const bool fragmented =
         gap && *gap > 0 && (*gap > kFragmentationShare * capacity || (r.triedToAllocate && *gap >= *r.triedToAllocate));
-    const std::int64_t states = gpuModelStates(j, p.setup), acts = activations(j, p.setup);
-    std::string estimates = "Assuming the job ran what the answers give (" + setupLabel(p.setup)
-        + "), the wizard estimates "
-          "model states of "
-        + gib(states) + " and activations of " + gib(acts) + " per GPU, of " + gib(capacity) + ".";
-    if (r.allocated
-        && addSat(states, acts) < *r.allocated) // the estimators leave out temporaries (deepspeed-facts §1.2)
-        estimates += " Together they are below the " + gib(static_cast<double>(*r.allocated))
-            + " PyTorch had allocated: "
-              "temporary buffers and communication buckets, which the estimates do not count, make up the rest.";
+    const GpuBytes predicted = predict(j, p.setup).gpu;
+    const std::int64_t states = addSat(predicted.params, predicted.grads, predicted.optimizer);
+    const std::int64_t acts = predicted.activations;
+    const std::string estimates = "For the setup it ran (" + setupLabel(p.setup)
+        + "), the step model predicts model states of " + gib(states) + ", buffers of " + gib(predicted.buffers)
+        + ", activations of " + gib(acts) + " and " + gib(predicted.other)
+        + " of CUDA context, NCCL and fragmentation per GPU, " + gib(predicted.total) + " of " + gib(capacity) + ".";
     const std::string& phase = j.phase;
     Cause c;
     if (r.triedToAllocate && *r.triedToAllocate > capacity) {
@@ -143,7 +141,8 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
              gib(static_cast<double>(*gap)) + " is reserved by PyTorch but unallocated, "
                  + (*gap > kFragmentationShare * capacity ? "more than 20% of the GPU"
                                                           : "more than the failed allocation")
-                 + ": memory is free inside PyTorch's cache but in pieces too small for the request. The ZeRO paper reports "
+                 + ": memory is free inside PyTorch's cache but in pieces too small for the request. The ZeRO paper "
+                   "reports "
                  + quoteExcerpt("zero-paper-fragmentation", "out of memory", "extreme cases") + ". " + estimates,
              "zero-paper-fragmentation"};
     } else if (acts >= states) {
@@ -158,10 +157,17 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
                    + " was reserved by PyTorch but unallocated when the allocation failed (the "
                      "20% share is the wizard's own threshold). The message itself suggests "
                    + (r.allocatorHint.empty() ? std::string("an allocator setting") : r.allocatorHint)
-                   + "; the ZeRO paper reports " + quoteExcerpt("zero-paper-fragmentation", "out of memory", "extreme cases")
-                   + ".",
+                   + "; the ZeRO paper reports "
+                   + quoteExcerpt("zero-paper-fragmentation", "out of memory", "extreme cases") + ".",
                "zero-paper-fragmentation");
         p.add(allocatorStep(r, *gap));
+    }
+    // The first-line fixes: kernels that hold less, smaller buckets, and the allocator's setting.
+    const bool training = c.id != "model-load" && c.id != "checkpoint-save-gather";
+    if (training) {
+        p.kernelSteps(c.id != "single-allocation");
+        if (!fragmented && c.id != "single-allocation")
+            p.add(allocatorStep(r, gap && *gap > 0 ? *gap : std::optional<std::int64_t>()));
     }
     if (c.id == "model-load") {
         if (j.limit.maxStage < 3) {
@@ -172,14 +178,18 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
                                     "ds-zero-init"});
         } else {
             const std::int64_t whole = 2 * j.params;
-            if (p.add(makeStep(
-                    "zero-init",
-                    "Build the model under deepspeed.zero.Init" + std::string(p.setup.stage < 3 ? " (stage 3)" : ""),
-                    oj{{"zero_optimization", {{"stage", 3}}}}, "", kZeroInitCode,
-                    "Each GPU holds only its share of the parameters from the start (2Ψ/Nd instead of 2Ψ). "
-                        + std::string(p.setup.stage < 3 ? "Stage 3 moves 1.5× the communication of stages 0–2." : ""),
-                    "zero-paper", whole - whole / j.dataParallel)))
-                p.setup.stage = 3;
+            Step init = makeStep(
+                "zero-init",
+                "Build the model under deepspeed.zero.Init" + std::string(p.setup.stage < 3 ? " (stage 3)" : ""),
+                oj{{"zero_optimization", {{"stage", 3}}}}, "", kZeroInitCode,
+                "Each GPU holds only its share of the parameters from the start (2Ψ/Nd instead of 2Ψ). "
+                    + std::string(p.setup.stage < 3 ? "Stage 3 moves 1.5× the communication of stages 0–2." : ""),
+                "zero-paper", whole - whole / j.dataParallel);
+            Setup atStage3 = p.setup;
+            atStage3.stage = 3;
+            init.gpuAfter = gpuTotal(j, atStage3); // the step's peak once training runs at stage 3
+            if (p.add(std::move(init)))
+                p.setup = atStage3;
         }
         p.modelStateSteps();
     } else if (c.id == "checkpoint-save-gather") {

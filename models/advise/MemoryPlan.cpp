@@ -1,7 +1,7 @@
 // The plan's estimates and steps; see MemoryPlan.h.
 #include "advise/MemoryPlan.h"
 
-#include "estimate/PlacementMemory.h"
+#include "knowledge/GpuCatalog.h"
 #include "util/Count.h"
 
 #include <algorithm>
@@ -26,66 +26,95 @@ std::int64_t smallestFactor(std::int64_t n)
 
 Placement placementOf(const Setup& s) { return {s.stage, s.offloadOptimizer, s.offloadParam}; }
 
-ModelShape shapeOf(const Job& j) { return {j.params, j.largest, j.gpusPerNode, j.nodes, j.dataParallel}; }
+// memory.ran_<name>: its value, or with auto the forced answer `fallback` (not auto), else nothing.
+std::optional<std::string> ranValue(const Answers& a, const std::string& id, const std::string& fallback)
+{
+    const std::string v = a.text(id);
+    if (!v.empty() && v != "auto")
+        return v;
+    const std::string forced = a.text(fallback);
+    if (!forced.empty() && forced != "auto")
+        return forced;
+    return std::nullopt;
+}
 
 } // namespace
 
 Job jobFrom(const Answers& a, std::optional<std::int64_t> messageGpuBytes)
 {
     Job j;
-    j.params = paramsPerPipelineStage(a);
-    j.largest = a.integer("model.largest_layer_params");
-    j.dataParallel = std::max<std::int64_t>(1, a.dataParallelSize());
-    j.gpusPerNode = static_cast<int>(a.integer("hardware.gpus_per_node"));
-    j.nodes = static_cast<int>(a.integer("hardware.nodes"));
-    j.shape = activationInputsFor(a, 1);
+    j.step = stepJobFrom(a);
+    j.params = j.step.params;
+    j.largest = j.step.largestLayer;
+    j.dataParallel = std::max<std::int64_t>(1, j.step.dataParallel);
+    j.gpusPerNode = j.step.gpusPerNode;
+    j.nodes = j.step.nodes;
     j.cpuBytes = a.number("hardware.cpu_memory_gib") * kGiB;
     j.gpuCapacity =
         messageGpuBytes ? static_cast<double>(*messageGpuBytes) : a.number("hardware.gpu_memory_gib") * kGiB;
+    j.step.gpuCapacityBytes = j.gpuCapacity;
     j.nvmePath = a.text("hardware.nvme_path");
     j.nvmeReady = a.text("hardware.nvme") == "nvme" && !j.nvmePath.empty();
     j.phase = a.text("memory.phase");
     j.limit = zeroStageLimit(a);
+    j.bestAttention =
+        defaultAttentionImpl(GpuCatalog::instance().find(a.text("hardware.gpu")), a.text("software.torch_version"));
     return j;
 }
 
-Setup setupFrom(const Answers& a, const Advice& zero)
+RanSetup ranSetupFrom(const Answers& a)
 {
-    Setup s;
-    s.micro = std::max<std::int64_t>(1, a.integer("training.micro_batch_size"));
+    RanSetup r;
+    Setup& s = r.setup;
+    s.micro = std::max<std::int64_t>(1, a.integer("memory.ran_micro_batch"));
     s.accumulation = std::max<std::int64_t>(1, a.integer("training.gradient_accumulation_steps"));
-    if (zero.details.contains("recommended")) {
-        const auto& rec = zero.details["recommended"];
-        s.stage = rec.value("stage", 0);
-        s.offloadOptimizer = rec.value("offload_optimizer", std::string("none"));
-        s.offloadParam = rec.value("offload_param", std::string("none"));
-        s.checkpointing = rec.value("activation_checkpointing", false);
-    } else { // no ZeRO advice: what the answers force, else ZeRO off
-        const std::string stage = a.text("zero.stage");
-        s.stage = stage.size() == 1 && stage[0] >= '0' && stage[0] <= '3' ? stage[0] - '0' : 0; // "auto" → 0
-        s.checkpointing = a.text("training.activation_checkpointing") == "on";
-    }
-    return s;
+    const auto stage = ranValue(a, "memory.ran_stage", "zero.stage");
+    if (stage && stage->size() == 1 && (*stage)[0] >= '0' && (*stage)[0] <= '3')
+        s.stage = (*stage)[0] - '0';
+    else
+        r.notGiven.push_back("memory.ran_stage");
+    if (const auto d = ranValue(a, "memory.ran_offload_optimizer", "zero.offload_optimizer"))
+        s.offloadOptimizer = *d;
+    else
+        r.notGiven.push_back("memory.ran_offload_optimizer");
+    if (const auto d = ranValue(a, "memory.ran_offload_param", "zero.offload_param"))
+        s.offloadParam = *d;
+    else
+        r.notGiven.push_back("memory.ran_offload_param");
+    if (const auto c = ranValue(a, "memory.ran_checkpointing", "training.activation_checkpointing"))
+        s.checkpointing = *c == "on";
+    else
+        r.notGiven.push_back("memory.ran_checkpointing");
+    return r;
+}
+
+StepPrediction predict(const Job& j, const Setup& s)
+{
+    // As DeepSpeed runs them (estimate/StateMemory.h): no offload at stage 0, no parameter offload below stage 3.
+    Placement placement = placementOf(s);
+    if (placement.stage == 0)
+        placement.offloadOptimizer = "none";
+    if (placement.stage < 3)
+        placement.offloadParam = "none";
+    return predictStep(j.step, StepCandidate{placement, s.checkpointing, s.micro, s.accumulation});
 }
 
 std::int64_t gpuModelStates(const Job& j, const Setup& s)
 {
-    return sizeModelStates(placementOf(s), shapeOf(j)).gpuBytes;
+    const GpuBytes g = predict(j, s).gpu;
+    return addSat(g.params, g.grads, g.optimizer);
 }
 
-std::int64_t activations(const Job& j, const Setup& s)
-{
-    ActivationInputs in = j.shape;
-    in.microBatch = s.micro;
-    return activationBytes(in, s.checkpointing);
-}
+std::int64_t activations(const Job& j, const Setup& s) { return predict(j, s).gpu.activations; }
 
 std::int64_t offloadHostBytes(const Job& j, const Setup& s)
 {
-    Placement p = placementOf(s);
-    if (p.offloadOptimizer == "none") // what offloading the optimizer states to the CPU would need
-        p.offloadOptimizer = "cpu";
-    return sizeModelStates(p, shapeOf(j)).cpuPerNode;
+    Setup offloaded = s;
+    if (offloaded.offloadOptimizer == "none") // what offloading the optimizer states to the CPU would need
+        offloaded.offloadOptimizer = "cpu";
+    offloaded.stage = std::max(offloaded.stage, 1); // offload needs ZeRO
+
+    return predict(j, offloaded).cpuPerNode;
 }
 
 std::int64_t loadHostBytes(const Job& j, std::int64_t count, int bytes)
@@ -115,6 +144,12 @@ bool Planner::add(Step step)
 {
     if (step.saving && *step.saving <= 0)
         return false; // e.g. answers where the largest layer is as big as the model
+    if (step.saving && inUse && *step.saving > *inUse) {
+        // A step cannot free more than was in use: the prediction is above what the message reports.
+        step.saving = *inUse;
+        step.tradeoff += " The saving shown is at most what was in use (" + inUseBasis
+            + "): the step model predicts more than that for this setup.";
+    }
     steps.push_back(std::move(step));
     return true;
 }
@@ -129,6 +164,70 @@ bool Planner::gpuStep(Step step, const Setup& next)
         return false;
     setup = next;
     return true;
+}
+
+bool Planner::jobStep(Step step, const Job& next)
+{
+    const std::int64_t before = gpuTotal(job, setup), after = gpuTotal(next, setup);
+    step.saving = before == kSaturated ? std::nullopt : std::optional<std::int64_t>(subSat(before, after));
+    step.gpuAfter = after;
+    if (!add(std::move(step)))
+        return false;
+    job = next;
+    return true;
+}
+
+void Planner::kernelSteps(bool buckets)
+{
+    const AttentionImpl best = job.bestAttention.impl;
+    if (job.step.attention == AttentionImpl::Eager && best != AttentionImpl::Eager) {
+        Job next = job;
+        next.step.attention = best;
+        const bool flash = best == AttentionImpl::Flash;
+        const std::string name(toString(best));
+        jobStep(makeStep("attention-" + name,
+                         std::string("Use the ") + (flash ? "FlashAttention-2" : "scaled_dot_product_attention")
+                             + " attention kernel instead of eager attention",
+                         nullptr, "",
+                         "# Hugging Face Transformers\nmodel = AutoModelForCausalLM.from_pretrained(name, "
+                         "attn_implementation=\""
+                             + name + "\")\n",
+                         "Eager attention keeps the s×s attention probabilities of every head for backward; "
+                             + std::string(flash ? "FlashAttention-2 recomputes them in the backward pass and keeps "
+                                                   "only q, k, v, the output and a log-sum-exp. "
+                                                 : "torch's fused kernel does not keep them. ")
+                             + job.bestAttention.reason + " Exact attention: the results are the same up to rounding.",
+                         flash ? "flashattention" : "torch-sdpa"),
+                next);
+    }
+    if (job.step.loss == LossImpl::Standard) {
+        Job next = job;
+        next.step.loss = LossImpl::Fused;
+        jobStep(makeStep("fused-loss", "Use a fused linear cross-entropy (Liger-Kernel) instead of the standard loss",
+                         nullptr, "",
+                         "# Hugging Face Transformers with Liger-Kernel (pip install liger-kernel)\n"
+                         "from liger_kernel.transformers import AutoLigerKernelForCausalLM\n"
+                         "model = AutoLigerKernelForCausalLM.from_pretrained(name)\n",
+                         "The standard loss materialises the logits in fp32 (micro-batch × sequence × vocabulary); "
+                         "the fused kernel makes them chunk by chunk and never holds them whole. A little extra "
+                         "compute for the chunking; the model must be one Liger-Kernel patches.",
+                         "liger-flce"),
+                next);
+    }
+    // DeepSpeedExamples' bf16_master_weight configs run ZeRO-3 with reduce_bucket_size 5e7, a tenth of the default.
+    constexpr std::int64_t kSmallerBucket = 50'000'000;
+    if (buckets && setup.stage >= 1 && job.step.buffers.reduceBucketSize > kSmallerBucket) {
+        Job next = job;
+        next.step.buffers.reduceBucketSize = kSmallerBucket;
+        jobStep(makeStep("reduce-bucket",
+                         "Smaller reduce buckets: reduce_bucket_size " + formatCount(job.step.buffers.reduceBucketSize)
+                             + " → " + formatCount(kSmallerBucket) + " elements",
+                         oj{{"zero_optimization", {{"reduce_bucket_size", kSmallerBucket}}}}, "", "",
+                         "Gradients are reduced in more, smaller collectives: slightly less overlap of communication "
+                         "with the backward pass. DeepSpeedExamples' ZeRO-3 configs use 5e7.",
+                         setup.stage == 3 ? "ds-mem-z3-ipg-bucket" : "ds-mem-z12-ipg-buckets"),
+                next);
+    }
 }
 
 oj Planner::offloadBlock(const std::string& device) const
@@ -176,7 +275,12 @@ void Planner::activationSteps()
                 "zero-paper-ckpt"),
             next);
     }
-    if (steps.size() == before)
+    if (steps.size() == before && (setup.micro > 1 || !setup.checkpointing))
+        warn("oom-activations-not-the-peak",
+             "A smaller micro-batch or activation checkpointing would not lower the predicted peak: for this setup the "
+             "step model puts it in the optimizer step, when the activations are already freed.",
+             "ds-mem-engine-wrapper");
+    else if (steps.size() == before)
         warn("oom-activations-at-minimum",
              "The micro-batch is already 1 and activation checkpointing is on: the activations left ("
                  + gib(activations(job, setup))

@@ -1,10 +1,11 @@
 #pragma once
 // The step-by-step plan of the out-of-memory workflow (MemoryAdvisor.h): the job as the answers describe it, the
-// per-GPU and host estimates for a placement, and the planner that adds changes one at a time, each step's saving
-// being the estimate before it minus the estimate after it.
+// per-GPU and host figures of the step model for a setup, and the planner that adds changes one at a time, each step's saving
+// being the prediction before it minus the prediction after it.
 #include "advise/Advice.h"
 #include "advise/ZeroAdvisor.h"
-#include "estimate/ActivationMemory.h"
+#include "estimate/StepModel.h"
+#include "knowledge/AttentionDefault.h"
 #include "project/Answers.h"
 #include "util/CheckedMath.h"
 
@@ -23,31 +24,39 @@ struct Setup {
     std::int64_t micro = 1, accumulation = 1;
 };
 
+// The setup the failed job ran, as the memory.ran_* answers give it. What they leave out takes DeepSpeed's and
+// PyTorch's defaults (ZeRO off, no offload, no checkpointing), never the wizard's pick, and is listed in notGiven.
+struct RanSetup {
+    Setup setup;
+    std::vector<std::string> notGiven; // answer ids: memory.ran_stage, memory.ran_offload_optimizer, ...
+};
+
 // What the steps do not change.
 struct Job {
+    StepJob step; // the step model's job (estimate/StepModel.h), on the message's GPU when it gives its size
     std::int64_t params = 0, largest = 0, dataParallel = 1; // params: per pipeline stage
     int gpusPerNode = 1, nodes = 1;
-    ActivationInputs shape{}; // microBatch is taken from the Setup
     double cpuBytes = 0, gpuCapacity = 0;
     bool nvmeReady = false; // hardware.nvme = nvme with a path
     std::string nvmePath, phase;
     ZeroStageLimit limit;
+    AttentionDefault bestAttention; // the kernel this GPU and PyTorch can use (knowledge/AttentionDefault.h)
 };
 
-// The GPU that failed is the message's when it gives its size, else the answers'.
+// The GPU that failed is the message's when it gives its size, else the answers'. Throws std::invalid_argument
+// naming the input when the model's shape contradicts itself (stepJobFrom).
 Job jobFrom(const Answers& answers, std::optional<std::int64_t> messageGpuBytes);
-// The ZeRO workflow's recommendation (details["recommended"]), or what the answers force when there is none.
-Setup setupFrom(const Answers& answers, const Advice& zero);
+// memory.ran_*: a value, or auto = the ZeRO page's answer where it is forced (an imported config forces it).
+RanSetup ranSetupFrom(const Answers& answers);
 
-// Estimates, with the ZeRO workflow's conventions (models/estimate/PlacementMemory.h): the ZeRO paper without offload
-// (+ 4·largest layer at stage 3), DeepSpeed's estimators with offload, Korthikanti et al. for activations.
+// The step model's prediction for the setup (estimate/StepModel.h): DeepSpeed 0.19.5's allocations, activations
+// operation by operation, the CUDA context, NCCL and fragmentation.
+StepPrediction predict(const Job& job, const Setup& setup);
+// Parameters, gradients and optimizer states per GPU (the step model's rows).
 std::int64_t gpuModelStates(const Job& job, const Setup& setup);
 std::int64_t activations(const Job& job, const Setup& setup);
-inline std::int64_t gpuTotal(const Job& job, const Setup& setup)
-{
-    return addSat(gpuModelStates(job, setup), activations(job, setup));
-}
-// Host RAM per node that an offloading placement needs.
+inline std::int64_t gpuTotal(const Job& job, const Setup& setup) { return predict(job, setup).gpu.total; }
+// Host RAM per node that an offloading placement needs (the optimizer offloaded to the CPU where it is not).
 std::int64_t offloadHostBytes(const Job& job, const Setup& setup);
 // Host RAM per node while the model is built: `count` parameters × `bytes` × GPUs per node × 1.5 (DeepSpeed's
 // estimator at stage 3 without offload counts Ψ at 4 bytes without zero.Init, the largest layer with it).
@@ -69,18 +78,27 @@ Step makeStep(std::string id, std::string change, nlohmann::ordered_json config,
 
 // The plan under construction: the job, the setup as the steps so far left it, and the advice its checks go to.
 struct Planner {
-    const Job& job;
+    Job job; // a step may change it (the attention or loss kernel, the bucket size)
     Setup setup;
     Advice& adv;
     std::vector<Step> steps;
+    // No step saves more than was in use: the message's reserved (else allocated) bytes, else the GPU or host RAM.
+    std::optional<std::int64_t> inUse;
+    std::string inUseBasis; // "the message's 74.0 GiB reserved by PyTorch"
 
     void warn(const std::string& code, const std::string& message, const std::string& source);
-    // Adds a step unless its estimated saving is zero or negative (a step without an estimate is kept).
+    // Adds a step unless its estimated saving is zero or negative (a step without an estimate is kept); a saving
+    // above inUse is cut to it, and the step says so.
     bool add(Step step);
-    // A GPU-side step: its saving is the estimate before minus after; when it saves, the setup moves on.
+    // A GPU-side step: its saving is the prediction before minus after; when it saves, the setup moves on.
     bool gpuStep(Step step, const Setup& next);
+    // The same for a change of the job (kernel, buckets); when it saves, the job moves on.
+    bool jobStep(Step step, const Job& next);
     nlohmann::ordered_json offloadBlock(const std::string& device) const;
 
+    // The first-line fixes: an attention kernel that does not materialise the s×s scores, a fused loss, a
+    // smaller reduce bucket (when `buckets`).
+    void kernelSteps(bool buckets);
     // Smaller micro-batch with more accumulation, then activation checkpointing.
     void activationSteps();
     // Higher ZeRO stages (as far as the answers allow), then optimizer and parameter offload.

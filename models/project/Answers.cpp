@@ -146,6 +146,8 @@ nlohmann::json Answers::derived(const std::string& id) const
         return std::string(toString(
             defaultAttentionImpl(GpuCatalog::instance().find(text("hardware.gpu")), text("software.torch_version"))
                 .impl));
+    if (id == "memory.ran_micro_batch")
+        return integer("training.micro_batch_size");
     if (id == "model.largest_layer_params")
         return integer("model.vocab_size") * integer("model.hidden_size");
     if (id == "hardware.gpu_memory_gib") {

@@ -334,6 +334,28 @@ InputRegistry::InputRegistry()
                {"unknown", "model-load", "forward", "backward", "optimizer-step", "checkpoint-save"}, "unknown",
                "The phase of training in which the error appeared."),
         "memory", {"memory"});
+    // The setup the job ran with: the plan starts from it and the message's figures are compared with its prediction.
+    // auto takes the ZeRO page's answer when it is forced (an imported config forces it), else it is "not given":
+    // the wizard's own pick is never assumed to be what ran.
+    add(choice("memory.ran_stage", "ZeRO stage it ran", {"auto", "0", "1", "2", "3"}, "auto",
+               "The ZeRO stage of the failed run; auto takes zero.stage when that is not auto, else it is not given."),
+        "memory", {"memory"});
+    add(choice("memory.ran_offload_optimizer", "Optimizer offload it ran", {"auto", "none", "cpu", "nvme"}, "auto",
+               "Where the failed run kept the optimizer states; auto takes zero.offload_optimizer when that is not "
+               "auto, else it is not given."),
+        "memory", {"memory"});
+    add(choice("memory.ran_offload_param", "Parameter offload it ran", {"auto", "none", "cpu", "nvme"}, "auto",
+               "Where the failed run kept the parameters; auto takes zero.offload_param when that is not auto, else "
+               "it is not given."),
+        "memory", {"memory"});
+    add(choice("memory.ran_checkpointing", "Activation checkpointing it ran", {"auto", "on", "off"}, "auto",
+               "Whether the failed run checkpointed activations; auto takes training.activation_checkpointing when "
+               "that is not auto, else it is not given."),
+        "memory", {"memory"});
+    add(derived(integer("memory.ran_micro_batch", "Micro-batch it ran", nullptr, 1, 65536, "samples",
+                        "The micro-batch per GPU of the failed run."),
+                "training.micro_batch_size"),
+        "memory", {"memory"});
 
     // DeepNVMe step.
     add(choice("nvme.tensor_location", "Tensors to read and write", {"cpu", "cuda"}, "cuda",

@@ -1,7 +1,6 @@
 // Any text pasted as an out-of-memory message: parse it and diagnose — never a crash or a hang.
 #include "advise/MemoryAdvisor.h"
 #include "advise/OomMessage.h"
-#include "advise/ZeroAdvisor.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +12,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)dsw::parseOomMessage(text);
     dsw::Answers answers;
     answers.set("memory.oom_message", text);
-    (void)dsw::adviseMemory(answers, dsw::adviseZero(answers));
+    (void)dsw::adviseMemory(answers);
     return 0;
 }
