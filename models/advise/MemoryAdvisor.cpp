@@ -52,22 +52,31 @@ oj setupJson(const Job& j, const RanSetup& ran)
               {"gpu_peak_allocated_bytes", p.memory.gpuPeakAllocated()}};
 }
 
-// Which figures a setup answer that is not given leaves unknown.
+// Which figures the setup answers that are not given leave unknown, and the defaults they are predicted with.
 std::string unknownFigures(const std::vector<std::string>& notGiven)
 {
     bool states = false, acts = false;
-    std::string ids;
+    std::string ids, defaults;
+    auto add = [](std::string& list, const std::string& item) {
+        if (list.find(item) == std::string::npos)
+            list += (list.empty() ? "" : ", ") + item;
+    };
     for (const std::string& id : notGiven) {
-        ids += (ids.empty() ? "" : ", ") + id;
-        (id == "memory.ran_checkpointing" ? acts : states) = true;
+        add(ids, id);
+        if (id == "memory.ran_checkpointing") {
+            acts = true;
+            add(defaults, "no checkpointing");
+        } else {
+            states = true;
+            add(defaults, id == "memory.ran_stage" ? "ZeRO off" : "no offload");
+        }
     }
-    std::string figures = states && acts ? "the model states, buffers and activations"
-        : states                         ? "the model states and buffers (and the ZeRO and offload savings)"
-                                         : "the activations (and the checkpointing saving)";
-    return ids + " not given: " + figures
-        + " below are predicted for DeepSpeed's and PyTorch's defaults (ZeRO off, no offload, no checkpointing) and "
-          "are unknown for the run; the message is not compared with the prediction. Set them on the memory page "
-          "(an imported config sets the ZeRO stage and offload).";
+    const std::string figures = states && acts ? "the model states, buffers and activations"
+        : states                               ? "the model states and buffers (and the ZeRO and offload savings)"
+                                               : "the activations (and the checkpointing saving)";
+    return ids + " not given: " + figures + " below are predicted with DeepSpeed's and PyTorch's defaults (" + defaults
+        + ") and are unknown for the run; the message is not compared with the prediction. Set them on the memory "
+          "page (an imported config sets the ZeRO stage and offload).";
 }
 
 // The message's PyTorch-allocated bytes (else reserved) against the predicted peak allocated for the setup it ran.

@@ -90,10 +90,13 @@ RanSetup ranSetupFrom(const Answers& a)
 
 StepPrediction predict(const Job& j, const Setup& s)
 {
-    // As DeepSpeed runs them (estimate/StateMemory.h): no offload at stage 0, no parameter offload below stage 3.
+    // As DeepSpeed runs them (estimate/StateMemory.h): no offload at stage 0, NVMe optimizer offload at stages 1-2
+    // as CPU offload, no parameter offload below stage 3.
     Placement placement = placementOf(s);
     if (placement.stage == 0)
         placement.offloadOptimizer = "none";
+    else if (placement.stage < 3 && placement.offloadOptimizer == "nvme")
+        placement.offloadOptimizer = "cpu";
     if (placement.stage < 3)
         placement.offloadParam = "none";
     return predictStep(j.step, StepCandidate{placement, s.checkpointing, s.micro, s.accumulation});
@@ -196,7 +199,8 @@ void Planner::kernelSteps(bool buckets)
                              + std::string(flash ? "FlashAttention-2 recomputes them in the backward pass and keeps "
                                                    "only q, k, v, the output and a log-sum-exp. "
                                                  : "torch's fused kernel does not keep them. ")
-                             + job.bestAttention.reason + " Exact attention: the results are the same up to rounding.",
+                             + job.bestAttention.reason + (job.bestAttention.reason.ends_with('.') ? " " : ". ")
+                             + "Exact attention: the results are the same up to rounding.",
                          flash ? "flashattention" : "torch-sdpa"),
                 next);
     }

@@ -9,6 +9,8 @@
 #include "TestAnswers.h"
 #include "advise/MemoryAdvisor.h"
 #include "advise/ZeroAdvisor.h"
+#include "config/ConfigImporter.h"
+#include "config/ConfigText.h"
 #include "estimate/StepModel.h"
 #include "knowledge/SourceCatalog.h"
 #include "project/Answers.h"
@@ -145,6 +147,7 @@ private slots:
     void savingsAtMostWhatWasInUse();
     void mismatchWithThePrediction();
     void theSetupAskedIsUsed();
+    void anImportedConfigGivesTheSetup();
     void firstLineFixes();
     void sourcesAreKnown();
 };
@@ -567,6 +570,24 @@ void TestMemoryAdvisor::theSetupAskedIsUsed()
              c->message.c_str());
 }
 
+void TestMemoryAdvisor::anImportedConfigGivesTheSetup()
+{
+    // The importer maps zero_optimization.stage, the offload devices and train_micro_batch_size_per_gpu to the ZeRO
+    // and batch answers, which memory.ran_* = auto reads.
+    const auto parsed = parseConfigText(R"({"train_micro_batch_size_per_gpu": 3, "gradient_accumulation_steps": 2,
+        "bf16": {"enabled": true}, "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"},
+        "offload_param": {"device": "none"}}})");
+    QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().c_str());
+    Answers a = importConfig(parsed.value()).project.answers;
+    a.set("memory.oom_message", readSample("new_format_a100_rank3_backward.txt"));
+    const Advice adv = adviseMemory(a);
+    const oj& rs = adv.details["ran_setup"];
+    QVERIFY2(rs["stage"] == 3 && rs["offload_optimizer"] == "cpu" && rs["offload_param"] == "none", rs.dump().c_str());
+    QVERIFY(rs["micro_batch"] == 3 && rs["gradient_accumulation"] == 2);
+    // Activation checkpointing is set in the training script, not in ds_config: still not given.
+    JSON_COMPARE(rs["not_given"], oj::array({"memory.ran_checkpointing"}));
+}
+
 void TestMemoryAdvisor::firstLineFixes()
 {
     // Micro-batch 4 without checkpointing at stage 3 on 8 GPUs: the step's peak is in forward/backward, where the
@@ -623,7 +644,8 @@ void TestMemoryAdvisor::sourcesAreKnown()
     const QStringList phases = {"unknown", "model-load", "forward", "optimizer-step", "checkpoint-save"};
     for (const QString& m : messages)
         for (const QString& phase : phases)
-            for (const QString& setup : {QStringLiteral("3,cpu,cpu,1"), QStringLiteral("0,none,none,0")})
+            for (const QString& setup :
+                 {QStringLiteral("3,cpu,cpu,1"), QStringLiteral("0,none,none,0"), QStringLiteral("2,nvme,none,0")})
                 for (const char* attention : {"model.attention_impl=eager", "model.attention_impl=flash"}) {
                     const Advice adv =
                         adviseMemory(answersFrom(model7B() + "hardware.nvme=nvme" + "hardware.nvme_path=/nvme"
