@@ -160,9 +160,8 @@ void addUnique(std::vector<std::string>& ids, const std::string& id)
         ids.push_back(id);
 }
 
-} // namespace
-
-Advice adviseMemory(const Answers& answers)
+// The whole diagnosis; adviseMemory turns an input the step model rejects into a check.
+Advice diagnose(const Answers& answers)
 {
     Advice adv;
     adv.workflow = "memory";
@@ -328,6 +327,22 @@ Advice adviseMemory(const Answers& answers)
     for (const auto& e : adv.estimates)
         addUnique(adv.sources, e.source);
     return adv;
+}
+
+} // namespace
+
+Advice adviseMemory(const Answers& answers)
+{
+    try {
+        return diagnose(answers);
+    } catch (const std::invalid_argument& e) { // answers the step model cannot size: said, not a crash
+        Advice adv;
+        adv.workflow = "memory";
+        adv.status = AdviceStatus::NeedsInput;
+        adv.headline = "The answers cannot be sized";
+        adv.checks.push_back({CheckLevel::Fail, "oom-sizing-failed", e.what(), ""});
+        return adv;
+    }
 }
 
 } // namespace dsw

@@ -140,6 +140,7 @@ class TestMemoryAdvisor : public QObject {
 private slots:
     void needsMessage();
     void unrecognisedIsNotGuessed();
+    void contradictoryShapeIsSaid();
     void scenarios_data();
     void scenarios();
     void parsedDetailsAndMirrors();
@@ -169,6 +170,17 @@ void TestMemoryAdvisor::unrecognisedIsNotGuessed()
     QVERIFY(!adv.details.contains("steps") && !adv.details.contains("cause"));
     for (const auto& [key, value] : adv.details["parsed"].items())
         QVERIFY2(value.is_null(), key.c_str());
+}
+
+void TestMemoryAdvisor::contradictoryShapeIsSaid()
+{
+    // 4096 is not a multiple of 3 heads: the step model cannot size it, and the page says why instead of guessing.
+    const Advice adv = adviseMemory(
+        answersFrom({"model.hidden_size=4096", "model.layers=32", "model.attention_heads=3", "model.vocab_size=32000"},
+                    "@new_format_a100_rank3_backward.txt"));
+    QCOMPARE(QString::fromStdString(toString(adv.status)), QStringLiteral("needs_input"));
+    QVERIFY2(hasCheck(adv, "fail:model-shape-invalid"), qPrintable(checkList(adv)));
+    QVERIFY(!adv.details.contains("steps"));
 }
 
 void TestMemoryAdvisor::scenarios_data()
