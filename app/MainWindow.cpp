@@ -174,8 +174,9 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Import ds_config or model config.json…"), QKeySequence(tr("Ctrl+I")), this, [this] {
         if (!maybeSave())
             return;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Import ds_config"), QString(),
-                                                          tr("DeepSpeed configs or Hugging Face config.json (*.json *.conf);;All files (*)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Import ds_config"), QString(),
+            tr("DeepSpeed configs or Hugging Face config.json (*.json *.conf);;All files (*)"));
         if (!path.isEmpty())
             importConfig(path);
     });

@@ -50,8 +50,9 @@ ImportedProject importFile(const QString& path, const ParsedConfig& config)
     }
     case ConfigFileKind::Neither: break;
     }
-    throw BadInput{path + QStringLiteral(": neither a DeepSpeed config (no top-level key DeepSpeed reads) nor a "
-                                         "Hugging Face model config.json (no \"model_type\" or \"architectures\")")};
+    throw BadInput{path
+                   + QStringLiteral(": neither a DeepSpeed config (no top-level key DeepSpeed reads) nor a "
+                                    "Hugging Face model config.json (no \"model_type\" or \"architectures\")")};
 }
 
 } // namespace

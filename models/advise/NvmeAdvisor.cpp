@@ -290,26 +290,24 @@ void versionChecks(Advice& adv, const Situation& s)
 
 void addTradeoffs(Advice& adv, const Situation& s, const oj& aioDefaults)
 {
-    adv.tradeoffs.push_back(
-        {"aio_handle or gds_handle",
-         quoteExcerpt("ds-deepnvme-tutorial", "The `aio_handle`", "more efficient.") + " "
-             + quoteExcerpt("ds-deepnvme-tutorial", "`aio_handle` requires"),
-         "ds-deepnvme-tutorial"});
+    adv.tradeoffs.push_back({"aio_handle or gds_handle",
+                             quoteExcerpt("ds-deepnvme-tutorial", "The `aio_handle`", "more efficient.") + " "
+                                 + quoteExcerpt("ds-deepnvme-tutorial", "`aio_handle` requires"),
+                             "ds-deepnvme-tutorial"});
     if (s.cudaTensors)
         adv.tradeoffs.push_back(
             {"GDS against the bounce buffer (published measurements, not a promise)",
              "DeepNVMe blog, Azure NC96ads_A100_v4, 1GB transfers: "
                  + quoteExcerpt("ds-deepnvme-blog-2024", "GDS improves performance") + " "
-                 + quoteExcerpt("ds-deepnvme-blog-2024", "With GDS, DeepNVMe") + " LLAMA3-70B on one A100-80GB: "
-                 + quoteExcerpt("ds-deepnvme-blog-2024", "With four NVMe SSDs"),
+                 + quoteExcerpt("ds-deepnvme-blog-2024", "With GDS, DeepNVMe")
+                 + " LLAMA3-70B on one A100-80GB: " + quoteExcerpt("ds-deepnvme-blog-2024", "With four NVMe SSDs"),
              "ds-deepnvme-blog-2024"});
     else
-        adv.tradeoffs.push_back(
-            {"Host-memory transfers (published measurement, not a promise)",
-             "DeepNVMe blog, Azure NC96ads_A100_v4 with four NVMe SSDs in RAID-0, each "
-                 + quoteExcerpt("ds-deepnvme-blog-2024-cpu", "individually capable") + ": "
-                 + quoteExcerpt("ds-deepnvme-blog-2024-cpu", "DeepNVMe scales"),
-             "ds-deepnvme-blog-2024-cpu"});
+        adv.tradeoffs.push_back({"Host-memory transfers (published measurement, not a promise)",
+                                 "DeepNVMe blog, Azure NC96ads_A100_v4 with four NVMe SSDs in RAID-0, each "
+                                     + quoteExcerpt("ds-deepnvme-blog-2024-cpu", "individually capable") + ": "
+                                     + quoteExcerpt("ds-deepnvme-blog-2024-cpu", "DeepNVMe scales"),
+                                 "ds-deepnvme-blog-2024-cpu"});
     adv.tradeoffs.push_back(
         {"Blocking or non-blocking",
          "sync_pwrite/sync_pread return when the I/O is done. async_pwrite/async_pread return at once "
@@ -425,9 +423,10 @@ Advice adviseNvme(const Answers& a)
     }
     decideHandle(adv, s);
     versionChecks(adv, s);
-    adv.checks.push_back({CheckLevel::Warn, "nvme-ssd-endurance",
-                          "DeepSpeed " + knowledgeVersion() + " logs this on the first NVMe write: " + quoteOf("ds-nvme-endurance"),
-                          "ds-nvme-endurance"});
+    adv.checks.push_back(
+        {CheckLevel::Warn, "nvme-ssd-endurance",
+         "DeepSpeed " + knowledgeVersion() + " logs this on the first NVMe write: " + quoteOf("ds-nvme-endurance"),
+         "ds-nvme-endurance"});
 
     adv.status = s.pathMissing ? AdviceStatus::NeedsInput : AdviceStatus::Complete;
     adv.headline = s.useGds ? "gds_handle: CUDA tensors to and from NVMe directly with GPUDirect Storage"

@@ -121,9 +121,8 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
     else if (*stage != 0)
         add(CheckLevel::Fail, "onebit-requires-zero-0",
             subject + " needs ZeRO stage 0, but the ZeRO step recommends stage " + std::to_string(*stage) + ": "
-                + quoteOf("ds-onebit-zero")
-                + " (likewise " + quoteOf("ds-zoadam-zero") + " and " + quoteOf("ds-onebit-lamb-zero") + ")."
-                + fitNote,
+                + quoteOf("ds-onebit-zero") + " (likewise " + quoteOf("ds-zoadam-zero") + " and "
+                + quoteOf("ds-onebit-lamb-zero") + ")." + fitNote,
             "ds-onebit-zero");
     else
         add(fits0 == false ? CheckLevel::Fail : CheckLevel::Pass, "onebit-requires-zero-0",
@@ -141,9 +140,9 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
     const std::string backend = a.text("onebit.comm_backend");
     if (backend == "mpi" || c.stages > 1)
         add(backend == "mpi" && c.stages > 1 ? CheckLevel::Fail : CheckLevel::Pass, "onebit-mpi-no-pipeline",
-            backend == "mpi" && c.stages > 1 ? quoteExcerpt("ds-onebit-watchout", "Currently the MPI-based", "pipeline parallelism")
-                                                   + " and pipeline.stages = "
-                    + std::to_string(c.stages) + ": use comm_backend nccl."
+            backend == "mpi" && c.stages > 1
+                ? quoteExcerpt("ds-onebit-watchout", "Currently the MPI-based", "pipeline parallelism")
+                    + " and pipeline.stages = " + std::to_string(c.stages) + ": use comm_backend nccl."
                 : backend == "mpi"
                 ? "MPI backend without pipeline parallelism (the MPI backend is not compatible with it)."
                 : "Pipeline parallelism with the " + backend
@@ -185,8 +184,9 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
         const std::int64_t gpus = c.nodes * c.gpusPerNode;
         if (gpus >= 64)
             add(CheckLevel::Warn, "onebit-nccl-64-gpus",
-                std::to_string(gpus)
-                    + " GPUs: the NCCL backend needs " + quoteExcerpt("ds-onebit-watchout", "NCCL >= 2.8.3", "64 or more GPUs") + ". "
+                std::to_string(gpus) + " GPUs: the NCCL backend needs "
+                    + quoteExcerpt("ds-onebit-watchout", "NCCL >= 2.8.3", "64 or more GPUs")
+                    + ". "
                       "Check with: python -c \"import torch; print(torch.cuda.nccl.version())\".",
                 "ds-onebit-watchout");
     }
@@ -238,15 +238,16 @@ void addEstimates(Advice& adv, const Answers& a, const OnebitCost& c)
                    "on H100 (megatron-mfu); no pipeline bubble",
              "kaplan-6n"});
     adv.estimates.push_back({"All-reduce per step in the compression stage", c.compressedStage, "s",
-                             "all-reduce ÷ " + num(c.compression)
-                                 + " (1-bit Adam blog: " + quoteExcerpt("onebit-blog-volume", "reduces the communication")
+                             "all-reduce ÷ " + num(c.compression) + " (1-bit Adam blog: "
+                                 + quoteExcerpt("onebit-blog-volume", "reduces the communication")
                                  + (c.precision == "fp32" ? "; 32 bits → 1 bit for fp32" : std::string()) + ")",
                              "onebit-blog-volume"});
     adv.estimates.push_back({"All-reduce per step, run average with 1-bit compression", c.compressedAverage, "s",
                              "all-reduce × (warmup + (1 − warmup) ÷ " + num(c.compression)
                                  + "), warmup = freeze_step ÷ "
                                    "total steps = "
-                                 + num(c.warmup) + " (the blog's " + quoteExcerpt("onebit-blog-volume", "1 / (warmup") + " volume ratio)",
+                                 + num(c.warmup) + " (the blog's " + quoteExcerpt("onebit-blog-volume", "1 / (warmup")
+                                 + " volume ratio)",
                              "onebit-blog-volume"});
     if (c.saving)
         adv.estimates.push_back({"Step time saved by compression", *c.saving * 100, "%",
@@ -257,11 +258,11 @@ void addEstimates(Advice& adv, const Answers& a, const OnebitCost& c)
 
 void addTradeoffs(Advice& adv, const Answers& a, const OnebitCost& c, const OnebitKind& kind)
 {
-    adv.tradeoffs.push_back(
-        {"How the compression works",
-         "Error compensation: " + quoteExcerpt("onebit-blog-stages", "1) doing compression") + " 1-bit Adam has "
-             + quoteExcerpt("onebit-blog-stages", "two parts:", "representation."),
-         "onebit-blog-stages"});
+    adv.tradeoffs.push_back({"How the compression works",
+                             "Error compensation: " + quoteExcerpt("onebit-blog-stages", "1) doing compression")
+                                 + " 1-bit Adam has "
+                                 + quoteExcerpt("onebit-blog-stages", "two parts:", "representation."),
+                             "onebit-blog-stages"});
     const std::int64_t total = a.integer("training.total_steps");
     if (kind.type == "ZeroOneAdam")
         adv.tradeoffs.push_back(
@@ -275,11 +276,10 @@ void addTradeoffs(Advice& adv, const Answers& a, const OnebitCost& c, const Oneb
         adv.tradeoffs.push_back({"Warm-up length (freeze_step)",
                                  "freeze_step = " + std::to_string(c.freezeStep) + ", " + percent(kOnebitWarmupShare)
                                      + " of " + std::to_string(total)
-                                     + " steps: " + quoteExcerpt("ds-onebit-freeze-step", "one strategy")
-                                     + " (here "
+                                     + " steps: " + quoteExcerpt("ds-onebit-freeze-step", "one strategy") + " (here "
                                      + std::to_string(std::llround(0.15 * total)) + "–"
-                                     + std::to_string(std::llround(0.25 * total))
-                                     + "). " + quoteExcerpt("ds-onebit-freeze-step", "If it provides"),
+                                     + std::to_string(std::llround(0.25 * total)) + "). "
+                                     + quoteExcerpt("ds-onebit-freeze-step", "If it provides"),
                                  "ds-onebit-freeze-step"});
     if (kind.type == "OneBitAdam")
         adv.tradeoffs.push_back({"Communication volume",

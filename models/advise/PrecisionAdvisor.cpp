@@ -37,8 +37,8 @@ void addFp8(Advice& adv, const GpuSpec* gpu, const std::string& base)
         {nvidiaFp8 ? CheckLevel::Warn : CheckLevel::Fail, "fp8-needs-transformer-engine",
          "DeepSpeed has no fp8 config key: FP8 comes from NVIDIA Transformer Engine layers in the model "
          "code ("
-             + quoteExcerpt("te-support-matrix", "It requires compute capability 8.9", "or higher") + "), while DeepSpeed runs "
-             + base + ". "
+             + quoteExcerpt("te-support-matrix", "It requires compute capability 8.9", "or higher")
+             + "), while DeepSpeed runs " + base + ". "
              + (nvidiaFp8 ? capabilityText(gpu) + " meets that requirement."
                           : capabilityText(gpu) + " does not meet it; no fp8 is configured."),
          "te-support-matrix"});
@@ -71,11 +71,10 @@ Advice advisePrecision(const Answers& a)
         use = gpuBf16 && dsBf16 ? "bf16" : "fp16";
     if (wanted == "bf16" && !gpuBf16) {
         adv.checks.push_back({CheckLevel::Fail, "bf16-unsupported-gpu",
-                              capabilityText(gpu)
-                                  + " has no bf16 support ("
+                              capabilityText(gpu) + " has no bf16 support ("
                                   + quoteExcerpt("te-support-matrix", "BF16 requires", "or higher")
-                                  + "); DeepSpeed would stop with "
-                                  + quoteOf("ds-bf16-config") + " fp16 with dynamic loss scaling is used instead.",
+                                  + "); DeepSpeed would stop with " + quoteOf("ds-bf16-config")
+                                  + " fp16 with dynamic loss scaling is used instead.",
                               "te-support-matrix"});
         use = "fp16";
     } else if (wanted == "bf16" && !dsBf16) {
@@ -108,9 +107,10 @@ Advice advisePrecision(const Answers& a)
         adv.tradeoffs.push_back(
             {"Overflow and loss scaling",
              "fp16's largest value is 65504 and small gradients underflow: "
-                 + quoteExcerpt("pytorch-amp", "Gradient values", "flush to zero") + ". Dynamic loss scaling (loss_scale 0) multiplies the loss by 2^16 at first, skips "
-             "a step and lowers the scale when gradients overflow, and raises it again after 1000 "
-             "clean steps.",
+                 + quoteExcerpt("pytorch-amp", "Gradient values", "flush to zero")
+                 + ". Dynamic loss scaling (loss_scale 0) multiplies the loss by 2^16 at first, skips "
+                   "a step and lowers the scale when gradients overflow, and raises it again after 1000 "
+                   "clean steps.",
              "pytorch-amp"});
         if (checkpoint == "bf16")
             adv.checks.push_back({CheckLevel::Warn, "fp16-bf16-checkpoint-overflow",
