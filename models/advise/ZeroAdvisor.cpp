@@ -190,29 +190,38 @@ oj stageTable(const std::vector<ZeroOption>& options)
     return rows;
 }
 
-void addSuggestions(Advice& adv, const Answers& a)
+// When nothing fits: how many GPUs ZeRO-3 without offload, at micro-batch 1 with checkpointing, would need. The step
+// model's parameters, gradients and optimizer states are partitioned over the data-parallel ranks; the rest
+// (buffers, activations, context, fragmentation) is per GPU, so GPUs = states over all ranks ÷ (usable − the rest).
+void addSuggestions(Advice& adv, const Answers& a, const PlanSearch& search)
 {
-    const std::int64_t P = paramsPerPipelineStage(a);
-    const std::int64_t L = a.integer("model.largest_layer_params");
-    const double usable = a.number("hardware.gpu_memory_gib") * kGiB * (1 - kGpuReserveFraction);
-    const double room = usable - 4.0 * L - static_cast<double>(activationBytes(activationInputsFor(a, 1), true));
     std::string what;
-    if (room > 0) {
-        const auto gpus = static_cast<std::int64_t>(std::ceil(16.0 * static_cast<double>(P) / room));
-        const std::int64_t G = a.integer("hardware.gpus_per_node");
-        what += "ZeRO-3 without offload, micro-batch 1 and activation checkpointing would fit on "
-            + std::to_string(gpus) + " GPUs (" + std::to_string((gpus + G - 1) / G) + " nodes of " + std::to_string(G)
-            + "). ";
-    } else {
-        what += "Even one sample's activations and the largest layer exceed a GPU: use a GPU with more memory, "
-                "a shorter sequence, or tensor/sequence parallelism. ";
+    // Only where ZeRO-3 is allowed: a pipeline limits the stages to 0–1, the 1-bit optimizers to 0.
+    if (zeroStageLimit(a).maxStage >= 3) {
+        const BatchKeys batch = batchKeys(a);
+        const std::int64_t perRank = std::max<std::int64_t>(1, batch.microBatch * batch.gradientAccumulation);
+        const StepPrediction p = predictStep(search.job, {{3, "none", "none"}, true, 1, perRank});
+        const std::int64_t states = p.gpu.params + p.gpu.grads + p.gpu.optimizer;
+        const double partitioned = static_cast<double>(states) * static_cast<double>(search.job.dataParallel);
+        const double room = p.usableGpuBytes - static_cast<double>(p.gpu.total - states);
+        if (room > 0) {
+            const auto gpus = static_cast<std::int64_t>(std::ceil(partitioned / room));
+            const std::int64_t G = a.integer("hardware.gpus_per_node");
+            what += "ZeRO-3 without offload, micro-batch 1 and activation checkpointing would fit on about "
+                + std::to_string(gpus) + " GPUs (" + std::to_string((gpus + G - 1) / G) + " nodes of "
+                + std::to_string(G) + "; the step model's states over all ranks ÷ what one GPU has left). ";
+        } else {
+            what += "Even one sample's activations, the buffers and the largest layer exceed a GPU: use a GPU with "
+                    "more memory, a shorter sequence, or tensor/sequence parallelism. ";
+        }
     }
     if (a.text("hardware.nvme") != "nvme" || a.text("hardware.nvme_path").empty())
         what += "A local NVMe SSD (hardware.nvme = nvme with hardware.nvme_path) allows ZeRO-Infinity offload. ";
     if (a.integer("training.micro_batch_size") > 1)
         what += "A smaller micro-batch with more gradient accumulation cuts activation memory. ";
     adv.checks.push_back({CheckLevel::Fail, "zero-nothing-fits",
-                          "No ZeRO stage or offload fits this model on this hardware. " + what, "ds-estimators"});
+                          "No ZeRO stage or offload fits this model on this hardware. " + what,
+                          "ds-mem-z3-fp16-partitions"});
 }
 
 void addTradeoffs(Advice& adv, const ZeroOption& chosen, const PlanSearch& search)
@@ -339,7 +348,7 @@ Advice adviseZero(const Answers& a)
                                   + std::to_string(kFragmentationPercent) + "% fragmentation are counted).",
                               "cuda-context-size"});
     else
-        addSuggestions(adv, a);
+        addSuggestions(adv, a, search);
     if (fits && chosen.cpuPerNode > 0)
         adv.checks.push_back({CheckLevel::Pass, "zero-fits-cpu",
                               "Host memory: " + gib(chosen.cpuPerNode) + " needed per node of "

@@ -40,10 +40,6 @@ struct ZeroOption {
     std::string label() const;
 };
 
-// Share of GPU memory the pages that do not use the step model yet (pipeline, out-of-memory plan) keep free for
-// the CUDA context, NCCL buffers and fragmentation, which the step model counts by component.
-inline constexpr double kGpuReserveFraction = 0.10;
-
 // The highest ZeRO stage the other answers allow, and why: pipeline parallelism allows stages 0–1,
 // the 1-bit optimizers stage 0 only (deepspeed-facts §2.9, §2.10).
 struct ZeroStageLimit {

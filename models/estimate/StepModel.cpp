@@ -3,6 +3,7 @@
 #include "knowledge/GpuCatalog.h"
 #include "knowledge/NetworkCatalog.h"
 #include "util/CheckedMath.h"
+#include "util/Count.h"
 
 #include <algorithm>
 #include <cmath>
@@ -80,12 +81,7 @@ ActivationCase activationCase(const StepJob& job, std::int64_t microBatch)
     return c;
 }
 
-std::string gib(double bytes)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / kGiB);
-    return buf;
-}
+std::string gib(double bytes) { return formatGiB(bytes); }
 
 } // namespace
 
