@@ -6,6 +6,7 @@
 #include "advise/NvmeAdvisor.h"
 #include "advise/OnebitAdvisor.h"
 #include "advise/PipelineAdvisor.h"
+#include "advise/PlanSearch.h"
 #include "advise/PrecisionAdvisor.h"
 #include "advise/SparseAdvisor.h"
 #include "advise/ZeroAdvisor.h"
@@ -51,23 +52,14 @@ oj baseFragment(const Answers& a)
     return base;
 }
 
-// The answers with the micro-batch and accumulation of the ZeRO workflow's chosen plan, where it chose others
-// than the answers give (it searches them when the user did not type a micro-batch; the global batch is kept).
+// The answers with the micro-batch and accumulation of the ZeRO workflow's chosen plan (advise/PlanSearch.h).
 Answers withChosenBatch(const Answers& a, const Advice& zero)
 {
     const auto* rec = zero.details.contains("recommended") ? &zero.details.at("recommended") : nullptr;
-    const BatchKeys batch = batchKeys(a);
-    if (!rec || !rec->contains("micro_batch_size") || a.has("training.micro_batch_size")
-        || batch.check.level == CheckLevel::Fail)
+    if (!rec || !rec->contains("micro_batch_size"))
         return a;
-    Answers tuned = a;
-    const auto micro = rec->at("micro_batch_size").get<std::int64_t>();
-    const auto steps = rec->at("gradient_accumulation_steps").get<std::int64_t>();
-    if (micro != batch.microBatch || steps != batch.gradientAccumulation) {
-        tuned.set("training.micro_batch_size", micro);
-        tuned.set("training.gradient_accumulation_steps", steps);
-    }
-    return tuned;
+    return withChosenBatch(a, rec->at("micro_batch_size").get<std::int64_t>(),
+                           rec->at("gradient_accumulation_steps").get<std::int64_t>());
 }
 
 } // namespace

@@ -151,4 +151,16 @@ PlanSearch searchPlans(const Answers& a)
     return s;
 }
 
+Answers withChosenBatch(const Answers& a, std::int64_t microBatch, std::int64_t accumulation)
+{
+    const BatchKeys batch = batchKeys(a);
+    if (a.has("training.micro_batch_size") || batch.check.level == CheckLevel::Fail
+        || (microBatch == batch.microBatch && accumulation == batch.gradientAccumulation))
+        return a;
+    Answers tuned = a;
+    tuned.set("training.micro_batch_size", microBatch);
+    tuned.set("training.gradient_accumulation_steps", accumulation);
+    return tuned;
+}
+
 } // namespace dsw

@@ -33,4 +33,8 @@ std::vector<std::int64_t> microBatchesFor(std::int64_t perRankSamples);
 
 PlanSearch searchPlans(const Answers& answers);
 
+// The answers the config is written from: with the chosen micro-batch and accumulation where the search chose
+// them (no micro-batch typed, batch answers consistent), else the answers unchanged. The global batch is the same.
+Answers withChosenBatch(const Answers& answers, std::int64_t microBatch, std::int64_t accumulation);
+
 } // namespace dsw

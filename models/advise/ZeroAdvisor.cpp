@@ -414,11 +414,7 @@ Advice adviseZero(const Answers& a)
     if (chosen.stage >= 3 || chosen.offloadOptimizer != "none")
         adv.sources.push_back("ds-estimators");
     // The batch keys of the config written for the chosen plan (Plan.cpp applies its micro-batch when none was typed).
-    Answers written = a;
-    if (!a.has("training.micro_batch_size") && batchKeys(a).check.level != CheckLevel::Fail) {
-        written.set("training.micro_batch_size", chosen.microBatch);
-        written.set("training.gradient_accumulation_steps", chosen.accumulation);
-    }
+    const Answers written = withChosenBatch(a, chosen.microBatch, chosen.accumulation);
     const BatchKeys batch = batchKeys(written);
     adv.checks.push_back(batch.check);
     if (written.integer("training.micro_batch_size") != a.integer("training.micro_batch_size"))

@@ -2,6 +2,8 @@
 // not by a fixed preference order; the global batch kept; the user's forced choices honoured and compared.
 #include "advise/PlanSearch.h"
 
+#include "advise/BatchKeys.h"
+
 #include "TestAnswers.h"
 
 #include <QTest>
@@ -158,6 +160,19 @@ private slots:
             stepJobFrom(answersFrom(base + QStringList{"hardware.nics_per_node=8", "hardware.inter_node_gbps=200"})),
             c);
         QCOMPARE(given.time.communicationLinkSeconds, one.time.communicationLinkSeconds); // 200 Gb/s is the node's
+    }
+    // The config is written for the search's micro-batch only when none was typed; the global batch stays.
+    void theChosenBatchIsWrittenOnlyWhenNotTyped()
+    {
+        const Answers searched = answersFrom({"training.gradient_accumulation_steps=2"}); // micro 4 by default
+        const Answers tuned = withChosenBatch(searched, 1, 8);
+        QCOMPARE(tuned.integer("training.micro_batch_size"), std::int64_t{1});
+        QCOMPARE(tuned.integer("training.gradient_accumulation_steps"), std::int64_t{8});
+        QCOMPARE(batchKeys(tuned).trainBatchSize, batchKeys(searched).trainBatchSize);
+        const Answers typed = answersFrom({"training.micro_batch_size=4", "training.gradient_accumulation_steps=2"});
+        QCOMPARE(withChosenBatch(typed, 1, 8).integer("training.micro_batch_size"), std::int64_t{4});
+        const Answers contradicting = answersFrom({"training.global_batch_size=100"}); // not a multiple of 32
+        QVERIFY(!withChosenBatch(contradicting, 1, 8).has("training.micro_batch_size"));
     }
     void pipelineLimitsTheStages()
     {
