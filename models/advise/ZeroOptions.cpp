@@ -13,18 +13,7 @@ namespace dsw {
 
 std::string ZeroOption::label() const
 {
-    std::string s = "ZeRO-" + std::to_string(stage);
-    if (offloadOptimizer != "none")
-        s += ", optimizer → " + offloadOptimizer;
-    if (offloadParam != "none")
-        s += ", parameters → " + offloadParam;
-    if (offloadOptimizer == "none" && offloadParam == "none")
-        s += ", no offload";
-    s += ", micro-batch " + std::to_string(microBatch) + " × " + std::to_string(accumulation)
-        + (accumulation == 1 ? " step" : " steps");
-    if (checkpointing)
-        s += ", activation checkpointing";
-    return s;
+    return planLabel({{stage, offloadOptimizer, offloadParam}, checkpointing, microBatch, accumulation});
 }
 
 ZeroStageLimit zeroStageLimit(const Answers& a)

@@ -224,9 +224,9 @@ std::string StepPrediction::whyNot() const
     return why;
 }
 
-std::string StepPrediction::label() const
+std::string planLabel(const StepCandidate& c)
 {
-    const Placement& pl = candidate.placement;
+    const Placement& pl = c.placement;
     std::string s = "ZeRO-" + std::to_string(pl.stage);
     if (pl.offloadOptimizer != "none")
         s += ", optimizer → " + pl.offloadOptimizer;
@@ -234,12 +234,14 @@ std::string StepPrediction::label() const
         s += ", parameters → " + pl.offloadParam;
     if (pl.offloadOptimizer == "none" && pl.offloadParam == "none")
         s += ", no offload";
-    s += ", micro-batch " + std::to_string(candidate.microBatch) + " × " + std::to_string(candidate.accumulation)
-        + (candidate.accumulation == 1 ? " step" : " steps");
-    if (candidate.checkpointing)
+    s += ", micro-batch " + std::to_string(c.microBatch) + " × " + std::to_string(c.accumulation)
+        + (c.accumulation == 1 ? " step" : " steps");
+    if (c.checkpointing)
         s += ", activation checkpointing";
     return s;
 }
+
+std::string StepPrediction::label() const { return planLabel(candidate); }
 
 nlohmann::ordered_json activationsJson(const StepJob& job, std::int64_t microBatch)
 {

@@ -91,6 +91,9 @@ struct StepPrediction {
 // The job the answers describe. Throws std::invalid_argument naming the input when the shape contradicts itself.
 StepJob stepJobFrom(const Answers& answers);
 
+// "ZeRO-2, no offload, micro-batch 2 × 4 steps, activation checkpointing": how every page names a plan.
+std::string planLabel(const StepCandidate& candidate);
+
 // The step model's prediction for one candidate.
 StepPrediction predictStep(const StepJob& job, const StepCandidate& candidate);
 
