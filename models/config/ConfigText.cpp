@@ -177,6 +177,33 @@ std::string parserDetail(const std::string& what)
     return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
+// The offset of the first byte after the top-level value's end that is not whitespace (npos when there is
+// none): where "Extra data" starts. `json` is the scanner's strict text, so only strings need care.
+std::size_t extraDataStart(const std::string& json)
+{
+    int depth = 0;
+    bool inString = false;
+    std::size_t i = 0;
+    for (; i < json.size(); ++i) {
+        const char c = json[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            ++i;
+            break;
+        }
+    }
+    i = json.find_first_not_of(" \t\r\n", i);
+    return i;
+}
+
 const char* typeName(const oj& v)
 {
     return v.is_array()  ? "an array"
@@ -215,12 +242,29 @@ Result<ParsedConfig> parse(const std::string& bytes)
 
     ConfigBuilder builder(scan, parsed);
     const bool ok = oj::sax_parse(scan.json, &builder, oj::input_format_t::json, true, true);
+    const bool extraData = builder.errorText().find("expected end of input") != std::string::npos;
+    if (!ok && extraData) { // the parser's offset points past its lookahead; the extra bytes start here
+        const TextPosition at = positionOf(text, scan.inputOffset(extraDataStart(scan.json)));
+        return Result<ParsedConfig>::failure("JSON syntax error at line " + std::to_string(at.line) + ", column "
+                                             + std::to_string(at.column)
+                                             + ": text after the config's top-level value; DeepSpeed's reader "
+                                               "rejects it (\"Extra data\")");
+    }
     if (!ok) {
         const TextPosition at = positionOf(text, scan.inputOffset(builder.errorPosition()));
         const std::string detail =
             builder.errorText().empty() ? std::string("unexpected input") : parserDetail(builder.errorText());
         return Result<ParsedConfig>::failure("JSON syntax error at line " + std::to_string(at.line) + ", column "
                                              + std::to_string(at.column) + ": " + detail);
+    }
+    // nlohmann's lexer takes a NUL byte for the end of the input, so `{...}\0{...}` would parse; DeepSpeed's
+    // reader (hjson/json) stops with "Extra data" there. A NUL anywhere else has already failed above.
+    if (scan.json.find('\0') != std::string::npos) {
+        const TextPosition at = positionOf(text, scan.inputOffset(extraDataStart(scan.json)));
+        return Result<ParsedConfig>::failure("JSON syntax error at line " + std::to_string(at.line) + ", column "
+                                             + std::to_string(at.column)
+                                             + ": a NUL byte and more text after the config's top-level value; "
+                                               "DeepSpeed's reader rejects anything after it (\"Extra data\")");
     }
     parsed.json = builder.takeRoot();
     if (!parsed.json.is_object())

@@ -125,6 +125,35 @@ private slots:
         QVERIFY2(contains(r.error(), "JSON syntax error at " + where), r.error().c_str());
     }
 
+    // DeepSpeed's reader (json/hjson) stops with "Extra data" at anything after the top-level value; a NUL
+    // byte must not end the text early (nlohmann's lexer reads NUL as the end of the input).
+    void bytesAfterTheRootValue_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("column");
+        QTest::newRow("NUL then a second object") << QByteArray("{\"train_batch_size\": 8}\0{\"x\": 1}", 33) << 1 << 24;
+        QTest::newRow("NUL alone at the end") << QByteArray("{\"train_batch_size\": 8}\n\0", 26) << 2 << 1;
+        QTest::newRow("a second object") << QByteArray("{\"a\": 1}\n{\"b\": 2}") << 2 << 1;
+        QTest::newRow("a stray word") << QByteArray("{\"a\": 1} x") << 1 << 10;
+    }
+    void bytesAfterTheRootValue()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        const auto r = parseConfigText(text.toStdString());
+        QVERIFY(!r.ok());
+        const std::string where = "line " + std::to_string(line) + ", column " + std::to_string(column);
+        QVERIFY2(contains(r.error(), "JSON syntax error at " + where), r.error().c_str());
+    }
+    void nulInsideAStringIsAnError()
+    {
+        const auto r = parseConfigText(std::string("{\"a\": \"x\0y\"}", 13));
+        QVERIFY(!r.ok());
+        QVERIFY2(contains(r.error(), "line 1"), r.error().c_str());
+    }
+
     void neverThrows_data()
     {
         QTest::addColumn<QByteArray>("text");
