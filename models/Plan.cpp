@@ -101,7 +101,7 @@ Plan makePlan(const Answers& source)
     const Advice zero = adviseZero(source);
     const Answers answers = withChosenBatch(source, zero);
     plan.workflows.push_back(zero);
-    plan.workflows.push_back(advisePrecision(answers));
+    plan.workflows.push_back(advisePrecision(answers, zero)); // bf16 states need its ZeRO stage
     plan.workflows.push_back(advisePipeline(answers, zero));
     plan.workflows.push_back(adviseMemory(source)); // the setup the user ran (memory.ran_*), not the ZeRO pick
     plan.workflows.push_back(adviseNvme(answers));

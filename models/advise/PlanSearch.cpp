@@ -116,9 +116,12 @@ PlanSearch searchPlans(const Answers& a)
                 return true;
         return false;
     }();
+    // bf16 master weights and optimizer states (training.precision_states) exist only at ZeRO 1-3: asking for them
+    // with the stage left to the wizard rules stage 0 out, as a forced choice does.
+    const bool bf16States = s.job.states == StatePrecision::Bf16;
     auto forcedMatch = [&](const StepCandidate& c) {
         const Placement& p = c.placement;
-        return (stageChoice == "auto" || std::to_string(p.stage) == stageChoice)
+        return (stageChoice == "auto" ? !bf16States || p.stage >= 1 : std::to_string(p.stage) == stageChoice)
             && (!offloadPossible || optimizerChoice == "auto" || optimizerChoice == p.offloadOptimizer)
             && (!offloadPossible || paramChoice == "auto" || paramChoice == p.offloadParam)
             && (ckptChoice == "auto" || (ckptChoice == "on") == c.checkpointing)
@@ -140,7 +143,7 @@ PlanSearch searchPlans(const Answers& a)
         pick && s.candidates[*pick].fits())
         s.wizardPick = pick;
     s.userForced = stageChoice != "auto" || optimizerChoice != "auto" || paramChoice != "auto" || ckptChoice != "auto"
-        || microForced;
+        || microForced || bf16States;
     for (const StepPrediction& p : s.candidates)
         s.asked.push_back(forcedMatch(p.candidate));
     const auto forced = pickAmong(s.candidates, [&](const StepPrediction& p) { return forcedMatch(p.candidate); });

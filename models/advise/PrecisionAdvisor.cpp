@@ -1,8 +1,12 @@
 #include "advise/PrecisionAdvisor.h"
 
+#include "estimate/StepModel.h"
 #include "knowledge/GpuCatalog.h"
 #include "knowledge/SourceCatalog.h"
+#include "util/Count.h"
 #include "util/Version.h"
+
+#include <stdexcept>
 
 namespace dsw {
 
@@ -52,9 +56,122 @@ void addFp8(Advice& adv, const GpuSpec* gpu, const std::string& base)
     adv.sources.push_back("ds-fp8");
 }
 
+
+// The plan the ZeRO workflow chose (details.recommended), else what the answers force (auto: stage 0, no offload).
+StepCandidate zeroPlanOf(const Answers& a, const Advice& zero)
+{
+    StepCandidate c;
+    if (zero.details.contains("recommended") && zero.details.at("recommended").contains("stage")) {
+        const auto& rec = zero.details.at("recommended");
+        c.placement.stage = rec.at("stage").get<int>();
+        c.placement.offloadOptimizer = rec.value("offload_optimizer", std::string("none"));
+        c.placement.offloadParam = rec.value("offload_param", std::string("none"));
+        c.checkpointing = rec.value("activation_checkpointing", false);
+        c.microBatch = rec.value("micro_batch_size", std::int64_t{1});
+        c.accumulation = rec.value("gradient_accumulation_steps", std::int64_t{1});
+        return c;
+    }
+    c.placement.stage = a.text("zero.stage") == "auto" ? 0 : static_cast<int>(a.integer("zero.stage"));
+    const std::string offload = a.text("zero.offload_optimizer");
+    c.placement.offloadOptimizer = offload == "auto" ? "none" : offload;
+    c.microBatch = std::max<std::int64_t>(1, a.integer("training.micro_batch_size"));
+    c.accumulation = std::max<std::int64_t>(1, a.integer("training.gradient_accumulation_steps"));
+    return c;
+}
+
+// Why training.precision_states = bf16 cannot be written for this plan (DeepSpeed 0.19.5's rules), or empty.
+std::string bf16StatesRefusal(const Answers& a, const std::string& use, const StepCandidate& plan,
+                              std::string& source)
+{
+    const std::string allowed = " Allowed: training.precision_states fp32, or bf16 with bf16 training at ZeRO stage "
+                                "1, 2 or 3 (Adam or AdamW when the optimizer is offloaded).";
+    if (use != "bf16") {
+        source = "ds-bf16-master-weights";
+        return "training.precision_states = bf16 needs bf16 training, but this config trains in " + use
+            + ": the bf16 block's " + quoteExcerpt("ds-bf16-master-weights", "Maintain master", "ZeRO optimizer.")
+            + allowed;
+    }
+    const std::string deepspeed = a.text("software.deepspeed_version");
+    if (!versionAtLeast(deepspeed, "0.18.3")) {
+        source = "ds-bf16-master-versions";
+        return "training.precision_states = bf16: DeepSpeed " + deepspeed
+            + " has no bf16.bf16_master_weights_and_grads or bf16_optimizer_states (they arrived in 0.18.3; older "
+              "releases reject unknown bf16 keys)."
+            + allowed;
+    }
+    if (plan.placement.stage == 0) {
+        source = "ds-bf16-master-stage";
+        return "training.precision_states = bf16 at ZeRO stage 0 (the ZeRO page's plan, or zero.stage): DeepSpeed "
+               "asserts "
+            + quoteOf("ds-bf16-master-stage") + allowed;
+    }
+    const std::string optimizer = a.text("training.optimizer");
+    if (plan.placement.offloadOptimizer != "none" && optimizer != "adam" && optimizer != "adamw") {
+        source = "ds-bf16-master-offload";
+        return "training.precision_states = bf16 with the optimizer offloaded to " + plan.placement.offloadOptimizer
+            + " and training.optimizer " + optimizer + ": DeepSpeed asserts " + quoteOf("ds-bf16-master-offload")
+            + " (at ZeRO-1/2 the same for their stage); only Adam and AdamW become DeepSpeedCPUAdam." + allowed;
+    }
+    return {};
+}
+
+// training.precision_states = bf16: the two bf16 keys when DeepSpeed runs them for this plan, a failed check
+// naming the input when it does not. Returns whether the keys are written.
+bool addPrecisionStates(Advice& adv, const Answers& a, const Advice& zero, const std::string& use)
+{
+    if (a.text("training.precision_states") != "bf16")
+        return false;
+    const StepCandidate plan = zeroPlanOf(a, zero);
+    std::string source;
+    if (const std::string why = bf16StatesRefusal(a, use, plan, source); !why.empty()) {
+        adv.checks.push_back({CheckLevel::Fail, "precision-states-bf16-unsupported",
+                              why + " The master weights and optimizer states stay fp32.", source});
+        return false;
+    }
+    std::string saving;
+    try { // the step model's optimizer states for the ZeRO page's plan, with and without bf16 states
+        Answers fp32States = a;
+        fp32States.set("training.precision_states", std::string("fp32"));
+        const StepPrediction bf16 = predictStep(stepJobFrom(a), plan);
+        const StepPrediction fp32 = predictStep(stepJobFrom(fp32States), plan);
+        const bool onHost = plan.placement.offloadOptimizer != "none";
+        const auto bytes = [&](const StepPrediction& p) {
+            return static_cast<double>(onHost ? p.cpuPerNode : p.gpu.optimizer);
+        };
+        saving = std::string(" By the step model, at ") + planLabel(plan) + ", "
+            + (onHost ? "host RAM per node is " : "the optimizer states per GPU are ") + formatGiB(bytes(bf16))
+            + " instead of " + formatGiB(bytes(fp32)) + "; the GPU total " + formatGiB(static_cast<double>(bf16.gpu.total))
+            + (bf16.gpu.total == fp32.gpu.total ? " either way."
+                                                : " instead of " + formatGiB(static_cast<double>(fp32.gpu.total)) + ".");
+        adv.details["precision_states_bytes"] = {{"bf16", bytes(bf16)}, {"fp32", bytes(fp32)}, {"on_host", onHost}};
+    } catch (const std::invalid_argument&) { // the model's shape contradicts itself: the ZeRO page says so
+    }
+    adv.checks.push_back(
+        {CheckLevel::Pass, "precision-states-bf16",
+         "training.precision_states = bf16 at ZeRO stage " + std::to_string(plan.placement.stage)
+             + ": bf16.bf16_master_weights_and_grads and bf16.bf16_optimizer_states are written, so the master "
+               "weights, the optimizer's gradients and Adam's m and v take 2 bytes per parameter each instead of 4."
+             + (plan.placement.offloadOptimizer != "none"
+                    ? " With the optimizer offloaded DeepSpeed builds DeepSpeedCPUAdam with "
+                      "fp32_optimizer_states=False, so the moments on the host are bf16 too."
+                    : std::string())
+             + saving,
+         "ds-bf16-master-weights"});
+    adv.tradeoffs.push_back(
+        {"bf16 master weights and optimizer states",
+         "You gain half the optimizer's memory; you pay precision: bf16 has a 7-bit mantissa (8 significant "
+         "bits), so an update smaller than about 1/256 of a weight's magnitude rounds away in a bf16 master "
+         "weight, where fp32's 24 bits keep it. Small learning rates late in a run are where that shows.",
+         "fp16-range"});
+    adv.sources.push_back("ds-bf16-master-weights");
+    if (plan.placement.offloadOptimizer != "none")
+        adv.sources.push_back("ds-bf16-master-cpu-adam");
+    return true;
+}
+
 } // namespace
 
-Advice advisePrecision(const Answers& a)
+Advice advisePrecision(const Answers& a, const Advice& zero)
 {
     Advice adv;
     adv.workflow = "precision";
@@ -94,6 +211,10 @@ Advice advisePrecision(const Answers& a)
         // The key was "bfloat16" in 0.5.5–0.5.x and "bf16" from 0.6.0 (the old key is still read).
         const std::string key = versionAtLeast(deepspeed, "0.6.0") ? "bf16" : "bfloat16";
         adv.fragment = oj{{key, {{"enabled", true}}}};
+        if (addPrecisionStates(adv, a, zero, use)) {
+            adv.fragment[key]["bf16_master_weights_and_grads"] = true;
+            adv.fragment[key]["bf16_optimizer_states"] = true;
+        }
         adv.headline =
             "bf16: " + (gpu ? gpu->id : a.text("hardware.gpu")) + " supports it, and it needs no loss scaling";
         adv.tradeoffs.push_back({"Why bf16",
@@ -122,6 +243,8 @@ Advice advisePrecision(const Answers& a)
         adv.checks.push_back({CheckLevel::Warn, "fp32-memory",
                               "fp32 keeps 4-byte parameters and gradients; the memory estimates assume 16-bit.", ""});
     }
+    if (use != "bf16")
+        addPrecisionStates(adv, a, zero, use); // fails its check: bf16 states need bf16 training
     if (use != "fp32")
         adv.checks.push_back({CheckLevel::Pass, "precision-single-mode",
                               "Only " + use + " is enabled: \"this mode cannot be combined with the fp16 mode\".",

@@ -1,11 +1,15 @@
 // The precision workflow: bf16 where the GPU has it, fp16 with dynamic loss scaling otherwise,
 // fp8 only as Transformer Engine code, never fp16 and bf16 together.
+#include "TestAnswers.h"
 #include "advise/PrecisionAdvisor.h"
+#include "advise/ZeroAdvisor.h"
+#include "estimate/StepModel.h"
 
 #include <QTest>
 #include <algorithm>
 
 using namespace dsw;
+using namespace dsw::test;
 
 namespace {
 const Check* findCheck(const Advice& a, const std::string& code)
@@ -133,6 +137,90 @@ private slots:
             QVERIFY(std::any_of(advice.snippets.begin(), advice.snippets.end(),
                                 [](const Snippet& s) { return s.code.find("fp8_autocast") != std::string::npos; }));
         }
+    }
+
+    // training.precision_states = bf16 writes DeepSpeed's two bf16 keys exactly when DeepSpeed 0.19.5 runs them
+    // for the ZeRO page's plan; otherwise a failed check names the input and the config keeps fp32 states.
+    void writesBf16StatesOnlyWhereDeepSpeedRunsThem_data()
+    {
+        QTest::addColumn<QStringList>("settings");
+        QTest::addColumn<bool>("written");
+        QTest::addColumn<QString>("refusedBecause"); // a word the failed check must contain, or ""
+        const QStringList base{"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8"};
+        QTest::newRow("fp32 states (default): nothing") << base << false << "";
+        QTest::newRow("bf16 states, stage left to the wizard") << base + QStringList{"training.precision_states=bf16"}
+                                                               << true << "";
+        QTest::newRow("bf16 states at ZeRO-3") << base
+                + QStringList{"training.precision_states=bf16", "zero.stage=3"} << true << "";
+        QTest::newRow("bf16 states, ZeRO-2 offloaded AdamW")
+            << base
+                + QStringList{"training.precision_states=bf16", "zero.stage=2", "zero.offload_optimizer=cpu",
+                              "training.optimizer=adamw"}
+            << true << "";
+        QTest::newRow("stage 0 forced") << base + QStringList{"training.precision_states=bf16", "zero.stage=0"}
+                                        << false << "stage 0";
+        QTest::newRow("fp16 training") << base
+                + QStringList{"training.precision_states=bf16", "training.precision=fp16"} << false << "fp16";
+        QTest::newRow("offloaded Lion")
+            << base
+                + QStringList{"training.precision_states=bf16", "zero.stage=2", "zero.offload_optimizer=cpu",
+                              "training.optimizer=lion"}
+            << false << "DeepSpeedCPUAdam";
+        QTest::newRow("DeepSpeed 0.18.2")
+            << base + QStringList{"training.precision_states=bf16", "software.deepspeed_version=0.18.2"} << false
+            << "0.18.3";
+    }
+    void writesBf16StatesOnlyWhereDeepSpeedRunsThem()
+    {
+        QFETCH(QStringList, settings);
+        QFETCH(bool, written);
+        QFETCH(QString, refusedBecause);
+        const Answers a = answersFrom(settings);
+        const Advice zero = adviseZero(a);
+        const Advice advice = advisePrecision(a, zero);
+        const int stage = zero.details["recommended"]["stage"].get<int>();
+        const nlohmann::ordered_json bf16 = advice.fragment.value("bf16", nlohmann::ordered_json::object());
+        QCOMPARE(bf16.contains("bf16_master_weights_and_grads"), written);
+        QCOMPARE(bf16.contains("bf16_optimizer_states"), written);
+        if (written) {
+            QVERIFY(bf16["bf16_master_weights_and_grads"].get<bool>() && bf16["bf16_optimizer_states"].get<bool>());
+            QVERIFY2(stage >= 1, "bf16 states run at ZeRO 1-3 only"); // the ZeRO page left stage 0 out
+            QVERIFY(findCheck(advice, "precision-states-bf16"));
+            QVERIFY(!advice.hasFailedCheck());
+        }
+        const Check* refused = findCheck(advice, "precision-states-bf16-unsupported");
+        QCOMPARE(refused != nullptr, !refusedBecause.isEmpty());
+        if (refused) {
+            QVERIFY(refused->level == CheckLevel::Fail);
+            QVERIFY2(q(refused->message).contains("training.precision_states"), refused->message.c_str());
+            QVERIFY2(q(refused->message).contains("Allowed:"), refused->message.c_str());
+            QVERIFY2(q(refused->message).contains(refusedBecause), refused->message.c_str());
+        }
+    }
+
+    // The step model counts what the keys change: the master weights and Adam's m and v in 2 bytes instead of
+    // 4, so the optimizer-state bytes halve at ZeRO 1-3 (on the GPU, or on the host when offloaded), and the
+    // figures the precision page quotes are those.
+    void bf16StatesHalveTheOptimizerStates()
+    {
+        const QStringList base{"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8"};
+        const StepJob fp32 = stepJobFrom(answersFrom(base));
+        const StepJob bf16 = stepJobFrom(answersFrom(base + QStringList{"training.precision_states=bf16"}));
+        for (const int stage : {1, 2, 3}) {
+            const StepCandidate c{{stage, "none", "none"}, false, 1, 1};
+            const std::int64_t full = predictStep(fp32, c).gpu.optimizer, half = predictStep(bf16, c).gpu.optimizer;
+            QVERIFY(full > 0);
+            QCOMPARE(half * 2, full);
+            const StepCandidate offloaded{{stage, "cpu", "none"}, false, 1, 1};
+            QVERIFY(predictStep(bf16, offloaded).cpuPerNode < predictStep(fp32, offloaded).cpuPerNode);
+        }
+        const StepCandidate stage0{{0, "none", "none"}, false, 1, 1}; // no bf16 states without ZeRO
+        QCOMPARE(predictStep(bf16, stage0).gpu.optimizer, predictStep(fp32, stage0).gpu.optimizer);
+
+        const Answers a = answersFrom(base + QStringList{"training.precision_states=bf16", "zero.stage=2"});
+        const Advice advice = advisePrecision(a, adviseZero(a));
+        const auto& bytes = advice.details["precision_states_bytes"];
+        QCOMPARE(bytes["bf16"].get<double>() * 2, bytes["fp32"].get<double>());
     }
 
     void warnsWhenABf16CheckpointRunsInFp16()
