@@ -274,6 +274,15 @@ void stage3(Builder& b, const StateMemoryInputs& in, const Sizes& s)
                 perParam(s.lp,
                          "of min(stage parameters, max_reuse_distance + prefetch bucket + one block): "
                          "gathered parameters kept live (an upper bound)"));
+    // Without zero.Init, torch's own linear saves a transposed view of each gathered weight for backward, which
+    // keeps the gathered buffer alive after ZeRO-3 releases the parameter: every block's weights stay until
+    // backward reaches them. Full checkpointing runs forward without saving, so only the recomputed block holds.
+    if (!in.zeroInit && !in.fullCheckpointing) {
+        const std::int64_t kept = std::min(s.P, addSat(mulSat(in.layers, s.block), window));
+        b.transient("zero3_linear_held", mulSat(s.lp, kept - std::min(s.P, window)), true, false, "ds-zero3-linear",
+                    perParam(s.lp, "of every block's weights beyond the working set: gathered weights torch's "
+                                   "linear keeps for backward when the model was not built under zero.Init"));
+    }
     b.transient("zero3_gathered_grads", mulSat(s.lp, s.block), true, false, "ds-mem-z3-ipg-bucket",
                 perParam(s.lp, "of one block: its whole gradients before they are reduced into the bucket"));
 

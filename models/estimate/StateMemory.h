@@ -59,6 +59,11 @@ struct StateMemoryInputs {
     ZeroBufferSettings buffers;
     std::int64_t activationBytes = 0; // per GPU, from the caller's activation model; 0: not counted
     std::string activationSource;     // its sources.tsv id (required when activationBytes > 0)
+    // Stage 3: whether the model was built under deepspeed.zero.Init, which replaces torch's linear with
+    // DeepSpeed's memory-efficient one. Without it, and without full checkpointing, torch's linear keeps
+    // every gathered weight it used in forward until its backward.
+    bool zeroInit = true;
+    bool fullCheckpointing = false;
 };
 
 enum class MemoryPlace { Gpu, HostRam, Nvme };

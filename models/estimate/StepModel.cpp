@@ -16,7 +16,7 @@ namespace {
 constexpr double kGiB = 1073741824.0;
 // The activation model's figures are checked against tests/data/activation-reference.tsv (torch saved-tensor
 // hooks); the source shown with them.
-constexpr const char* kActivationSource = "korthikanti";
+constexpr const char* kActivationSource = "activation-reference";
 
 OffloadDevice deviceOf(const std::string& text)
 {
@@ -100,6 +100,8 @@ StepJob stepJobFrom(const Answers& a)
     j.attention = attentionImplFrom(a.text("model.attention_impl")).value_or(AttentionImpl::Flash);
     j.loss = lossImplFrom(a.text("model.loss_impl")).value_or(LossImpl::Standard);
     j.dropout = false; // today's pre-training and fine-tuning recipes run without dropout (Llama, Qwen configs: 0.0)
+    const nlohmann::json zeroInit = a.value("training.zero_init");
+    j.zeroInit = !zeroInit.is_boolean() || zeroInit.get<bool>();
 
     const ModelShape states = modelShapeFrom(a);
     j.params = std::max<std::int64_t>(1, states.params); // a pipeline with more stages than layers leaves some empty
@@ -178,6 +180,8 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c)
         in.buffers.overlapComm = c.placement.stage >= 2;
     in.activationBytes = p.activations.peakBytes;
     in.activationSource = kActivationSource;
+    in.zeroInit = job.zeroInit;
+    in.fullCheckpointing = c.checkpointing;
     p.memory = sizeStateMemory(in);
     p.gpu = breakdown(p.memory);
     p.cpuPerNode = p.memory.hostPerNode();

@@ -38,6 +38,7 @@ struct StepJob {
     AttentionImpl attention = AttentionImpl::Flash;
     LossImpl loss = LossImpl::Standard;
     bool dropout = false;
+    bool zeroInit = true; // training.zero_init: the model was built under deepspeed.zero.Init
 
     std::int64_t params = 0;         // of one pipeline stage
     std::int64_t largestLayer = 0;   // parameters of the largest module

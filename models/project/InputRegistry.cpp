@@ -187,6 +187,18 @@ InputRegistry::InputRegistry()
                "standard materialises the logits in fp32 (micro-batch × sequence × vocab × 4 bytes); fused is a "
                "chunked or fused cross-entropy that never does."),
         "setup", {"memory", "zero"});
+    // Sources (resources/knowledge/sources.tsv): ds-zero3-linear, hf-zero-init.
+    {
+        InputSpec zeroInit;
+        zeroInit.id = "training.zero_init";
+        zeroInit.type = InputType::Boolean;
+        zeroInit.label = "Model built under zero.Init";
+        zeroInit.defaultValue = true;
+        zeroInit.help = "Whether the training script builds or loads the model inside deepspeed.zero.Init (Hugging "
+                        "Face's from_pretrained does under ZeRO-3; a model too large for one host needs it). At "
+                        "stage 3 without it, torch's linear keeps every gathered weight from forward until backward.";
+        add(zeroInit, "setup", {"zero", "memory"});
+    }
     add(derived(count("model.largest_layer_params", "Largest layer", nullptr, 1, 1e13,
                       "Parameters of the largest single module (DeepSpeed counts one module's own parameters, "
                       "usually the embedding or LM head, not a whole transformer block)."),

@@ -181,6 +181,30 @@ private slots:
         for (const StepPrediction& p : s.candidates)
             QVERIFY(p.candidate.placement.stage <= 1);
     }
+    // training.zero_init=false: at stage 3 without checkpointing torch's linear keeps every gathered weight until
+    // backward, so those plans grow by up to the whole 16-bit model; stages 0-2 and checkpointed plans do not.
+    void withoutZeroInitStage3HoldsTheGatheredWeights()
+    {
+        const QStringList base{"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8"};
+        const QStringList off = base + QStringList{"training.zero_init=false"};
+        const PlanSearch with = searchPlans(answersFrom(base));
+        const PlanSearch without = searchPlans(answersFrom(off));
+        QCOMPARE(with.candidates.size(), without.candidates.size());
+        int compared = 0;
+        for (const StepPrediction& a : with.candidates)
+            for (const StepPrediction& b : without.candidates) {
+                if (planLabel(a.candidate) != planLabel(b.candidate))
+                    continue;
+                const bool holds = a.candidate.placement.stage == 3 && !a.candidate.checkpointing;
+                const MemoryComponent* held = b.memory.find("zero3_linear_held", MemoryPlace::Gpu);
+                QCOMPARE(held != nullptr && held->bytes > 0, holds);
+                QVERIFY(holds ? b.gpu.total > a.gpu.total : b.gpu.total == a.gpu.total);
+                if (holds)
+                    QVERIFY(held->bytes <= 2 * 7'000'000'000LL);
+                ++compared;
+            }
+        QCOMPARE(compared, static_cast<int>(with.candidates.size()));
+    }
     void componentsAddUpAndNothingOverflows()
     {
         const PlanSearch s = searchPlans(answersFrom({"model.params=100T", "hardware.gpus_per_node=1",
