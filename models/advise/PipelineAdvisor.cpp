@@ -201,9 +201,10 @@ StepCandidate candidateOf(const Advice& zero, const PipelineSetup& s)
 // One stage as the step model sees it: its parameters and transformer blocks (the embedding and head add
 // parameters, not blocks; layers given in pipeline.layer_params count as blocks). A stage without a block is
 // still sized for one (the step model's activations need a layer), an upper bound.
-StepJob stageJob(const PipelineSetup& s, std::int64_t params, std::int64_t blocks)
+StepJob stageJob(const PipelineSetup& s, std::size_t stage, std::int64_t params, std::int64_t blocks)
 {
     StepJob j = *s.job;
+    j.pipelineStage = static_cast<std::int64_t>(stage); // 1F1B: min(stages − stage, micro-batches) in flight
     j.params = std::max<std::int64_t>(1, params); // an empty stage (a failed check) is sized for one parameter
     j.largestLayer = std::clamp<std::int64_t>(s.largestLayer, 0, params);
     j.layersPerStage = std::max<std::int64_t>(1, blocks);
@@ -278,6 +279,7 @@ void addFitCheck(Advice& adv, PipelineSetup& s, std::size_t stage, const std::ve
 {
     const StepPrediction& p = *s.heaviest;
     const GpuBytes& g = p.gpu;
+    const std::int64_t inFlight = microBatchesInFlight(s.stages, static_cast<std::int64_t>(stage), s.candidate.accumulation);
     std::string text = "Stage " + std::to_string(stage) + " (" + std::to_string(layersPerStage[stage]) + " layers, "
         + std::to_string(paramsPerStage[stage]) + " parameters) needs " + gibText(g.total) + " of "
         + formatGiB(s.usable) + " usable per GPU (" + std::to_string(int(std::lround(kPlanHeadroom * 100)))
@@ -286,15 +288,19 @@ void addFitCheck(Advice& adv, PipelineSetup& s, std::size_t stage, const std::ve
         + gibText(g.activations) + " + CUDA context, NCCL and fragmentation " + gibText(g.other) + ", as DeepSpeed "
         + knowledgeVersion()
         + " allocates them (the step model, the same figures as the ZeRO page's); activations of the stage's "
-        + std::to_string(std::max<std::int64_t>(1, blocksPerStage[stage]))
-        + " transformer blocks for one micro-batch of " + std::to_string(s.candidate.microBatch) + " (checkpointing "
-        + (s.checkpointing ? "on" : "off") + ").";
+        + std::to_string(std::max<std::int64_t>(1, blocksPerStage[stage])) + " transformer blocks for "
+        + std::to_string(inFlight) + (inFlight == 1 ? " micro-batch" : " micro-batches") + " of "
+        + std::to_string(s.candidate.microBatch)
+        + " in flight (DeepSpeed's 1F1B schedule keeps min(stages − stage, micro-batches) = min("
+        + std::to_string(s.stages) + " − " + std::to_string(stage) + ", " + std::to_string(s.candidate.accumulation)
+        + ") forward passes' activations on a stage" + (stage + 1 == paramsPerStage.size() ? "; this one runs the loss" : "")
+        + "; checkpointing " + (s.checkpointing ? "on" : "off") + ").";
     if (!p.fitsGpu) {
         text += " Try more stages";
         StepCandidate withCheckpointing = s.candidate;
         withCheckpointing.checkpointing = true;
         if (!s.checkpointing
-            && predictStep(stageJob(s, paramsPerStage[stage], blocksPerStage[stage]), withCheckpointing).fitsGpu)
+            && predictStep(stageJob(s, stage, paramsPerStage[stage], blocksPerStage[stage]), withCheckpointing).fitsGpu)
             text += ", activation checkpointing (it would then fit)";
         text += s.candidate.microBatch > 1 ? ", or a smaller micro-batch." : ".";
     }
@@ -324,7 +330,7 @@ void addPlan(Advice& adv, PipelineSetup& s, const std::vector<PipelineLayer>& la
     }
     try {
         for (std::size_t st = 0; s.job && st < paramsPerStage.size(); ++st) {
-            StepPrediction p = predictStep(stageJob(s, paramsPerStage[st], blocksPerStage[st]), s.candidate);
+            StepPrediction p = predictStep(stageJob(s, st, paramsPerStage[st], blocksPerStage[st]), s.candidate);
             memoryPerStage.push_back(p.gpu.total);
             if (!s.heaviest || p.gpu.total > s.heaviest->gpu.total) {
                 worstStage = st;
@@ -398,9 +404,10 @@ void addBubbleAndBatch(Advice& adv, const PipelineSetup& s)
     if (s.heaviest)
         adv.estimates.push_back({"Activations of the largest stage", static_cast<double>(s.heaviest->gpu.activations),
                                  "bytes",
-                                 "activations per operation of the stage's transformer blocks for one micro-batch "
-                                 "(estimate/ActivationModel), logits and loss included",
-                                 "korthikanti"});
+                                 "activations per operation of the stage's transformer blocks (estimate/ActivationModel) "
+                                 "for the min(stages − stage, micro-batches) micro-batches 1F1B keeps in flight on it; "
+                                 "logits and loss on the last stage",
+                                 "ds-pipe-1f1b-buffers"});
     adv.estimates.push_back(
         {"Data-parallel size", static_cast<double>(s.dataParallel), "GPUs", "GPUs / stages", "ds-pipeline-module"});
     const std::int64_t train = s.batch.microBatch * m * s.dataParallel;
@@ -503,7 +510,7 @@ Advice advisePipeline(const Answers& a, const Advice& zero)
     adv.status = AdviceStatus::Complete;
     adv.sources = {"ds-pipeline-module", "ds-partition",     "ds-pipeline-config",
                    "ds-pipe-zero",       "narayanan-bubble", "korthikanti",
-                   "ds-memory-docs",     "ds-pipe-batch",    "ds-pipeline-tutorial"};
+                   "ds-memory-docs",     "ds-pipe-batch",    "ds-pipeline-tutorial", "ds-pipe-1f1b-buffers"};
     const auto parsed = parseLayerParams(a.text("pipeline.layer_params"));
     if (!parsed) {
         adv.status = AdviceStatus::NeedsInput;

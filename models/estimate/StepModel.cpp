@@ -83,6 +83,25 @@ ActivationCase activationCase(const StepJob& job, std::int64_t microBatch)
 
 std::string gib(double bytes) { return formatGiB(bytes); }
 
+// The activation peak of one pipeline stage (its layersPerStage blocks) under 1F1B (ds-pipe-1f1b-buffers): the
+// micro-batch in backward at its own peak, with the loss on the last stage only, plus what the forward pass saved
+// for each other micro-batch in flight (the blocks' saved tensors, or their inputs with checkpointing).
+std::int64_t stageActivationPeak(const StepJob& job, const ActivationCase& acts, const StepCandidate& c,
+                                 std::int64_t stage)
+{
+    ActivationCase blocks = acts;
+    blocks.shape.layers = job.layersPerStage;
+    const ModelActivations one = modelActivations(blocks, job.loss, c.checkpointing);
+    const std::int64_t L = job.layersPerStage;
+    const bool runsLoss = stage == job.pipelineStages - 1;
+    const std::int64_t peak = runsLoss ? one.peakBytes
+        : c.checkpointing              ? addSat(mulSat(L, one.perLayerCheckpointedBytes), one.perLayerBytes)
+                                       : mulSat(L, one.perLayerBytes);
+    const std::int64_t saved = mulSat(L, c.checkpointing ? one.perLayerCheckpointedBytes : one.perLayerBytes);
+    const std::int64_t others = microBatchesInFlight(job.pipelineStages, stage, c.accumulation) - 1;
+    return addSat(mulSat(others, saved), peak);
+}
+
 } // namespace
 
 std::string toString(OffloadDevice device)
@@ -154,12 +173,11 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c)
     p.candidate = c;
     const ActivationCase acts = activationCase(job, c.microBatch);
     p.activations = modelActivations(acts, job.loss, c.checkpointing);
-    // Each pipeline stage holds its share of the layers; the last one also runs the loss (counted in full).
-    if (job.pipelineStages > 1 && job.shape.layers > 0) {
-        ActivationCase stage = acts;
-        stage.shape.layers = job.layersPerStage;
-        p.activations.peakBytes = modelActivations(stage, job.loss, c.checkpointing).peakBytes;
-    }
+    // Each pipeline stage holds its share of the layers for the micro-batches 1F1B keeps in flight on it.
+    if (job.pipelineStages > 1 && job.shape.layers > 0)
+        p.activations.peakBytes = job.pipelineStage >= 0
+            ? stageActivationPeak(job, acts, c, std::min(job.pipelineStage, job.pipelineStages - 1))
+            : std::max(stageActivationPeak(job, acts, c, 0), stageActivationPeak(job, acts, c, job.pipelineStages - 1));
 
     StateMemoryInputs in;
     in.stage = c.placement.stage;
@@ -211,6 +229,11 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c)
     if (t.denseTflops > 0 && job.dataParallel * job.pipelineStages == std::int64_t{job.nodes} * job.gpusPerNode)
         p.time = estimateStepTime(t);
     return p;
+}
+
+std::int64_t microBatchesInFlight(std::int64_t stages, std::int64_t stage, std::int64_t microBatches)
+{
+    return std::max<std::int64_t>(1, std::min(stages - stage, microBatches));
 }
 
 std::string StepPrediction::whyNot() const

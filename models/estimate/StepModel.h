@@ -47,6 +47,10 @@ struct StepJob {
     int gpusPerNode = 1;
     int nodes = 1;
     std::int64_t pipelineStages = 1;
+    // Which pipeline stage the job sizes, 0-based: DeepSpeed's 1F1B schedule keeps min(stages − stage,
+    // micro-batches) micro-batches' activations on it, and only the last stage runs the loss. -1: the heavier of
+    // the first and the last stage of an even split, which is how the ZeRO page shows a pipeline.
+    std::int64_t pipelineStage = -1;
 
     TrainingPrecision precision = TrainingPrecision::Bf16;
     StatePrecision states = StatePrecision::Fp32;
@@ -97,6 +101,10 @@ std::string planLabel(const StepCandidate& candidate);
 
 // The step model's prediction for one candidate.
 StepPrediction predictStep(const StepJob& job, const StepCandidate& candidate);
+
+// Micro-batches whose activations pipeline stage `stage` (0-based) of `stages` holds at once under DeepSpeed's
+// 1F1B TrainSchedule with `microBatches` (gradient_accumulation_steps) per batch: min(stages − stage, microBatches).
+std::int64_t microBatchesInFlight(std::int64_t stages, std::int64_t stage, std::int64_t microBatches);
 
 // Activations of one micro-batch of training.micro_batch_size × model.seq_len, as `estimate --json` gives them:
 // {"attention_impl", "per_layer_bytes", "per_layer_bytes_checkpointed", "logits_bytes"}.

@@ -52,11 +52,13 @@ Advice zeroAdvice(int stage, bool checkpointing)
 }
 
 // The step model's per-GPU bytes for one stage at the plan advisePipeline reads from zeroAdvice(): the stage's
-// parameters and transformer blocks, ZeRO stage at most 1 (the pipeline engine's limit), no offload, the answers'
+// index (the micro-batches 1F1B keeps in flight on it), parameters and transformer blocks, ZeRO stage at most 1 (the pipeline engine's limit), no offload, the answers'
 // micro-batch and accumulation.
-std::int64_t stageBytes(const Answers& a, int zeroStage, bool checkpointing, std::int64_t params, std::int64_t blocks)
+std::int64_t stageBytes(const Answers& a, std::size_t stage, int zeroStage, bool checkpointing, std::int64_t params,
+                        std::int64_t blocks)
 {
     StepJob job = stepJobFrom(a);
+    job.pipelineStage = static_cast<std::int64_t>(stage); // 1F1B: earlier stages hold more micro-batches
     job.params = std::max<std::int64_t>(1, params); // an empty stage is sized for one parameter
     job.largestLayer = std::clamp<std::int64_t>(a.integer("model.largest_layer_params"), 0, params);
     job.layersPerStage = std::max<std::int64_t>(1, blocks); // a stage without a block is sized for one
@@ -254,7 +256,7 @@ private slots:
             const oj blockCounts = oj::parse(blocks.toStdString());
             oj memory = oj::array();
             for (std::size_t st = 0; st < blockCounts.size(); ++st)
-                memory.push_back(stageBytes(a, zeroStage, checkpointing,
+                memory.push_back(stageBytes(a, st, zeroStage, checkpointing,
                                             got["params_per_stage"][st].get<std::int64_t>(),
                                             blockCounts[st].get<std::int64_t>()));
             JSON_COMPARE(adv.details["memory_per_stage_bytes"], memory);
@@ -276,6 +278,77 @@ private slots:
             QVERIFY2(!findCheck(adv, code.toStdString()), qPrintable("unexpected check " + code));
         for (const Check& c : adv.checks)
             QVERIFY2(c.level == CheckLevel::Pass || !c.message.empty(), c.code.c_str());
+    }
+
+    // DeepSpeed's 1F1B TrainSchedule keeps min(stages − stage, micro-batches) forward passes in flight on a stage
+    // (schedule.py num_pipe_buffers; a replay of its steps() agrees for 2-8 stages and 1-16 micro-batches): with
+    // P stages and M ≥ P micro-batches the first stage holds P micro-batches' activations, the last one 1 (and
+    // runs the loss); with M < P the early stages hold M.
+    void oneFOneBKeepsMicroBatchesInFlight()
+    {
+        for (const int micro : {8, 2}) {
+            const int P = 4;
+            const Answers a = answersFrom(small(8, 1, P, "uniform", micro));
+            StepJob job = stepJobFrom(a);
+            const StepCandidate c{{0, "none", "none"}, false, 1, micro};
+            ActivationCase one;
+            one.shape = job.shape;
+            one.shape.layers = job.layersPerStage;
+            one.seqLen = job.seqLen;
+            one.microBatch = 1;
+            one.attention = job.attention;
+            const ModelActivations m = modelActivations(one, job.loss, false);
+            const std::int64_t blocks = job.layersPerStage * m.perLayerBytes; // one micro-batch, no loss
+            for (int stage = 0; stage < P; ++stage) {
+                job.pipelineStage = stage;
+                const std::int64_t got = predictStep(job, c).activations.peakBytes;
+                const std::int64_t inFlight = std::min(P - stage, micro);
+                QCOMPARE(microBatchesInFlight(P, stage, micro), inFlight);
+                if (stage == P - 1)
+                    QCOMPARE(got, m.peakBytes); // one micro-batch, with the loss
+                else
+                    QCOMPARE(got, inFlight * blocks);
+            }
+            QCOMPARE(microBatchesInFlight(P, 0, micro), std::int64_t(std::min(P, micro)));
+            // The ZeRO page's job (no stage given) sizes the heavier of the first and the last stage.
+            job.pipelineStage = -1;
+            QCOMPARE(predictStep(job, c).activations.peakBytes, std::max(std::min(P, micro) * blocks, m.peakBytes));
+        }
+        // With checkpointing every other micro-batch in flight keeps only its blocks' inputs.
+        const Answers a = answersFrom(small(8, 1, 4, "uniform", 8));
+        StepJob job = stepJobFrom(a);
+        job.pipelineStage = 0;
+        ActivationCase one;
+        one.shape = job.shape;
+        one.shape.layers = job.layersPerStage;
+        one.seqLen = job.seqLen;
+        one.microBatch = 1;
+        one.attention = job.attention;
+        const ModelActivations m = modelActivations(one, job.loss, true);
+        const std::int64_t L = job.layersPerStage;
+        QCOMPARE(predictStep(job, {{0, "none", "none"}, true, 1, 8}).activations.peakBytes,
+                 3 * L * m.perLayerCheckpointedBytes + L * m.perLayerCheckpointedBytes + m.perLayerBytes);
+        // No pipeline: one micro-batch, as before.
+        const Answers flat = answersFrom(small(8, 1, 1, "uniform", 8));
+        ActivationCase whole = one;
+        whole.shape.layers = 8;
+        QCOMPARE(predictStep(stepJobFrom(flat), {{0, "none", "none"}, false, 1, 8}).activations.peakBytes,
+                 modelActivations(whole, job.loss, false).peakBytes);
+    }
+
+    void fitCheckSaysHowManyMicroBatchesAreInFlight()
+    {
+        // Eight equal layers, two per stage: the stages differ only in the micro-batches they hold.
+        QStringList even = small(8, 1, 4, "uniform", 8);
+        even << "pipeline.layer_params=" + QStringList(8, "12596224").join(',') << "model.params=100769792";
+        const Advice adv = advisePipeline(answersFrom(even), zeroAdvice(0, false));
+        const Check* fit = findCheck(adv, "pipeline-micro-batch-fits");
+        QVERIFY(fit);
+        QVERIFY2(fit->message.find("Stage 0") != std::string::npos, fit->message.c_str()); // the heaviest: 4 in flight
+        QVERIFY2(fit->message.find("4 micro-batches of 1 in flight") != std::string::npos, fit->message.c_str());
+        const auto& memory = adv.details["memory_per_stage_bytes"];
+        QVERIFY(memory[0].get<std::int64_t>() > memory[1].get<std::int64_t>());
+        QVERIFY(memory[1].get<std::int64_t>() > memory[2].get<std::int64_t>());
     }
 
     void batchNumbers()
@@ -390,7 +463,9 @@ private slots:
         QStringList between = small(8, 1, 2, "parameters", 1);
         between << "training.micro_batch_size=16";
         const Answers sized = answersFrom(between);
-        const std::int64_t off = stageBytes(sized, 0, false, 51408896, 4), on = stageBytes(sized, 0, true, 51408896, 4);
+        // One micro-batch in flight everywhere (accumulation 1): the last stage, which runs the loss, is the heaviest.
+        const std::int64_t off = stageBytes(sized, 1, 0, false, 51408896, 4),
+                           on = stageBytes(sized, 1, 0, true, 51408896, 4);
         QVERIFY2(on < off, qPrintable(QString::number(on) + " " + QString::number(off)));
         between << QStringLiteral("hardware.gpu_memory_gib=%1")
                        .arg(static_cast<double>(on + off) / 2 / (1 - kPlanHeadroom) / 1073741824.0, 0, 'f', 6);
