@@ -39,6 +39,8 @@ set(DSW_MODELS_KNOWLEDGE_SOURCES
     knowledge/DeepSpeedFacts.h
     knowledge/DeepSpeedSchema.cpp
     knowledge/DeepSpeedSchema.h
+    knowledge/EngineFacts.cpp
+    knowledge/EngineFacts.h
     knowledge/GpuCatalog.cpp
     knowledge/GpuCatalog.h
     knowledge/KnowledgeFiles.h
@@ -156,6 +158,8 @@ set(DSW_MODELS_LINT_SOURCES
     lint/ConfigLinter.h
     lint/ConfigRules.cpp
     lint/ConfigRules.h
+    lint/EngineRules.cpp
+    lint/EngineRules.h
     lint/LintReport.cpp
     lint/LintReport.h
     lint/ValueLint.cpp

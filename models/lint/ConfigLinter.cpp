@@ -209,6 +209,8 @@ private:
         const std::string launcher = m_r.launcher();
         const bool hf = m_r.launcherFillsAuto();
         const bool filled = m_r.schema().launcherFillsAuto(pointer, launcher);
+        if (hf && filled && pointer == "/scheduler/params/warmup_num_steps")
+            return; // what the Trainer fills there, and whether DeepSpeed takes it: EngineRules' hf-warmup-auto
         if (hf && filled) {
             m_r.add(LintLevel::Info, "auto-value", pointer,
                     name + " is \"auto\": " + launcher + " fills it in before DeepSpeed reads the config.",

@@ -5,7 +5,9 @@
 
 #include "knowledge/GpuCatalog.h"
 #include "knowledge/DeepSpeedFacts.h"
+#include "knowledge/EngineFacts.h"
 #include "knowledge/SourceCatalog.h"
+#include "lint/EngineRules.h"
 #include "lint/LintReport.h"
 #include "util/Version.h"
 
@@ -53,6 +55,15 @@ void zeroForm(LintReport& r)
               "ds-legacy-stage1");
 }
 
+// pydantic reads "" as Path("."): the config loads and the swap files land in the working directory.
+void nvmePathEmpty(LintReport& r, const std::string& block)
+{
+    r.add(LintLevel::Warning, "nvme-path-empty", block + "/nvme_path",
+          dottedPath(block) + ".nvme_path is \"\": pydantic reads it as Path('.'), so DeepSpeed starts and writes its "
+                              "NVMe swap files into the working directory (./zero_stage_3/...), not onto an NVMe drive.",
+          "set \"nvme_path\" to the NVMe mount point", "ds-offload-config");
+}
+
 // Offload blocks: which device, and whether a usable nvme_path is set.
 void offloadAtStage(LintReport& r, int stage)
 {
@@ -60,6 +71,10 @@ void offloadAtStage(LintReport& r, int stage)
     const std::string optimizer = "/zero_optimization/offload_optimizer";
     auto device = [&](const std::string& block) { return textAt(r, block + "/device", "none"); };
     auto pathMissing = [&](const std::string& block) { return textAt(r, block + "/nvme_path").empty(); };
+    auto pathEmpty = [&](const std::string& block) {
+        const oj* p = r.at(block + "/nvme_path");
+        return p && p->is_string() && p->get<std::string>().empty();
+    };
 
     if (const std::string d = device(param); r.at(param) && (d == "cpu" || d == "nvme")) {
         if (stage < 3)
@@ -69,6 +84,8 @@ void offloadAtStage(LintReport& r, int stage)
                         "the ZeRO-3 path ("
                       + quoteOf("ds-offload-param-stage3") + ") and ignored without an error.",
                   "use stage 3, or remove offload_param", "ds-offload-param-stage3");
+        else if (d == "nvme" && pathEmpty(param))
+            nvmePathEmpty(r, param);
         else if (d == "nvme" && pathMissing(param))
             r.add(LintLevel::Error, "nvme-path-missing", param,
                   "offload_param goes to NVMe without an nvme_path: DeepSpeed fails with " + quoteOf("ds-nvme-path")
@@ -87,6 +104,8 @@ void offloadAtStage(LintReport& r, int stage)
                       + " silently acts as CPU offload (" + quoteExcerpt("ds-offload-stages", "NVMe offloading")
                       + "): nothing is written to NVMe.",
                   "use stage 3 for NVMe, or write \"device\": \"cpu\"", "ds-offload-stages");
+        else if (stage == 3 && d == "nvme" && pathEmpty(optimizer))
+            nvmePathEmpty(r, optimizer);
         else if (stage == 3 && d == "nvme" && pathMissing(optimizer))
             r.add(LintLevel::Error, "nvme-path-missing", optimizer,
                   "offload_optimizer goes to NVMe without an nvme_path: the config loads, but ZeRO-3 fails when it "
@@ -130,6 +149,38 @@ void optionsAtStage(LintReport& r, int stage)
     }
 }
 
+// DeepSpeed asks torch.cuda.is_bf16_supported(), which from PyTorch 2.3 counts software emulation: there bf16
+// on a GPU without it runs, emulated and slow; before, DeepSpeed stops. The version boundary is data.
+void bf16WithoutHardware(LintReport& r, const std::string& bf16Block)
+{
+    const GpuSpec* gpu = GpuCatalog::instance().find(r.context().text("hardware.gpu"));
+    if (!gpu || gpu->bf16)
+        return;
+    const VersionFact emulation = versionFact("bf16_emulation_counts");
+    const std::string torch = r.context().has("software.torch_version") ? r.context().text("software.torch_version")
+                                                                         : std::string();
+    const std::string what = gpu->id + " (" + gpu->architecture + ", compute capability " + gpu->computeCapability
+        + ") has no bf16 hardware: ";
+    const std::string advice = "use fp16 with dynamic loss scaling: \"fp16\": {\"enabled\": true, \"loss_scale\": 0}";
+    if (!torch.empty() && !versionAtLeast(torch, emulation.torchFrom))
+        r.add(LintLevel::Error, "bf16-unsupported-gpu", bf16Block + "/enabled",
+              what + "with PyTorch " + torch + " torch.cuda.is_bf16_supported() is False, so DeepSpeed stops with "
+                  + quoteOf("ds-bf16-config"),
+              advice, "ds-accelerator-bf16");
+    else if (!torch.empty())
+        r.add(LintLevel::Warning, "bf16-unsupported-gpu", bf16Block + "/enabled",
+              what + "PyTorch " + torch + " (" + emulation.torchFrom
+                  + " or later) counts software emulation in torch.cuda.is_bf16_supported(), so DeepSpeed accepts "
+                    "bf16 and runs it emulated, far slower than fp16.",
+              advice, emulation.source);
+    else
+        r.add(LintLevel::Warning, "bf16-unsupported-gpu", bf16Block + "/enabled",
+              what + "with PyTorch " + emulation.torchFrom
+                  + " or later DeepSpeed runs bf16 emulated, far slower than fp16; with an older PyTorch it stops with "
+                  + quoteOf("ds-bf16-config") + " Set software.torch_version to know which.",
+              advice, emulation.source);
+}
+
 void precision(LintReport& r, std::optional<int> stage)
 {
     const std::optional<bool> fp16 = r.enabled("fp16");
@@ -140,17 +191,8 @@ void precision(LintReport& r, std::optional<int> stage)
               "fp16 and bf16 are both enabled: DeepSpeed stops with "
                   + quoteExcerpt("ds-fp16-config", "bfloat16 and fp16", "enabled") + ".",
               "enable only one: bf16 where the GPU has it, fp16 otherwise", "ds-fp16-config");
-    if (bf16.value_or(false) && r.context().has("hardware.gpu")) {
-        const GpuSpec* gpu = GpuCatalog::instance().find(r.context().text("hardware.gpu"));
-        if (gpu && !gpu->bf16)
-            r.add(LintLevel::Error, "bf16-unsupported-gpu", bf16Block + "/enabled",
-                  gpu->id + " (" + gpu->architecture + ", compute capability " + gpu->computeCapability
-                      + ") has no bf16: "
-                        "DeepSpeed stops with "
-                      + quoteOf("ds-bf16-config"),
-                  "use fp16 with dynamic loss scaling: \"fp16\": {\"enabled\": true, \"loss_scale\": 0}",
-                  "ds-bf16-config");
-    }
+    if (bf16.value_or(false) && r.context().has("hardware.gpu"))
+        bf16WithoutHardware(r, bf16Block);
     if (isTrue(r, "/amp/enabled") && stage && *stage > 0)
         r.add(LintLevel::Error, "amp-with-zero", "/amp/enabled",
               "Apex amp with ZeRO stage " + std::to_string(*stage) + ": DeepSpeed asserts " + quoteOf("ds-amp-zero")
@@ -168,7 +210,7 @@ void precision(LintReport& r, std::optional<int> stage)
                   "DeepSpeed asserts " + quoteOf("ds-config-sanity"), "use ZeRO stage 1 or higher", "ds-config-sanity");
         if (!bf16Block.empty() && isTrue(r, bf16Block + "/bf16_master_weights_and_grads"))
             r.add(LintLevel::Error, "master-weights-need-zero", bf16Block + "/bf16_master_weights_and_grads",
-                  "DeepSpeed asserts \"Bf16_master_weights_and_grads is only supported with ZeRO Stage 1, 2, or 3.\"",
+                  "DeepSpeed asserts " + quoteOf("ds-bf16-master-stage"),
                   "use ZeRO stage 1 or higher", "ds-config-sanity");
     }
     if (!bf16Block.empty() && isTrue(r, bf16Block + "/bf16_optimizer_states")
@@ -330,6 +372,7 @@ void applyConfigRules(LintReport& r)
     lintBatchSizes(r);
     pipeline(r, stage);
     optimizer(r, stage);
+    applyEngineRules(r);
     sparseAttention(r);
     changedDefaults(r);
 }

@@ -1,5 +1,6 @@
 #include "lint/ValueLint.h"
 
+#include "knowledge/SourceCatalog.h"
 #include "lint/LintReport.h"
 
 #include <algorithm>
@@ -53,6 +54,26 @@ std::optional<double> numericString(const oj& v)
     } catch (const std::exception&) {
         return std::nullopt;
     }
+}
+
+// What pydantic 2's int parsing takes from a string: optional spaces and sign, digits (underscores between
+// them), and a fraction of zeros only ("2.0"); "2e8", "0x10" and "inf" are refused (measured with pydantic 2).
+bool pydanticIntString(const oj& v)
+{
+    std::string s = v.get<std::string>();
+    const std::size_t first = s.find_first_not_of(" \t\n\r");
+    const std::size_t last = s.find_last_not_of(" \t\n\r");
+    if (first == std::string::npos)
+        return false;
+    s = s.substr(first, last - first + 1);
+    std::size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
+    bool digit = false;
+    for (; i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || (s[i] == '_' && digit)); ++i)
+        digit = digit || s[i] != '_';
+    if (digit && i < s.size() && s[i] == '.')
+        for (++i; i < s.size() && s[i] == '0'; ++i) {
+        }
+    return digit && i == s.size();
 }
 
 bool pydanticBoolString(const oj& v)
@@ -112,7 +133,15 @@ public:
             return;
         case SchemaType::Int:
         case SchemaType::Number:
-            if (!number && numericString(v)) {
+            if (!number && numericString(v) && strict && spec.type == SchemaType::Int && !pydanticIntString(v)) {
+                m_r.add(LintLevel::Error, "number-as-string", pointer,
+                        name + " is " + describe(v)
+                            + ": pydantic turns a string into an integer only when it is written in digits (\"200000000\"), "
+                              "so an exponent or other float spelling is refused and DeepSpeed does not load the config ("
+                            + quoteExcerpt("pydantic-int-parsing", "Input should", "as an integer") + ").",
+                        "write " + shortJson(oj(*numericString(v))) + " as a number", "pydantic-int-parsing");
+                return;
+            } else if (!number && numericString(v)) {
                 numberAsString(pointer, strict, v);
                 number = numericString(v);
             } else if (!number) {
@@ -195,6 +224,14 @@ private:
         std::string range = spec.min && spec.max ? "between " + shortJson(*spec.min) + " and " + shortJson(*spec.max)
             : spec.min                           ? "at least " + shortJson(*spec.min)
                                                  : "at most " + shortJson(*spec.max);
+        if (pointer == "/gradient_clipping" && below) { // DeepSpeed clips only above 0: a negative value turns it off
+            m_r.add(LintLevel::Warning, "gradient-clipping-negative", pointer,
+                    "gradient_clipping " + shortJson(value)
+                        + " turns clipping off: DeepSpeed clips only when the value is above 0 ("
+                        + quoteOf("ds-clipping-positive") + "), so the config loads and gradients are never clipped.",
+                    "write 1.0 to clip at norm 1, or 0 to say that clipping is off", "ds-clipping-positive");
+            return;
+        }
         if (pointer == "/zero_optimization/stage") {
             m_r.add(LintLevel::Error, "zero-stage-invalid", pointer,
                     "ZeRO stage " + shortJson(value)

@@ -260,6 +260,28 @@ private slots:
             << "/gradient_accumulation_steps"
             << "error"
             << "write 8";
+        // pydantic parses digit strings for int fields and refuses exponents (measured with the oracle).
+        QTest::newRow("bucket 2e8 as string")
+            << R"({"zero_optimization": {"stage": 2, "reduce_bucket_size": "2e8"}})"
+            << ""
+            << "number-as-string"
+            << "/zero_optimization/reduce_bucket_size"
+            << "error"
+            << "unable to parse string as an integer";
+        QTest::newRow("max live 1e9 as string")
+            << R"({"zero_optimization": {"stage": 3, "stage3_max_live_parameters": "1e9"}})"
+            << ""
+            << "number-as-string"
+            << "/zero_optimization/stage3_max_live_parameters"
+            << "error"
+            << "write 1000000000 as a number";
+        QTest::newRow("bucket 2.0 as string")
+            << R"({"zero_optimization": {"stage": 2, "reduce_bucket_size": "2.0"}})"
+            << ""
+            << "number-as-string"
+            << "/zero_optimization/reduce_bucket_size"
+            << "warning"
+            << "converts";
         QTest::newRow("bucket as string zero")
             << R"({"zero_optimization": {"stage": 2, "reduce_bucket_size": "500000000"}})"
             << ""
@@ -502,12 +524,25 @@ private slots:
                                        << "/bf16/enabled"
                                        << "error"
                                        << "enable only one";
-        QTest::newRow("bf16 on V100") << R"({"bf16": {"enabled": true}})"
-                                      << "hardware.gpu=V100-32GB"
-                                      << "bf16-unsupported-gpu"
-                                      << "/bf16/enabled"
-                                      << "error"
-                                      << "fp16";
+        // torch.cuda.is_bf16_supported() counts emulation from PyTorch 2.3: both sides of the boundary.
+        QTest::newRow("bf16 on V100, torch 2.2") << R"({"bf16": {"enabled": true}})"
+                                                 << "hardware.gpu=V100-32GB;software.torch_version=2.2.2"
+                                                 << "bf16-unsupported-gpu"
+                                                 << "/bf16/enabled"
+                                                 << "error"
+                                                 << "Type bf16 is not supported";
+        QTest::newRow("bf16 on V100, torch 2.3") << R"({"bf16": {"enabled": true}})"
+                                                 << "hardware.gpu=V100-32GB;software.torch_version=2.3.0"
+                                                 << "bf16-unsupported-gpu"
+                                                 << "/bf16/enabled"
+                                                 << "warning"
+                                                 << "emulated";
+        QTest::newRow("bf16 on V100, torch unknown") << R"({"bf16": {"enabled": true}})"
+                                                     << "hardware.gpu=V100-32GB"
+                                                     << "bf16-unsupported-gpu"
+                                                     << "/bf16/enabled"
+                                                     << "warning"
+                                                     << "software.torch_version";
         QTest::newRow("bf16 on A100") << R"({"bf16": {"enabled": true}})"
                                       << "hardware.gpu=A100-80GB"
                                       << "bf16-unsupported-gpu"
@@ -563,6 +598,20 @@ private slots:
             << "/zero_optimization/offload_optimizer/device"
             << "warning"
             << "cpu";
+        QTest::newRow("nvme path empty")
+            << R"({"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme", "nvme_path": ""}}})"
+            << ""
+            << "nvme-path-empty"
+            << "/zero_optimization/offload_param/nvme_path"
+            << "warning"
+            << "working directory";
+        QTest::newRow("nvme path empty is not missing")
+            << R"({"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "nvme", "nvme_path": ""}}})"
+            << ""
+            << "nvme-path-missing"
+            << "/zero_optimization/offload_optimizer"
+            << "absent"
+            << "";
         QTest::newRow("nvme without path")
             << R"({"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme"}}})"
             << ""
@@ -738,6 +787,239 @@ private slots:
             << "/zero_optimization/stage3_gather_16bit_weights_on_model_save"
             << "info"
             << "accelerate fills it in";
+
+        // --- the engine's own checks (EngineRules): what the optimizer and scheduler constructors and
+        // _do_sanity_check refuse. Verdicts confirmed with ds_full_oracle.py (DeepSpeed 0.19.5).
+        const QString adam = R"("train_micro_batch_size_per_gpu": 1, "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}})";
+        QTest::newRow("optimizer AdamX") << R"({"optimizer": {"type": "AdamX"}})"
+                                         << ""
+                                         << "optimizer-unknown"
+                                         << "/optimizer/type"
+                                         << "error"
+                                         << "AdamX is not a supported DeepSpeed Optimizer";
+        QTest::newRow("optimizer sgd lowercase") << R"({"optimizer": {"type": "sgd"}})"
+                                                 << ""
+                                                 << "optimizer-unknown"
+                                                 << "/optimizer/type"
+                                                 << "error"
+                                                 << "spelled exactly";
+        QTest::newRow("sgd suggests SGD") << R"({"optimizer": {"type": "sgd"}})"
+                                          << ""
+                                          << "optimizer-unknown"
+                                          << "/optimizer/type"
+                                          << "error"
+                                          << "write \"SGD\"";
+        QTest::newRow("ADAMW any case") << R"({"optimizer": {"type": "ADAMW"}})"
+                                        << ""
+                                        << "optimizer-unknown"
+                                        << "/optimizer/type"
+                                        << "absent"
+                                        << "";
+        QTest::newRow("Adafactor before torch 2.5") << R"({"optimizer": {"type": "Adafactor"}})"
+                                                    << "software.torch_version=2.4.1"
+                                                    << "optimizer-unknown"
+                                                    << "/optimizer/type"
+                                                    << "error"
+                                                    << "PyTorch 2.4.1";
+        QTest::newRow("Adafactor in torch 2.5") << R"({"optimizer": {"type": "Adafactor"}})"
+                                                << "software.torch_version=2.5.0"
+                                                << "optimizer-unknown"
+                                                << "/optimizer/type"
+                                                << "absent"
+                                                << "";
+        QTest::newRow("SGD at stage 1") << R"({"optimizer": {"type": "SGD"}, "zero_optimization": {"stage": 1}})"
+                                        << ""
+                                        << "untested-optimizer-with-zero"
+                                        << "/optimizer/type"
+                                        << "error"
+                                        << "zero_allow_untested_optimizer";
+        QTest::newRow("Lamb at stage 2") << R"({"optimizer": {"type": "Lamb"}, "zero_optimization": {"stage": 2}})"
+                                         << ""
+                                         << "untested-optimizer-with-zero"
+                                         << "/optimizer/type"
+                                         << "error"
+                                         << "FusedLamb";
+        QTest::newRow("RMSprop allowed untested")
+            << R"({"optimizer": {"type": "RMSprop"}, "zero_optimization": {"stage": 2}, "zero_allow_untested_optimizer": true})"
+            << ""
+            << "untested-optimizer-with-zero"
+            << "/zero_allow_untested_optimizer"
+            << "warning"
+            << "check the loss";
+        QTest::newRow("SGD at stage 0") << R"({"optimizer": {"type": "SGD"}, "zero_optimization": {"stage": 0}})"
+                                        << ""
+                                        << "untested-optimizer-with-zero"
+                                        << "/optimizer/type"
+                                        << "absent"
+                                        << "";
+        QTest::newRow("Adagrad at stage 2") << R"({"optimizer": {"type": "Adagrad"}, "zero_optimization": {"stage": 2}})"
+                                            << ""
+                                            << "untested-optimizer-with-zero"
+                                            << "/optimizer/type"
+                                            << "absent"
+                                            << "";
+        QTest::newRow("Adam betaz") << R"({"optimizer": {"type": "Adam", "params": {"lr": 1e-4, "betaz": [0.9, 0.95]}}})"
+                                    << ""
+                                    << "optimizer-param-unknown"
+                                    << "/optimizer/params/betaz"
+                                    << "error"
+                                    << "did you mean \"betas\"?";
+        QTest::newRow("fp32_optimizer_states without offload")
+            << R"({"optimizer": {"type": "AdamW", "params": {"fp32_optimizer_states": false}}, "zero_optimization": {"stage": 2}})"
+            << ""
+            << "optimizer-param-unknown"
+            << "/optimizer/params/fp32_optimizer_states"
+            << "error"
+            << "FusedAdam";
+        QTest::newRow("fp32_optimizer_states with cpu offload")
+            << R"({"optimizer": {"type": "AdamW", "params": {"fp32_optimizer_states": false}}, "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}})"
+            << ""
+            << "optimizer-param-unknown"
+            << "/optimizer/params/fp32_optimizer_states"
+            << "absent"
+            << "";
+        QTest::newRow("torch_adam is DeepSpeed's") << R"({"optimizer": {"type": "Adam", "params": {"torch_adam": true, "fused": true}}})"
+                                                   << ""
+                                                   << "optimizer-param-unknown"
+                                                   << "/optimizer/params/torch_adam"
+                                                   << "absent"
+                                                   << "";
+        QTest::newRow("Lion eps") << R"({"optimizer": {"type": "Lion", "params": {"eps": 1e-8}}})"
+                                  << ""
+                                  << "optimizer-param-unknown"
+                                  << "/optimizer/params/eps"
+                                  << "error"
+                                  << "FusedLion";
+        QTest::newRow("scheduler WarmupCosine") << "{" + adam + R"(, "scheduler": {"type": "WarmupCosine", "params": {}}})"
+                                                << ""
+                                                << "scheduler-unknown"
+                                                << "/scheduler/type"
+                                                << "error"
+                                                << "write \"WarmupCosineLR\"";
+        QTest::newRow("scheduler StepLR") << "{" + adam + R"(, "scheduler": {"type": "StepLR", "params": {"step_size": 10}}})"
+                                          << ""
+                                          << "scheduler-unknown"
+                                          << "/scheduler/type"
+                                          << "absent"
+                                          << "";
+        QTest::newRow("WarmupDecayLR needs total_num_steps")
+            << "{" + adam + R"(, "scheduler": {"type": "WarmupDecayLR", "params": {"warmup_num_steps": 10}}})"
+            << ""
+            << "scheduler-param-missing"
+            << "/scheduler/params"
+            << "error"
+            << "total_num_steps";
+        QTest::newRow("WarmupLR takes no total_num_steps")
+            << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"total_num_steps": 100}}})"
+            << ""
+            << "scheduler-param-unknown"
+            << "/scheduler/params/total_num_steps"
+            << "error"
+            << "unexpected keyword argument";
+        QTest::newRow("warmup 0 in 0.19.3") << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 0}}})"
+                                            << "software.deepspeed_version=0.19.3"
+                                            << "warmup-steps-invalid"
+                                            << "/scheduler/params/warmup_num_steps"
+                                            << "error"
+                                            << "must be a positive integer";
+        QTest::newRow("warmup 0 in 0.19.2") << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 0}}})"
+                                            << "software.deepspeed_version=0.19.2"
+                                            << "warmup-steps-invalid"
+                                            << "/scheduler/params/warmup_num_steps"
+                                            << "warning"
+                                            << "max(2, warmup_num_steps)";
+        QTest::newRow("warmup 0, version unknown")
+            << "{" + adam + R"(, "scheduler": {"type": "WarmupCosineLR", "params": {"total_num_steps": 100, "warmup_num_steps": 0}}})"
+            << ""
+            << "warmup-steps-invalid"
+            << "/scheduler/params/warmup_num_steps"
+            << "error"
+            << "0.19.3 and later";
+        QTest::newRow("warmup 2.0 float") << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 2.0}}})"
+                                          << ""
+                                          << "warmup-steps-invalid"
+                                          << "/scheduler/params/warmup_num_steps"
+                                          << "error"
+                                          << "not a Python int";
+        QTest::newRow("warmup 10 fine") << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 10}}})"
+                                        << ""
+                                        << "warmup-steps-invalid"
+                                        << "/scheduler/params/warmup_num_steps"
+                                        << "absent"
+                                        << "";
+        // The HF Trainer fills warmup_num_steps "auto" from --warmup_steps / --warmup_ratio, 0 by default.
+        QTest::newRow("hf warmup auto") << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": "auto"}}})"
+                                        << "software.launcher=hf-trainer"
+                                        << "hf-warmup-auto"
+                                        << "/scheduler/params/warmup_num_steps"
+                                        << "warning"
+                                        << "--warmup_steps";
+        QTest::newRow("accelerate warmup auto")
+            << "{" + adam + R"(, "scheduler": {"type": "WarmupDecayLR", "params": {"total_num_steps": "auto", "warmup_num_steps": "auto"}}})"
+            << "software.launcher=accelerate;software.deepspeed_version=0.19.5"
+            << "hf-warmup-auto"
+            << "/scheduler/params/warmup_num_steps"
+            << "warning"
+            << "--warmup_ratio";
+        QTest::newRow("hf warmup auto, 0.19.2")
+            << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": "auto"}}})"
+            << "software.launcher=hf-trainer;software.deepspeed_version=0.19.2"
+            << "hf-warmup-auto"
+            << "/scheduler/params/warmup_num_steps"
+            << "info"
+            << "accepts 0";
+        QTest::newRow("param_dtype fp16 with bf16") << R"({"bf16": {"enabled": true}, "data_types": {"param_dtype": "fp16"}})"
+                                                    << ""
+                                                    << "param-dtype-conflict"
+                                                    << "/data_types/param_dtype"
+                                                    << "error"
+                                                    << "makes the model bf16";
+        QTest::newRow("param_dtype bfloat16 with bf16")
+            << R"({"bf16": {"enabled": true}, "data_types": {"param_dtype": "bfloat16"}})"
+            << ""
+            << "param-dtype-conflict"
+            << "/data_types/param_dtype"
+            << "absent"
+            << "";
+        QTest::newRow("param_dtype bf16 without precision") << R"({"data_types": {"param_dtype": "bf16"}})"
+                                                            << ""
+                                                            << "param-dtype-conflict"
+                                                            << "/data_types/param_dtype"
+                                                            << "error"
+                                                            << "fp32";
+        QTest::newRow("managed accumulation off, overlap at stage 1")
+            << R"({"managed_gradient_accumulation": false, "zero_optimization": {"stage": 1, "overlap_comm": true}})"
+            << ""
+            << "managed-grad-accum-unsupported"
+            << "/managed_gradient_accumulation"
+            << "error"
+            << "only with ZeRO stage 2";
+        QTest::newRow("managed accumulation off, overlap at stage 2")
+            << R"({"managed_gradient_accumulation": false, "zero_optimization": {"stage": 2, "overlap_comm": true}})"
+            << ""
+            << "managed-grad-accum-unsupported"
+            << "/managed_gradient_accumulation"
+            << "absent"
+            << "";
+        QTest::newRow("managed accumulation off with a pipeline")
+            << R"({"managed_gradient_accumulation": false, "zero_optimization": {"stage": 1}})"
+            << "pipeline.stages=2"
+            << "managed-grad-accum-unsupported"
+            << "/managed_gradient_accumulation"
+            << "error"
+            << "pipeline";
+        QTest::newRow("clipping -1 turns clipping off") << R"({"gradient_clipping": -1})"
+                                                        << ""
+                                                        << "gradient-clipping-negative"
+                                                        << "/gradient_clipping"
+                                                        << "warning"
+                                                        << "never clipped";
+        QTest::newRow("clipping -1 is no error") << R"({"gradient_clipping": -1})"
+                                                 << ""
+                                                 << "value-out-of-range"
+                                                 << "/gradient_clipping"
+                                                 << "absent"
+                                                 << "";
 
         // --- defaults that changed (§5): only when the DeepSpeed version is known and the key is absent.
         QTest::newRow("clipping default 0.19.5") << R"({"train_micro_batch_size_per_gpu": 1})"
