@@ -364,6 +364,16 @@ Advice adviseZero(const Answers& a)
                                   + (enough ? "." : ". " + load.warning),
                               load.source});
     }
+    if (const MemoryComponent* held =
+            search.candidates.at(search.chosen).memory.find("zero3_linear_held", MemoryPlace::Gpu);
+        held && held->bytes > 0)
+        adv.checks.push_back({CheckLevel::Warn, "zero-init-missing",
+                              "Model built without zero.Init: torch's linear keeps every gathered weight from forward "
+                              "until backward, " + gib(static_cast<double>(held->bytes))
+                                  + " of this plan. Build or load the model inside deepspeed.zero.Init (Hugging Face's "
+                                    "from_pretrained does so under ZeRO-3) and set \"Model built under zero.Init\" "
+                                    "(training.zero_init); activation checkpointing also avoids it.",
+                              "ds-zero3-linear"});
     if (chosen.nvmePerNode > 0) {
         const double nvmeCap = a.number("hardware.nvme_capacity_gib") * kGiB;
         adv.checks.push_back(

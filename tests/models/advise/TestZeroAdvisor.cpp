@@ -484,6 +484,24 @@ private slots:
         QVERIFY(!findCheck(ok, "nvme-path-missing"));
     }
 
+    // Stage 3 without zero.Init and without checkpointing: a warning that names the held bytes and the remedy; none
+    // with zero.Init (the default) or with checkpointing, where nothing is held.
+    void zeroInitMissingIsWarned()
+    {
+        const QStringList stage3 = model7B() + cluster("A100-80GB", 8, 1, 512)
+            + QStringList{"zero.stage=3", "training.activation_checkpointing=off", "training.micro_batch_size=1"};
+        const Advice without = adviseZero(answersFrom(stage3 + QStringList{"training.zero_init=false"}));
+        const Check* c = findCheck(without, "zero-init-missing");
+        QVERIFY(c);
+        QVERIFY(c->level == CheckLevel::Warn);
+        QVERIFY(QString::fromStdString(c->message).contains("GiB"));
+        QVERIFY(QString::fromStdString(c->message).contains("zero.Init"));
+        QVERIFY(!findCheck(adviseZero(answersFrom(stage3)), "zero-init-missing"));
+        QStringList checkpointed = stage3 + QStringList{"training.zero_init=false"};
+        checkpointed.replaceInStrings("training.activation_checkpointing=off", "training.activation_checkpointing=on");
+        QVERIFY(!findCheck(adviseZero(answersFrom(checkpointed)), "zero-init-missing"));
+    }
+
     // ---- activation checkpointing ---------------------------------------------------------------
     void checkpointingModes_data()
     {
