@@ -163,10 +163,14 @@ void warmupSteps(LintReport& r, const SchedulerSpec& spec)
         if (!r.launcherFillsAuto())
             return; // the schema pass reports an "auto" nobody fills
         r.add(enforced ? LintLevel::Warning : LintLevel::Info, "hf-warmup-auto", pointer,
-              "scheduler.params.warmup_num_steps is \"auto\": " + r.launcher()
-                  + " fills it with the Trainer's warmup steps, --warmup_steps or else --warmup_ratio × the training "
-                    "steps, and that is 0 when neither is set: "
-                  + (enforced ? which + " then stops at engine init with " + quoteOf(fact.source)
+              "scheduler.params.warmup_num_steps is \"auto\": "
+                  + (r.launcher() == "accelerate"
+                         ? std::string("Accelerate fills it from DummyScheduler(warmup_num_steps=...), or under the HF "
+                                       "Trainer from --warmup_steps, else --warmup_ratio × the training steps; ")
+                         : std::string("the HF Trainer fills it from --warmup_steps, else --warmup_ratio × the "
+                                       "training steps; "))
+                  + "that is 0 when none is set, and "
+                  + (enforced ? which + " stops at engine init with " + quoteOf(fact.source)
                               : which + " accepts 0 (" + fact.before + ")")
                   + ".",
               "pass --warmup_steps N (or --warmup_ratio) to the Trainer, or write the number of warmup steps here",
