@@ -109,6 +109,10 @@ void validate(const StepTimeInputs& in)
     }
 }
 
+// Of ringTransfers, those that reduce gradients: stage 0's all-reduce (2), stage 1's reduce-scatter at the boundary
+// (1), stages 2–3's reduce-scatter every micro-step (GA).
+double gradientTransfers(int stage, double ga) { return stage == 0 ? 2 : stage == 1 ? 1 : ga; }
+
 // Ring volume per GPU, in units of S (the gradient or parameter bytes), per optimizer step.
 // Returns the count of S·(d−1)/d transfers and a description.
 double ringTransfers(int stage, double ga, double backwardShare, std::string& what)
@@ -186,6 +190,8 @@ StepTime estimateStepTime(const StepTimeInputs& in)
         t.communicationLinkSeconds = t.communicationBytes / (t.linkGBps * 1e9);
     const double hidden = in.overlap * std::min(t.communicationLinkSeconds, t.compute);
     t.communication = t.communicationLinkSeconds - hidden;
+    if (transfers > 0)
+        t.gradientReduction = t.communication * gradientTransfers(p.stage, ga) / transfers;
     if (in.explain)
         t.parts.push_back({"communication",
                            t.communication,

@@ -102,6 +102,9 @@ struct StepTimePart {
 struct StepTime {
     double compute = 0;       // seconds per optimizer step
     double communication = 0; // exposed: what overlap does not hide
+    // The part of communication that reduces gradients (the all-reduce at stage 0, the reduce-scatters at stages
+    // 1–3); the rest all-gathers parameters. Overlap hides both in proportion.
+    double gradientReduction = 0;
     double offload = 0;       // PCIe copies + CPU optimizer + NVMe swap
     double bubble = 0;
     double total = 0;

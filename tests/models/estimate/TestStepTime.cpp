@@ -256,6 +256,30 @@ private slots:
         QVERIFY(all.total >= all.compute);
     }
 
+    // The gradient reduction (what 1-bit Adam compresses) is all of stage 0's communication, half of stage 1's
+    // (reduce-scatter + all-gather of the same Ψ) and GA of the GA + 1 transfers at stage 2; nothing without data
+    // parallelism. It never exceeds the communication, with or without overlap.
+    void gradientReductionIsTheGradientsShareOfCommunication()
+    {
+        const StepTime z0 = estimateStepTime(thirteenB(0, true));
+        QVERIFY(z0.communication > 0);
+        QCOMPARE(z0.gradientReduction, z0.communication);
+        const StepTime z1 = estimateStepTime(thirteenB(1, true));
+        QVERIFY(within(z1.gradientReduction, z1.communication / 2, 1e-12));
+        StepTimeInputs two = thirteenB(2, false);
+        two.overlap = assumedOverlap(2, true, false); // overlap_comm on, as the ZeRO page writes it at stage 2
+        const StepTime z2 = estimateStepTime(two);
+        const double ga = static_cast<double>(two.gradientAccumulation);
+        QVERIFY(z2.communication > 0 && z2.communication < z2.communicationLinkSeconds);
+        QVERIFY(within(z2.gradientReduction, z2.communication * ga / (ga + 1), 1e-12));
+        const StepTime z3 = estimateStepTime(thirteenB(3, false));
+        QVERIFY(z3.gradientReduction > 0 && z3.gradientReduction < z3.communication);
+        StepTimeInputs alone = sevenB(0);
+        alone.gpusPerNode = 1;
+        alone.dataParallel = 1;
+        QCOMPARE(estimateStepTime(alone).gradientReduction, 0.0);
+    }
+
     void moreNicsHelpUntilNvlinkBounds()
     {
         StepTimeInputs in = thirteenB(1, false);
