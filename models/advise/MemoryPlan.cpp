@@ -237,7 +237,7 @@ void Planner::kernelSteps(bool buckets)
 oj Planner::offloadBlock(const std::string& device) const
 {
     oj block{{"device", device}};
-    if (device == "nvme")
+    if (device == "nvme" && !job.nvmePath.empty()) // never "": DeepSpeed reads it as the working directory
         block["nvme_path"] = job.nvmePath;
     block["pin_memory"] = true; // written explicitly: the default changed to true in 0.19.5
     return block;

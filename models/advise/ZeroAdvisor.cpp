@@ -28,7 +28,9 @@ std::string gib(double bytes) { return formatGiB(bytes); }
 oj offloadBlock(const std::string& device, const Answers& a)
 {
     oj block{{"device", device}};
-    if (device == "nvme")
+    // Never "": pydantic reads it as Path('.') and the swap files land in the working directory. Without a path the
+    // key stays out and the nvme-path-missing check fails, naming hardware.nvme_path.
+    if (device == "nvme" && !a.text("hardware.nvme_path").empty())
         block["nvme_path"] = a.text("hardware.nvme_path");
     block["pin_memory"] = true; // written explicitly: the default changed to true in 0.19.5
     return block;
@@ -78,9 +80,42 @@ std::vector<std::string> capabilityViolations(const oj& zero)
         if (device == "nvme" && stage != 3)
             out.push_back(std::string(key) + ": " + quoteExcerpt("ds-offload-stages", "NVMe offloading"));
         if (device == "nvme" && valueOr(block, "nvme_path", std::string()).empty())
-            out.push_back(std::string(key) + ": NVMe offload needs nvme_path.");
+            out.push_back(std::string(key) + ": NVMe offload needs nvme_path (set hardware.nvme_path).");
     }
     return out;
+}
+
+// DeepSpeed's class for the optimizer is not in ZERO_SUPPORTED_OPTIMIZERS (zero/utils.py): Lamb builds FusedLamb; the
+// others the registry offers build FusedAdam, DeepSpeedCPUAdam, torch Adagrad / DeepSpeedCPUAdagrad or FusedLion /
+// DeepSpeedCPULion, all tested; the 1-bit optimizers run at stage 0 only.
+bool untestedUnderZero(const std::string& optimizer) { return optimizer == "lamb"; }
+
+// Lamb under ZeRO: DeepSpeed refuses it unless zero_allow_untested_optimizer is set, so the wizard sets it and says
+// what that means (the user chose Lamb; swapping in Adam would change the training). FusedLamb is a CUDA kernel
+// only, so optimizer offload (which steps on the CPU) cannot run it: a failed check.
+void addOptimizerChecks(Advice& adv, const ZeroOption& o, const Answers& a)
+{
+    const std::string optimizer = a.text("training.optimizer");
+    if (o.stage < 1 || !untestedUnderZero(optimizer))
+        return;
+    adv.fragment["zero_allow_untested_optimizer"] = true;
+    adv.checks.push_back({CheckLevel::Warn, "zero-untested-optimizer",
+                          "training.optimizer = " + optimizer + " builds FusedLamb, which DeepSpeed has not tested with "
+                              "ZeRO (not in ZERO_SUPPORTED_OPTIMIZERS): without \"zero_allow_untested_optimizer\": "
+                              "true it stops at start-up (" + quoteOf("ds-zero-untested-optimizer")
+                              + "), so the config sets it. It only lifts that check: DeepSpeed logs \"You are using "
+                                "ZeRO with an untested optimizer, proceed with caution\" and nobody has verified Lamb's "
+                                "convergence under ZeRO stage " + std::to_string(o.stage)
+                              + ". Choose adam or adamw for a tested combination.",
+                          "ds-zero-untested-optimizer"});
+    if (o.offloadOptimizer != "none")
+        adv.checks.push_back({CheckLevel::Fail, "zero-offload-needs-cpu-optimizer",
+                              "training.optimizer = " + optimizer + " with offload_optimizer " + o.offloadOptimizer
+                                  + ": DeepSpeed builds FusedLamb, a CUDA-only kernel, for Lamb at every placement, "
+                                    "but offloaded optimizer states are stepped on the CPU, so the first step fails "
+                                    "(the kernel asserts each tensor \"must be a CUDA tensor\"). Choose adam, adamw, adagrad or lion (they have CPU versions), or set "
+                                    "zero.offload_optimizer = none.",
+                              "ds-fused-lamb-cuda"});
 }
 
 std::string seconds(double s)
@@ -339,6 +374,7 @@ Advice adviseZero(const Answers& a)
             + (chosen.stepSeconds > 0 ? ", " + seconds(chosen.stepSeconds) + " per step" : std::string())
             + " by ds-wizard's step-time model)";
     adv.fragment = zeroFragment(chosen, a);
+    addOptimizerChecks(adv, chosen, a);
 
     if (fits)
         adv.checks.push_back({CheckLevel::Pass, "zero-fits-gpu",
@@ -384,11 +420,16 @@ Advice adviseZero(const Answers& a)
                                     + " needed per node; set hardware.nvme_capacity_gib to check it.",
                                 ""});
     }
-    if (a.text("hardware.nvme") == "nvme" && a.text("hardware.nvme_path").empty())
+    const bool nvmeChosen = chosen.offloadOptimizer == "nvme" || chosen.offloadParam == "nvme";
+    if ((a.text("hardware.nvme") == "nvme" || nvmeChosen) && a.text("hardware.nvme_path").empty())
         adv.checks.push_back(
             {CheckLevel::Fail, "nvme-path-missing",
-             "hardware.nvme is nvme but hardware.nvme_path is empty; DeepSpeed needs nvme_path for NVMe "
-             "offload, so NVMe options were not considered.",
+             nvmeChosen ? "NVMe offload was asked for but hardware.nvme_path is empty: DeepSpeed needs nvme_path for "
+                          "NVMe offload, so the config leaves it out (an empty one would put the swap files in the "
+                          "working directory). Set hardware.nvme_path to the NVMe mount point, e.g. /local_nvme."
+                        : "hardware.nvme is nvme but hardware.nvme_path is empty; DeepSpeed needs nvme_path for NVMe "
+                          "offload, so NVMe options were not considered. Set hardware.nvme_path to the NVMe mount "
+                          "point, e.g. /local_nvme.",
              "ds-nvme-path"});
     const auto violations = capabilityViolations(adv.fragment.at("zero_optimization"));
     std::string broken;
