@@ -94,7 +94,8 @@ ExportFile deepspeedJsonFile(const oj& config) { return {kDeepSpeedConfigFileNam
 
 ExportFile hfJsonFile(const oj& config, const LaunchSetup& s)
 {
-    return {kDeepSpeedConfigFileName, jsonText(withAutoValues(config, autoFillerForLauncher(s.launcher)))};
+    return {kDeepSpeedConfigFileName,
+            jsonText(withExportedWarmup(withAutoValues(config, autoFillerForLauncher(s.launcher))))};
 }
 
 void appendLaunch(std::vector<ExportFile>& out, const oj& config, const LaunchSetup& s)

@@ -1,4 +1,5 @@
-// Sources (resources/knowledge/sources.tsv): hf-trainer-auto, hf-zero3-auto, accelerate-ds-auto.
+// Sources (resources/knowledge/sources.tsv): hf-trainer-auto, hf-zero3-auto, accelerate-ds-auto, hf-warmup-steps,
+// ds-warmup-positive, ds-lr-schedules.
 #include "config/HfAutoValues.h"
 
 namespace dsw {
@@ -39,6 +40,10 @@ struct Rule {
 //    gradient_clipping ("auto" becomes a fixed 1.0 in _prepare_deepspeed), optimizer betas/eps (not among its
 //    kwargs: "`optimizer.params.betas` not found in kwargs"), fp16/bf16.enabled (filled from the Accelerator's
 //    mixed_precision, which the YAML may not set next to a deepspeed_config_file, so "no" unless the script says).
+//  scheduler.params.warmup_num_steps is not in the table: both fill "auto" there with 0 unless told otherwise
+//  (--warmup_steps / --warmup_ratio default to 0; DummyScheduler(warmup_num_steps=0)), which DeepSpeed refuses
+//  since 0.19.3, so the export keeps a number (exportedWarmupSteps below) and launch.sh passes it to the Trainer,
+//  whose fill_match compares a number there with --warmup_steps; Accelerate keeps it (must_match=False).
 //  reduce_bucket_size is filled by both at any stage; the wizard writes "auto" there only under ZeRO-3, where the
 //  Transformers and Accelerate docs' ZeRO-3 templates do, and keeps its own number at stages 1-2.
 const std::vector<Rule>& rules()
@@ -74,11 +79,6 @@ const std::vector<Rule>& rules()
          "learning_rate",
          "the learning rate of the DummyOptim",
          "--learning_rate"},
-        {{"scheduler", "params", "warmup_num_steps"},
-         When::Always,
-         "warmup_steps",
-         "DummyScheduler(warmup_num_steps=...)",
-         "--warmup_steps"},
         {{"scheduler", "params", "total_num_steps"},
          When::Always,
          "the number of training steps (max_steps)",
@@ -223,6 +223,26 @@ nlohmann::ordered_json withAutoValues(const nlohmann::ordered_json& config, Auto
     oj out = config;
     for (const AutoValue& av : autoValues(config, filler))
         out.at(oj::json_pointer(av.pointer)) = "auto"; // at(): replaces in place, so the key keeps its position
+    return out;
+}
+
+std::optional<ExportedWarmup> exportedWarmupSteps(const nlohmann::ordered_json& config)
+{
+    const oj* warmup = find(config, {"scheduler", "params", "warmup_num_steps"});
+    if (!warmup)
+        return std::nullopt;
+    if (isAuto(*warmup))
+        return ExportedWarmup{kDeepSpeedDefaultWarmupSteps, true};
+    if (warmup->is_number_integer() && warmup->get<std::int64_t>() > 0)
+        return ExportedWarmup{warmup->get<std::int64_t>(), false};
+    return std::nullopt; // 0, negative or not a whole number: left as written, for the linter to report
+}
+
+nlohmann::ordered_json withExportedWarmup(const nlohmann::ordered_json& config)
+{
+    oj out = config;
+    if (const auto warmup = exportedWarmupSteps(config))
+        out.at(oj::json_pointer("/scheduler/params/warmup_num_steps")) = warmup->steps;
     return out;
 }
 

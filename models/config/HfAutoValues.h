@@ -1,5 +1,7 @@
 #pragma once
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,5 +31,23 @@ std::vector<AutoValue> autoValues(const nlohmann::ordered_json& config, AutoFill
 
 // `config` with "auto" at exactly the pointers of autoValues(); every other key and the key order unchanged.
 nlohmann::ordered_json withAutoValues(const nlohmann::ordered_json& config, AutoFiller filler);
+
+// DeepSpeed's WarmupLR / WarmupDecayLR default for warmup_num_steps (runtime/lr_schedules.py, ds-lr-schedules).
+inline constexpr std::int64_t kDeepSpeedDefaultWarmupSteps = 1000;
+
+struct ExportedWarmup {
+    std::int64_t steps = 0;
+    bool wasAuto = false; // the config said "auto": `steps` is DeepSpeed's default, for the user to change
+};
+
+// The number the Hugging Face export writes at scheduler.params.warmup_num_steps. "auto" there is filled with 0 by
+// the Trainer without --warmup_steps / --warmup_ratio and by Accelerate's DummyScheduler by default, and DeepSpeed
+// refuses 0 since 0.19.3 ("warmup_num_steps must be a positive integer"), so the export never leaves it to them:
+// the config's own positive number, or DeepSpeed's default when the config said "auto". nullopt when the config has
+// no warmup_num_steps, or one the export leaves as written (0, negative, not a whole number: the linter reports it).
+std::optional<ExportedWarmup> exportedWarmupSteps(const nlohmann::ordered_json& config);
+
+// `config` with exportedWarmupSteps() written at scheduler.params.warmup_num_steps (in place); otherwise unchanged.
+nlohmann::ordered_json withExportedWarmup(const nlohmann::ordered_json& config);
 
 } // namespace dsw

@@ -56,12 +56,30 @@ std::string header(const LaunchSetup& s)
     return out;
 }
 
+// Why ds_config.json holds a number for the warmup, and where it must be changed.
+std::string warmupComment(const oj& config, const LaunchSetup& s)
+{
+    const auto warmup = exportedWarmupSteps(config);
+    if (!warmup)
+        return {};
+    const std::string n = std::to_string(warmup->steps);
+    std::string out = "# /scheduler/params/warmup_num_steps is " + n + " in ds_config.json, not \"auto\": "
+        + (isAccelerate(s) ? "DummyScheduler fills 0 by default" : "the Trainer fills 0 without --warmup_steps")
+        + ",\n# which DeepSpeed 0.19.3 and newer refuse (\"warmup_num_steps must be a positive integer\").\n";
+    if (warmup->wasAuto)
+        out += "# FILL IN: your config said \"auto\"; " + n + " is DeepSpeed's default. Change it there"
+            + (isAccelerate(s) ? "" : " and in --warmup_steps below") + ".\n";
+    else if (!isAccelerate(s))
+        out += "# --warmup_steps below passes the same number: the Trainer refuses a config value that differs.\n";
+    return out;
+}
+
 // The values the exported JSON leaves to "auto", and who supplies each.
 std::string autoValuesComment(const oj& config, const LaunchSetup& s)
 {
     const std::vector<AutoValue> autos = autoValues(config, autoFillerForLauncher(s.launcher));
     if (autos.empty())
-        return {};
+        return warmupComment(config, s);
     std::string out = isAccelerate(s)
         ? "# ds_config.json says \"auto\" where Accelerate fills the value in accelerator.prepare(), from\n"
           "# what follows \"<-\"; give your script the wizard's values (in brackets) to train its plan:\n"
@@ -70,7 +88,7 @@ std::string autoValuesComment(const oj& config, const LaunchSetup& s)
           "# TrainingArguments in code instead of parsing the command line, set them there.\n";
     for (const AutoValue& av : autos)
         out += "#   " + av.pointer + " <- " + av.suppliedBy + " [" + av.value.dump() + "]\n";
-    return out;
+    return out + warmupComment(config, s);
 }
 
 Words trainerFlags(const oj& config)
@@ -78,6 +96,9 @@ Words trainerFlags(const oj& config)
     Words out;
     for (const AutoValue& av : autoValues(config, AutoFiller::TransformersTrainer))
         out.insert(out.end(), av.trainerArguments.begin(), av.trainerArguments.end());
+    // The Trainer's fill_match compares a number at warmup_num_steps with --warmup_steps: pass the same one.
+    if (const auto warmup = exportedWarmupSteps(config))
+        out.insert(out.end(), {"--warmup_steps", std::to_string(warmup->steps)});
     return out;
 }
 

@@ -3,7 +3,8 @@
 // Facts the expectations below come from (read in the sources, not in the program):
 //  - Transformers' Trainer fills "auto" at: train_micro_batch_size_per_gpu, gradient_accumulation_steps,
 //    train_batch_size, gradient_clipping, optimizer.params.{lr,betas,eps,weight_decay},
-//    scheduler.params.{warmup_min_lr (with 0), warmup_max_lr, warmup_num_steps, total_num_steps},
+//    scheduler.params.{warmup_min_lr (with 0), warmup_max_lr, total_num_steps}; warmup_num_steps too, but with
+//    --warmup_steps (0 by default), and DeepSpeed >= 0.19.3 refuses 0, so the export keeps a number there,
 //    fp16.enabled, bf16.enabled, zero_optimization.reduce_bucket_size and, at stage 3,
 //    stage3_prefetch_bucket_size / stage3_param_persistence_threshold
 //    (transformers src/transformers/integrations/deepspeed.py, HfTrainerDeepSpeedConfig).
@@ -411,7 +412,6 @@ private slots:
                                       "/optimizer/params/weight_decay",
                                       "/scheduler/params/warmup_min_lr",
                                       "/scheduler/params/warmup_max_lr",
-                                      "/scheduler/params/warmup_num_steps",
                                       "/scheduler/params/total_num_steps",
                                       "/bf16/enabled"};
         // Trainer, ZeRO-3: no total_num_steps in this config; fp16 instead of bf16; the three hidden-size keys.
@@ -425,7 +425,6 @@ private slots:
                                       "/optimizer/params/weight_decay",
                                       "/scheduler/params/warmup_min_lr",
                                       "/scheduler/params/warmup_max_lr",
-                                      "/scheduler/params/warmup_num_steps",
                                       "/fp16/enabled",
                                       "/zero_optimization/reduce_bucket_size",
                                       "/zero_optimization/stage3_prefetch_bucket_size",
@@ -437,16 +436,14 @@ private slots:
                                          "/optimizer/params/weight_decay",
                                          "/scheduler/params/warmup_min_lr",
                                          "/scheduler/params/warmup_max_lr",
-                                         "/scheduler/params/warmup_num_steps",
-                                         "/scheduler/params/total_num_steps"};
+                                            "/scheduler/params/total_num_steps"};
         const QStringList accelerate3 = {"/train_batch_size",
                                          "/train_micro_batch_size_per_gpu",
                                          "/optimizer/params/lr",
                                          "/optimizer/params/weight_decay",
                                          "/scheduler/params/warmup_min_lr",
                                          "/scheduler/params/warmup_max_lr",
-                                         "/scheduler/params/warmup_num_steps",
-                                         "/zero_optimization/reduce_bucket_size",
+                                            "/zero_optimization/reduce_bucket_size",
                                          "/zero_optimization/stage3_prefetch_bucket_size",
                                          "/zero_optimization/stage3_param_persistence_threshold"};
         QTest::newRow("zero2 hf-trainer") << "zero2"
@@ -644,7 +641,7 @@ private slots:
                                         << "deepspeed --num_gpus 8 train.py --per_device_train_batch_size 4 "
                                            "--gradient_accumulation_steps 2 --max_grad_norm 1.0 --learning_rate 0.0001 "
                                            "--adam_beta1 0.9 --adam_beta2 0.95 --adam_epsilon 1e-08 --weight_decay 0.1 "
-                                           "--warmup_steps 100 --max_steps 1000 --bf16 --deepspeed ds_config.json";
+                                           "--max_steps 1000 --bf16 --warmup_steps 100 --deepspeed ds_config.json";
         // zero3: micro 2, accumulation 8, clipping 0.5, lr 3e-4, betas 0.9/0.999, decay 0.0, warmup 500, fp16.
         QTest::newRow("hf-trainer 2x8")
             << "zero3"
@@ -652,7 +649,7 @@ private slots:
             << "deepspeed --hostfile hostfile --num_nodes 2 --num_gpus 8 train.py "
                "--per_device_train_batch_size 2 --gradient_accumulation_steps 8 "
                "--max_grad_norm 0.5 --learning_rate 0.0003 --adam_beta1 0.9 --adam_beta2 0.999 "
-               "--adam_epsilon 1e-08 --weight_decay 0.0 --warmup_steps 500 --fp16 "
+               "--adam_epsilon 1e-08 --weight_decay 0.0 --fp16 --warmup_steps 500 "
                "--deepspeed ds_config.json";
         QTest::newRow("accelerate 1x8") << "zero2"
                                         << "accelerate" << 1
@@ -687,16 +684,65 @@ private slots:
             {"--adam_beta2", "/optimizer/params/betas"},
             {"--adam_epsilon", "/optimizer/params/eps"},
             {"--weight_decay", "/optimizer/params/weight_decay"},
-            {"--warmup_steps", "/scheduler/params/warmup_num_steps"},
             {"--max_steps", "/scheduler/params/total_num_steps"},
             {"--fp16", "/fp16/enabled"},
             {"--bf16", "/bf16/enabled"}};
         const oj json = oj::parse(contentOf(files, "ds_config.json"));
-        for (const QString& word : command.split(' '))
+        const QStringList words = command.split(' ');
+        for (const QString& word : words)
             if (flagPointer.count(word))
                 QVERIFY2(json.at(oj::json_pointer(flagPointer.at(word))) == "auto", qPrintable(word));
+        // The warmup is a number in the JSON ("auto" would be filled with 0, which DeepSpeed refuses since 0.19.3),
+        // and the Trainer's --warmup_steps repeats it (its fill_match refuses a config value that differs).
+        const auto warmup = words.indexOf("--warmup_steps");
+        if (launcher != "deepspeed")
+            QVERIFY(json.at(oj::json_pointer("/scheduler/params/warmup_num_steps")) == oj(config == "zero3" ? 500 : 100));
+        if (warmup >= 0)
+            QCOMPARE(words.at(warmup + 1).toLongLong(),
+                     json.at(oj::json_pointer("/scheduler/params/warmup_num_steps")).get<long long>());
+        QCOMPARE(warmup >= 0, launcher == "hf-trainer");
         if (launcher == "deepspeed")
             QVERIFY(autoPointers(json).empty()); // plain DeepSpeed reads "auto" as a value: strict JSON only
+    }
+
+    void warmupIsWrittenSoTheConfigStarts_data()
+    {
+        QTest::addColumn<QString>("warmup");   // the config's scheduler.params.warmup_num_steps
+        QTest::addColumn<QString>("launcher");
+        QTest::addColumn<QString>("written");  // what the exported ds_config.json holds there
+        QTest::addColumn<QString>("flag");     // launch.sh's --warmup_steps value, "" when none
+        // "auto" would be filled with 0 (TrainingArguments' warmup_steps / DummyScheduler's default): DeepSpeed's
+        // own default 1000 is written instead, marked FILL IN.
+        QTest::newRow("auto, trainer") << "\"auto\"" << "hf-trainer" << "1000" << "1000";
+        QTest::newRow("auto, accelerate") << "\"auto\"" << "accelerate" << "1000" << "";
+        QTest::newRow("auto, deepspeed asks hf-json") << "\"auto\"" << "deepspeed" << "1000" << "";
+        QTest::newRow("250, trainer") << "250" << "hf-trainer" << "250" << "250";
+        QTest::newRow("250, accelerate") << "250" << "accelerate" << "250" << "";
+        // 0 is left as written (the linter reports it): the export does not invent a warmup the user refused.
+        QTest::newRow("0, trainer") << "0" << "hf-trainer" << "0" << "";
+    }
+    void warmupIsWrittenSoTheConfigStarts()
+    {
+        QFETCH(QString, warmup);
+        QFETCH(QString, launcher);
+        QFETCH(QString, written);
+        QFETCH(QString, flag);
+        oj config = zero2Config();
+        config["scheduler"]["params"]["warmup_num_steps"] = oj::parse(warmup.toStdString());
+        const auto hf = exportFiles(config, cluster(launcher, 1, 8), ExportTarget::HfJson);
+        const oj json = oj::parse(contentOf(hf, "ds_config.json"));
+        QCOMPARE(json.at(oj::json_pointer("/scheduler/params/warmup_num_steps")).dump(), written.toStdString());
+        const std::string script = contentOf(exportFiles(config, cluster(launcher, 1, 8), ExportTarget::Launch), "launch.sh");
+        const QString command = commandOf(script, launcher == "accelerate" ? "accelerate" : "deepspeed");
+        const QStringList words = command.split(' ');
+        const auto at = words.indexOf("--warmup_steps");
+        QCOMPARE(at >= 0 ? words.at(at + 1) : QString(), flag);
+        if (warmup == "\"auto\"" && launcher != "deepspeed")
+            QVERIFY(script.find("FILL IN: your config said \"auto\"; 1000 is DeepSpeed's default") != std::string::npos);
+        // The strict export is the config as given.
+        const oj strict = oj::parse(contentOf(exportFiles(config, cluster(launcher, 1, 8), ExportTarget::DeepSpeedJson),
+                                              "ds_config.json"));
+        QVERIFY(strict == config);
     }
 
     void launchScriptRunsWithQuotedPaths_data()
@@ -735,11 +781,11 @@ private slots:
                                                                    "1e-08",
                                                                    "--weight_decay",
                                                                    "0.1",
-                                                                   "--warmup_steps",
-                                                                   "100",
                                                                    "--max_steps",
                                                                    "1000",
                                                                    "--bf16",
+                                                                   "--warmup_steps",
+                                                                   "100",
                                                                    "--deepspeed",
                                                                    "ds_config.json"};
         QTest::newRow("accelerate spaces") << "accelerate" << 1 << spaces << QStringList{}
