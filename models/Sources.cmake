@@ -112,6 +112,8 @@ set(DSW_MODELS_ADVISE_SOURCES
     advise/NvmeAdvisor.h
     advise/OnebitAdvisor.cpp
     advise/OnebitAdvisor.h
+    advise/OnebitStep.cpp
+    advise/OnebitStep.h
     advise/OomMessage.cpp
     advise/OomMessage.h
     advise/PlanSearch.cpp

@@ -1,6 +1,6 @@
 #include "advise/OnebitAdvisor.h"
 
-#include "estimate/OnebitCost.h"
+#include "advise/OnebitStep.h"
 #include "knowledge/SourceCatalog.h"
 #include "util/Count.h"
 #include "util/Version.h"
@@ -54,6 +54,14 @@ std::string num(double v)
 
 std::string percent(double fraction) { return num(fraction * 100) + "%"; }
 
+// FLOP and byte counts: three significant digits ("3.57e+14").
+std::string large(double v)
+{
+    std::ostringstream out;
+    out << std::setprecision(3) << v;
+    return out.str();
+}
+
 // The ZeRO workflow's recommended stage, and whether stage 0 fits (from its per-stage table), when known.
 std::optional<int> zeroStage(const Advice& zero)
 {
@@ -75,7 +83,7 @@ std::optional<bool> zeroStage0Fits(const Advice& zero)
     return std::nullopt;
 }
 
-oj optimizerBlock(const OnebitKind& kind, const Answers& a, const OnebitCost& c)
+oj optimizerBlock(const OnebitKind& kind, const Answers& a, const OnebitStep& s)
 {
     oj params{{"lr", a.number("training.learning_rate")}};
     if (kind.type == "ZeroOneAdam") {
@@ -85,7 +93,7 @@ oj optimizerBlock(const OnebitKind& kind, const Answers& a, const OnebitCost& c)
         params["local_step_scaler"] = 32678;
         params["local_step_clipper"] = 16;
     } else {
-        params["freeze_step"] = c.freezeStep; // DeepSpeed's default 100000 would skip compression in shorter runs
+        params["freeze_step"] = s.cost.freezeStep; // DeepSpeed's default 100000 would skip compression in shorter runs
     }
     params["cuda_aware"] = false; // no input says the MPI library is CUDA-aware
     params["comm_backend_name"] = a.text("onebit.comm_backend");
@@ -101,7 +109,7 @@ Check softened(Check check, bool onebitChosen)
     return check;
 }
 
-void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCost& c, const OnebitKind& kind,
+void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitStep& c, const OnebitKind& kind,
                bool chosen)
 {
     const std::string subject = chosen ? kind.name : "A 1-bit optimizer";
@@ -191,73 +199,106 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitCo
                 "ds-onebit-watchout");
     }
 
-    // The decision rests on the bandwidth; a one-port figure may understate multi-NIC nodes.
-    if (c.network && c.nodes > 1 && c.dataParallel > 1 && c.compute) {
-        const double wide = c.allreduce / static_cast<double>(c.gpusPerNode);
-        const bool flips = (c.allreduce >= *c.compute) != (wide >= *c.compute);
+    // The decision rests on the node's rate; the networks table's one-port figure × hardware.nics_per_node may
+    // understate nodes with one NIC per GPU.
+    if (c.network && c.nodes > 1 && c.dataParallel > 1 && c.timed) {
+        StepJob wide = *c.job;
+        wide.time.nicsPerNode = std::max<std::int64_t>(wide.time.nicsPerNode, c.gpusPerNode);
+        const StepTime w = predictStep(wide, c.plan).time;
+        const StepTime& t = c.time();
+        const bool flips = (t.gradientReduction >= t.compute) != (w.gradientReduction >= w.compute);
+        const std::string nics = std::to_string(c.job->time.nicsPerNode);
         add(flips ? CheckLevel::Warn : CheckLevel::Pass, "onebit-network-assumed",
-            "The bandwidth is the networks table's figure for " + c.network->id + ": " + num(c.gbps) + " Gbit/s ("
-                + c.network->note + "). With " + std::to_string(c.gpusPerNode)
-                + "× that (one link per GPU, as multi-NIC "
-                  "nodes have) the all-reduce would take "
-                + num(wide) + " s instead of " + num(c.allreduce) + " s"
-                + (flips ? ", which changes the verdict: set hardware.inter_node_gbps to the node's real bandwidth."
-                         : ", with the same verdict."),
+            "The inter-node rate is the networks table's figure for " + c.network->id + ", " + num(c.job->time.nicGbps)
+                + " Gbit/s per NIC (" + c.network->note + "), × hardware.nics_per_node = " + nics
+                + (c.job->time.nicsPerNode >= c.gpusPerNode ? ": one NIC per GPU or more, as multi-NIC nodes have."
+                                                            : ". With " + std::to_string(c.gpusPerNode)
+                           + " NICs (one per GPU, as multi-NIC nodes have) ds-wizard's step-time model gives a "
+                             "gradient all-reduce of "
+                           + num(w.gradientReduction) + " s instead of " + num(t.gradientReduction) + " s"
+                           + (flips ? ", which changes the verdict: set hardware.nics_per_node (or "
+                                      "hardware.inter_node_gbps) to the node's real figures."
+                                    : ", with the same verdict.")),
             c.network->source);
     }
 }
 
-void addEstimates(Advice& adv, const Answers& a, const OnebitCost& c)
+void addEstimates(Advice& adv, const OnebitStep& s)
 {
-    const std::string P = formatCount(a.integer("model.params"));
+    const std::string model = "by ds-wizard's step-time model for " + planLabel(s.plan);
+    if (s.job)
+        adv.estimates.push_back({"Inter-node rate per node", s.nodeGbps, "Gbit/s",
+                                 s.network ? "networks.tsv: " + s.network->id + ", " + num(s.job->time.nicGbps)
+                                         + " Gbit/s per NIC (" + s.network->note + ") × hardware.nics_per_node "
+                                         + std::to_string(s.job->time.nicsPerNode)
+                                           : "hardware.inter_node_gbps",
+                                 s.network ? s.network->source : ""});
+    if (!s.timed)
+        return;
+    const StepTime& t = s.time();
+    const StepTimeInputs& hw = s.job->time;
+    const double tokens = static_cast<double>(s.plan.microBatch * s.plan.accumulation * s.job->seqLen);
     adv.estimates.push_back(
-        {"Inter-node bandwidth per node", c.gbps, "Gbit/s",
-         c.network ? "networks.tsv: " + c.network->id + " (" + c.network->note + ")" : "hardware.inter_node_gbps",
-         c.network ? c.network->source : ""});
+        {"Compute per step", t.compute, "s",
+         model + ": " + large(t.flops) + " FLOPs per GPU (" + (s.plan.checkpointing ? "8" : "6")
+             + "Ψ per token with Ψ = " + formatCount(s.job->params) + (s.stages > 1 ? " per pipeline stage" : "")
+             + ", plus attention; " + num(tokens) + " tokens = micro-batch × accumulation × sequence) ÷ ("
+             + num(hw.denseTflops) + " TFLOPS, the GPU catalog's dense " + s.precision
+             + (s.precision == "fp32" ? " 16-bit figure" : "") + ", × hardware.mfu " + percent(hw.mfu) + ")",
+         "kaplan-6n"});
     adv.estimates.push_back(
-        {"Gradient all-reduce per step", c.allreduce, "s",
-         c.nodes <= 1 || c.dataParallel <= 1 ? "0: no data-parallel traffic crosses a node boundary"
-                                             : "2 × Ψ × min(1, G/p) × b ÷ (Gbit/s × 1e9 / 8) = 2 × " + P + " × "
-                 + num(c.nodeShare) + " × " + num(c.bytesPerElement) + " B ÷ " + num(c.gbps / 8)
-                 + " GB/s. The ZeRO paper: \"the standard DP incurs "
-                   "2Ψ data movement during each training step\". The wizard's simplification: a ring all-reduce moves "
-                   "2(n−1)/n of the data, taken as 2; bandwidth only, no latency, no overlap with compute; traffic "
-                   "inside "
-                   "the node is reduced first over NVLink/PCIe",
-         "zero-paper-comm"});
-    if (c.compute)
+        {"Communication per step (gradient all-reduce)", t.gradientReduction, "s",
+         model + ": ZeRO stage 0 all-reduces the gradients once per step, 2 × Ψ × " + num(hw.elementBytes)
+             + " B × (d−1)/d with d = " + std::to_string(s.dataParallel) + " → " + large(t.communicationBytes)
+             + " B per GPU ÷ " + num(t.linkGBps)
+             + " GB/s, the ring's slowest link (inside the node the GPU's link, across nodes the node's NICs); "
+               "bandwidth only, nothing hidden behind compute at stage 0",
+         "nccl-tests-busbw"});
+    if (t.bubble > 0)
         adv.estimates.push_back(
-            {"Compute per step", *c.compute, "s",
-             "6 × Ψ × tokens ÷ p ÷ (peak × MFU) = 6 × " + P + " × " + num(c.tokens) + " ÷ " + std::to_string(c.stages)
-                 + " ÷ (" + num(*c.peakTflops) + " TFLOPS × " + percent(kOnebitAssumedMfu)
-                 + "). Peak: the GPU catalog's dense "
-                 + (c.precision == "fp32" ? "16-bit figure (fp32 runs slower, so compute is understated)" : c.precision)
-                 + "; tokens = micro-batch × gradient "
-                   "accumulation × sequence length; 40% MFU is the wizard's assumption, below the 41–48% Megatron-LM "
-                   "reports "
-                   "on H100 (megatron-mfu); no pipeline bubble",
-             "kaplan-6n"});
-    adv.estimates.push_back({"All-reduce per step in the compression stage", c.compressedStage, "s",
-                             "all-reduce ÷ " + num(c.compression) + " (1-bit Adam blog: "
+            {"Pipeline bubble per step", t.bubble, "s",
+             model + ": (p−1)/m of the compute, " + percent(t.bubbleFraction) + " of the pipelined time",
+             "narayanan-bubble"});
+    adv.estimates.push_back({"Step time", t.total, "s", model + ": compute + communication + bubble", "kaplan-6n"});
+    adv.estimates.push_back({"Gradient all-reduce per step in the compression stage", s.cost.compressedStage, "s",
+                             "the step model's gradient all-reduce ÷ " + num(s.cost.compression) + " (1-bit Adam blog: "
                                  + quoteExcerpt("onebit-blog-volume", "reduces the communication")
-                                 + (c.precision == "fp32" ? "; 32 bits → 1 bit for fp32" : std::string()) + ")",
+                                 + (s.precision == "fp32" ? "; 32 bits → 1 bit for fp32" : std::string()) + ")",
                              "onebit-blog-volume"});
-    adv.estimates.push_back({"All-reduce per step, run average with 1-bit compression", c.compressedAverage, "s",
-                             "all-reduce × (warmup + (1 − warmup) ÷ " + num(c.compression)
-                                 + "), warmup = freeze_step ÷ "
-                                   "total steps = "
-                                 + num(c.warmup) + " (the blog's " + quoteExcerpt("onebit-blog-volume", "1 / (warmup")
-                                 + " volume ratio)",
+    adv.estimates.push_back(
+        {"Gradient all-reduce per step, run average with 1-bit compression", s.cost.compressedAverage, "s",
+         "the step model's gradient all-reduce × (warmup + (1 − warmup) ÷ " + num(s.cost.compression)
+             + "), warmup = freeze_step ÷ total steps = " + num(s.cost.warmup) + " (the blog's "
+             + quoteExcerpt("onebit-blog-volume", "1 / (warmup") + " volume ratio)",
+         "onebit-blog-volume"});
+    adv.estimates.push_back({"Step time with 1-bit compression", s.cost.stepLeft, "s",
+                             "the step model's step time with its gradient all-reduce at the run average above; "
+                             "compute and the bubble unchanged",
                              "onebit-blog-volume"});
-    if (c.saving)
-        adv.estimates.push_back({"Step time saved by compression", *c.saving * 100, "%",
-                                 "(all-reduce − compressed average) ÷ (compute + all-reduce); the wizard's estimate, "
-                                 "assuming communication does not overlap compute",
+    if (s.cost.saving)
+        adv.estimates.push_back({"Step time saved by compression", *s.cost.saving * 100, "%",
+                                 "(gradient all-reduce − its run average with compression) ÷ step time, both by "
+                                 "ds-wizard's step-time model",
                                  ""});
 }
 
-void addTradeoffs(Advice& adv, const Answers& a, const OnebitCost& c, const OnebitKind& kind)
+void addTradeoffs(Advice& adv, const Answers& a, const OnebitStep& s, const OnebitKind& kind)
 {
+    const OnebitCost& c = s.cost;
+    if (s.movedToStage0()) {
+        const std::string against = s.timed && s.zeroStepSeconds > 0
+            ? " With 1-bit compression the step would take " + num(c.stepLeft) + " s against the ZeRO step's "
+                + num(s.zeroStepSeconds) + " s (" + num(s.time().total) + " s at stage 0 without it)."
+            : std::string();
+        adv.tradeoffs.push_back(
+            {"The step timed here",
+             "The ZeRO step chose " + planLabel(s.zeroPlan) + ". The 1-bit optimizers run only at ZeRO stage 0 ("
+                 + quoteOf("ds-onebit-zero") + "), so this page times the same batch at stage 0: " + planLabel(s.plan)
+                 + ", by ds-wizard's step-time model. Compute is the same; the communication is stage 0's "
+                   "gradient all-reduce, which 1-bit compression replaces."
+                 + against,
+             "ds-onebit-zero"});
+    }
     adv.tradeoffs.push_back({"How the compression works",
                              "Error compensation: " + quoteExcerpt("onebit-blog-stages", "1) doing compression")
                                  + " 1-bit Adam has "
@@ -311,26 +352,28 @@ void addTradeoffs(Advice& adv, const Answers& a, const OnebitCost& c, const Oneb
              "onebit-blog-ethernet"});
 }
 
-std::string verdictText(const OnebitCost& c, bool suitable, const std::optional<bool>& fits0)
+std::string verdictText(const OnebitStep& s, bool suitable, const std::optional<bool>& fits0)
 {
-    const std::string times = "all-reduce " + num(c.allreduce) + " s against compute "
-        + (c.compute ? num(*c.compute) : std::string("?")) + " s per step (estimates)";
-    if (c.verdict == "no-data-parallelism")
+    const StepTime& t = s.time();
+    const std::string times = "gradient all-reduce " + num(t.gradientReduction) + " s against compute " + num(t.compute)
+        + " s per step by ds-wizard's step-time model";
+    const std::string saving = s.cost.saving ? percent(*s.cost.saving) : std::string("?");
+    if (s.verdict == "no-data-parallelism")
         return "there is no data parallelism (one replica), so there is no gradient all-reduce to compress";
-    if (c.verdict == "single-node")
-        return "a single node gains little: its all-reduce runs over NVLink/PCIe inside the node, which is not the "
-               "bottleneck the 1-bit optimizers remove";
-    if (c.verdict == "compute-unknown")
-        return "all-reduce " + num(c.allreduce)
-            + " s per step; compute time unknown (the GPU catalog has no TFLOPS figure)";
+    if (s.verdict == "single-node")
+        return "a single node gains little: its all-reduce runs over NVLink/PCIe inside the node"
+            + (s.timed ? " (" + times + ")" : std::string())
+            + ", which is not the bottleneck the 1-bit optimizers remove";
+    if (s.verdict == "compute-unknown")
+        return "step time unknown: " + s.untimedReason;
     if (suitable)
-        return "communication-bound: " + times + "; compression saves about " + percent(*c.saving) + " of step time";
-    if (c.verdict == "communication-bound" && fits0 == false)
+        return "communication-bound: " + times + "; compression would leave " + num(s.cost.compressedAverage)
+            + " s of it and save about " + saving + " of step time";
+    if (s.verdict == "communication-bound" && fits0 == false)
         return "communication-bound (" + times + "), but ZeRO stage 0, which it needs, does not fit in GPU memory";
-    if (*c.saving < 0.25)
-        return "compute-bound: " + times + "; the gain is small, about " + percent(*c.saving) + " of step time";
-    return "compute-bound: " + times + ", though compression could still save about " + percent(*c.saving)
-        + " of step time";
+    if (s.cost.saving.value_or(0) < 0.25)
+        return "compute-bound: " + times + "; the gain is small, about " + saving + " of step time";
+    return "compute-bound: " + times + ", though compression could still save about " + saving + " of step time";
 }
 
 } // namespace
@@ -346,14 +389,14 @@ Advice adviseOnebit(const Answers& a, const Advice& zero)
     // Not using one yet: judge the one the tutorials suggest (0/1 Adam first; 1-bit LAMB for LAMB users).
     const OnebitKind kind = chosen ? *chosenKind : *onebitKind(optimizer == "lamb" ? "onebit-lamb" : "zero-one-adam");
 
-    const OnebitCost c = estimateOnebitCost(a);
+    const OnebitStep s = onebitStep(a, zero);
     const auto fits0 = zeroStage0Fits(zero);
-    const bool suitable = c.verdict == "communication-bound" && fits0 != false;
-    const std::string verdict = verdictText(c, suitable, fits0);
+    const bool suitable = s.verdict == "communication-bound" && fits0 != false;
+    const std::string verdict = verdictText(s, suitable, fits0);
 
-    addChecks(adv, a, zero, c, kind, chosen);
+    addChecks(adv, a, zero, s, kind, chosen);
     if (chosen) {
-        adv.fragment = optimizerBlock(kind, a, c);
+        adv.fragment = optimizerBlock(kind, a, s);
         adv.headline = kind.name + (suitable ? " fits — " : " — ") + verdict
             + (adv.hasFailedCheck() ? "; fix the failed checks first" : "");
     } else {
@@ -361,10 +404,10 @@ Advice adviseOnebit(const Answers& a, const Advice& zero)
                                  : std::string("No strong case for a 1-bit optimizer — "))
             + verdict;
     }
-    addEstimates(adv, a, c);
-    addTradeoffs(adv, a, c, kind);
+    addEstimates(adv, s);
+    addTradeoffs(adv, a, s, kind);
 
-    const oj block = chosen ? adv.fragment : optimizerBlock(kind, a, c);
+    const oj block = chosen ? adv.fragment : optimizerBlock(kind, a, s);
     adv.snippets.push_back({"json", chosen ? "optimizer" : "optimizer, if you switch", block.dump(2)});
     adv.snippets.push_back({"python", "Let DeepSpeed build the optimizer from the config (no optimizer= argument)",
                             "import deepspeed\nmodel_engine, optimizer, _, _ = deepspeed.initialize(\n"
@@ -383,24 +426,46 @@ Advice adviseOnebit(const Answers& a, const Advice& zero)
     cite("gpu-catalog");
     cite("megatron-mfu");
 
-    auto orNull = [](const auto& optional) { return optional ? oj(*optional) : oj(nullptr); };
-    adv.details = oj{{"suitable", suitable},
-                     {"verdict", c.verdict},
-                     {"allreduce_seconds", c.allreduce},
-                     {"compute_seconds", orNull(c.compute)},
-                     {"compressed_allreduce_seconds", c.compressedAverage},
-                     {"compression_stage_allreduce_seconds", c.compressedStage},
-                     {"network_gbps", c.gbps},
-                     {"optimizer_type", chosen ? oj(kind.type) : oj(nullptr)},
-                     {"suggested_optimizer_type", kind.type},
-                     {"precision", c.precision},
-                     {"peak_tflops", orNull(c.peakTflops)},
-                     {"assumed_mfu", kOnebitAssumedMfu},
-                     {"tokens_per_gpu_step", c.tokens},
-                     {"freeze_step", c.freezeStep},
-                     {"warmup_fraction", c.warmup},
-                     {"step_time_saving_fraction", orNull(c.saving)},
-                     {"zero_stage0_fits", orNull(fits0)}};
+    // Times are null where the step model gave none (verdict compute-unknown).
+    auto seconds = [&](double value) { return s.timed ? oj(value) : oj(nullptr); };
+    const StepTime& t = s.time();
+    const oj details{
+        {"suitable", suitable},
+        {"verdict", s.verdict},
+        {"basis", "ds-wizard's step-time model (estimate/StepModel), not a measurement"},
+        {"zero_plan", zeroStage(zero) ? oj(planLabel(s.zeroPlan)) : oj(nullptr)},
+        {"plan", planLabel(s.plan)},
+        {"plan_is_zero_plan", zeroStage(zero) && !s.movedToStage0()},
+        {"zero_plan_step_seconds", s.zeroStepSeconds > 0 ? oj(s.zeroStepSeconds) : oj(nullptr)},
+        {"step_seconds",
+         s.timed ? oj{{"total", t.total},
+                      {"compute", t.compute},
+                      {"communication", t.communication},
+                      {"offload", t.offload},
+                      {"bubble", t.bubble}}
+                 : oj(nullptr)},
+        {"compute_seconds", seconds(t.compute)},
+        {"communication_seconds", seconds(t.communication)},
+        {"gradient_reduction_seconds", seconds(t.gradientReduction)},
+        {"compression_stage_gradient_reduction_seconds", seconds(s.cost.compressedStage)},
+        {"compressed_gradient_reduction_seconds", seconds(s.cost.compressedAverage)},
+        {"communication_left_seconds", seconds(s.cost.communicationLeft)},
+        {"step_seconds_left", seconds(s.cost.stepLeft)},
+        {"step_time_saving_fraction", s.cost.saving ? oj(*s.cost.saving) : oj(nullptr)},
+        {"network_gbps", s.nodeGbps},
+        {"nics_per_node", s.job ? oj(s.job->time.nicsPerNode) : oj(nullptr)},
+        {"optimizer_type", chosen ? oj(kind.type) : oj(nullptr)},
+        {"suggested_optimizer_type", kind.type},
+        {"precision", s.precision},
+        {"peak_tflops", s.job && s.job->time.denseTflops > 0 ? oj(s.job->time.denseTflops) : oj(nullptr)},
+        {"mfu", s.job ? oj(s.job->time.mfu) : oj(nullptr)},
+        {"tokens_per_gpu_step", s.job ? oj(s.plan.microBatch * s.plan.accumulation * s.job->seqLen) : oj(nullptr)},
+        {"compression_ratio", s.cost.compression},
+        {"freeze_step", s.cost.freezeStep},
+        {"warmup_fraction", s.cost.warmup},
+        {"zero_stage0_fits", fits0 ? oj(*fits0) : oj(nullptr)}};
+    for (const auto& [key, value] : details.items())
+        adv.details[key] = value; // keys set earlier stay
     return adv;
 }
 

@@ -1,30 +1,15 @@
 // 1-bit Adam / 0/1 Adam / 1-bit LAMB advice (models/advise/OnebitAdvisor.h) and the networks table.
 //
-// Every expected number is computed by hand from these conventions (never copied from the program):
-//   bandwidth   B = Gbit/s × 1e9 / 8 bytes/s (networks.tsv: NDR 400, HDR 200, 100g 100, 25g 25, 10g 10, efa 400)
-//   all-reduce  = 2 × Ψ × min(1, G/p) × b / B, b = 2 bytes (fp16/bf16) or 4 (fp32); 0 on one node or one replica
-//   compute     = 6 × Ψ × tokens / p / (peak TFLOPS × 1e12 × 0.4), tokens = micro 4 × accumulation 1 × seq 2048 = 8192
-//                 peaks from gpus.tsv: A100 312 (bf16 and fp16), V100 125 (fp16; no bf16), H100 989.5, A10G none
-//   freeze_step = round(0.2 × total steps), at least 1; w = freeze_step / total steps
-//   compressed  = all-reduce × (w + (1 − w) / (8·b))       (16 for 16-bit, 32 for fp32)
-//   suitable    = all-reduce ≥ compute, more than one node and replica, and ZeRO-0 not known not to fit
-//
-// Worked numbers (Ψ·6·8192 / (312e12·0.4 = 1.248e14) for A100):
-//   7B   A100: compute 3.44064e14 / 1.248e14 = 2.756923; p = 16: 0.172308
-//   1.3B A100: compute 6.38976e13 / 1.248e14 = 0.512
-//   70B  A100: compute 3.44064e15 / 1.248e14 = 27.569231
-//   70B  H100: compute 3.44064e15 / (989.5e12·0.4 = 3.958e14) = 8.692875;  7B H100: 0.869288
-//   13B  V100, p = 2: 6 × 13e9 × 8192 / 2 / (125e12·0.4 = 5e13) = 6.38976
-//   7B over 25g: 2.8e10 / 3.125e9 = 8.96 (p = 16 on 8-GPU nodes: half of it, 4.48); over NDR/EFA: 2.8e10 / 5e10 = 0.56
-//   70B over HDR: 2.8e11 / 2.5e10 = 11.2; over 25g: 2.8e11 / 3.125e9 = 89.6
-//   13B over 10g: 5.2e10 / 1.25e9 = 41.6;  1.3B over 10g: 5.2e9 / 1.25e9 = 4.16 (fp32: 1.04e10 / 1.25e9 = 8.32)
-//   7B over 3200 Gbit/s: 2.8e10 / 4e11 = 0.07
-//   compressed at w = 0.2: × 0.25 (fp32: × 0.225); total 12348: freeze 2470 (2469.6), w = 0.2000324,
-//   41.6 × (w + (1 − w)/16) = 10.401263
-//   onebit-network-assumed compares the verdict at G = 8 times the bandwidth: all-reduce / 8 against compute.
+// The page's times are ds-wizard's step-time model's (estimate/StepModel.h) for the ZeRO page's chosen plan, at
+// ZeRO stage 0 (the only stage the 1-bit optimizers run at); 1-bit compression (estimate/OnebitCost.h) applies to
+// the step model's gradient reduction only. The tests compare the page with the step model and with itself under
+// changed answers; no expected time is computed by hand.
+#include "Plan.h"
 #include "TestAnswers.h"
 #include "advise/OnebitAdvisor.h"
 #include "advise/ZeroAdvisor.h"
+#include "estimate/OnebitCost.h"
+#include "estimate/StepModel.h"
 #include "knowledge/NetworkCatalog.h"
 #include "knowledge/SourceCatalog.h"
 #include "project/Answers.h"
@@ -41,8 +26,8 @@ using oj = nlohmann::ordered_json;
 
 namespace {
 
-// The parts of the ZeRO workflow's advice the 1-bit advisor reads. stage < 0: no recommendation;
-// fits0 < 0: stage 0's fit unknown.
+// The parts of the ZeRO workflow's advice the checks read. stage < 0: no recommendation; fits0 < 0: stage 0's fit
+// unknown.
 Advice zeroAdvice(int stage, int fits0)
 {
     Advice zero;
@@ -64,10 +49,56 @@ QStringList checkList(const Advice& adv)
     return out;
 }
 
+const Check* findCheck(const Advice& adv, const std::string& code)
+{
+    const auto it = std::find_if(adv.checks.begin(), adv.checks.end(), [&](const Check& c) { return c.code == code; });
+    return it == adv.checks.end() ? nullptr : &*it;
+}
+
+const Estimate* findEstimate(const Advice& adv, const std::string& name)
+{
+    const auto it =
+        std::find_if(adv.estimates.begin(), adv.estimates.end(), [&](const Estimate& e) { return e.name == name; });
+    return it == adv.estimates.end() ? nullptr : &*it;
+}
+
 bool near(double actual, double expected)
 {
-    return std::fabs(actual - expected) <= 1e-6 * std::max(1.0, std::fabs(expected));
+    return std::fabs(actual - expected) <= 1e-9 * std::max(1.0, std::fabs(expected));
 }
+
+// Both pages as the plan builds them (models/Plan.cpp): the ZeRO page's details and the 1-bit page's advice.
+struct Pages {
+    Answers answers;
+    oj zero;
+    Advice onebit;
+    const oj& chosen() const { return zero.at("candidates").at(zero.at("chosen").get<std::size_t>()); }
+};
+
+Pages pagesFor(const QStringList& settings)
+{
+    Pages p;
+    p.answers = answersFrom(settings);
+    const Plan plan = makePlan(p.answers);
+    p.zero = plan.find("zero")->details;
+    p.onebit = *plan.find("onebit");
+    return p;
+}
+
+StepCandidate candidateOf(const oj& c)
+{
+    return {{c.at("stage").get<int>(), c.at("offload_optimizer").get<std::string>(),
+             c.at("offload_param").get<std::string>()},
+            c.at("activation_checkpointing").get<bool>(),
+            c.at("micro_batch_size").get<std::int64_t>(),
+            c.at("gradient_accumulation_steps").get<std::int64_t>()};
+}
+
+double seconds(const Advice& adv, const char* key) { return adv.details.at(key).get<double>(); }
+
+// Llama-3.2-1B on 8 A100-80GB per node: ZeRO stage 0 fits, so every verdict is reachable.
+const QStringList kSmall = {"model.preset=llama-3.2-1b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8",
+                            "training.precision=fp16"};
 
 } // namespace
 
@@ -75,6 +106,18 @@ class TestOnebitAdvisor : public QObject {
     Q_OBJECT
 
 private slots:
+    void timesAreTheZeroPagesChosenPlan_data();
+    void timesAreTheZeroPagesChosenPlan();
+    void aPlanAboveStage0IsTimedAtStage0();
+    void slowerNetworksRaiseTheCommunicationShare();
+    void slowNetworkFlipsTheVerdictToCommunicationBound();
+    void oneNodeIsSingleNode();
+    void oneReplicaHasNothingToCompress();
+    void compressionLeavesLessThanTheReduction();
+    void mfuScalesTheComputeSeconds();
+    void noTflopsNoTimes();
+    void networkCheckSaysWhetherMoreNicsFlipTheVerdict();
+    void textSaysWhoseNumbersTheyAre();
     void scenarios_data();
     void scenarios();
     void freezeStep_data();
@@ -86,114 +129,321 @@ private slots:
     void sourcesAreKnown();
 };
 
+void TestOnebitAdvisor::timesAreTheZeroPagesChosenPlan_data()
+{
+    QTest::addColumn<QStringList>("settings");
+    // The 1-bit optimizers limit the ZeRO search to stage 0, so the ZeRO page's plan is the one 1-bit runs.
+    QTest::newRow("1-bit Adam, 2 nodes, 10 GbE") << (kSmall
+                                                     + QStringList{"training.optimizer=onebit-adam", "hardware.nodes=2",
+                                                                   "hardware.inter_node_network=ethernet-10g"});
+    QTest::newRow("0/1 Adam, 4 nodes, NDR × 8 NICs")
+        << (kSmall
+            + QStringList{"training.optimizer=zero-one-adam", "hardware.nodes=4",
+                          "hardware.inter_node_network=infiniband-ndr", "hardware.nics_per_node=8"});
+    QTest::newRow("1-bit LAMB, 2 pipeline stages, 2 nodes, HDR")
+        << (kSmall
+            + QStringList{"training.optimizer=onebit-lamb", "hardware.nodes=2", "pipeline.stages=2",
+                          "hardware.inter_node_network=infiniband-hdr"});
+    QTest::newRow("1-bit Adam, fp32, global batch 256")
+        << QStringList{"model.preset=llama-3.2-1b",       "hardware.gpu=H100-80GB",
+                       "hardware.gpus_per_node=8",        "hardware.nodes=2",
+                       "hardware.inter_node_network=efa", "training.precision=fp32",
+                       "training.optimizer=onebit-adam",  "training.global_batch_size=256"};
+}
+
+void TestOnebitAdvisor::timesAreTheZeroPagesChosenPlan()
+{
+    QFETCH(QStringList, settings);
+    const Pages p = pagesFor(settings);
+    const oj& chosen = p.chosen();
+    QCOMPARE(chosen.at("stage").get<int>(), 0);
+    const oj& step = chosen.at("step_seconds");
+    QVERIFY(step.at("total").get<double>() > 0);
+    const Advice& adv = p.onebit;
+    QVERIFY(adv.details.at("plan_is_zero_plan").get<bool>());
+    JSON_COMPARE(adv.details.at("plan"), adv.details.at("zero_plan"));
+    QCOMPARE(q(adv.details.at("plan").get<std::string>()), q(planLabel(candidateOf(chosen))));
+    QCOMPARE(seconds(adv, "compute_seconds"), step.at("compute").get<double>());
+    QCOMPARE(seconds(adv, "communication_seconds"), step.at("communication").get<double>());
+    for (const char* part : {"total", "compute", "communication", "offload", "bubble"})
+        QCOMPARE(adv.details.at("step_seconds").at(part).get<double>(), step.at(part).get<double>());
+    QCOMPARE(seconds(adv, "zero_plan_step_seconds"), step.at("total").get<double>());
+    // At stage 0 all communication is the gradient all-reduce, the part 1-bit compression replaces.
+    QCOMPARE(seconds(adv, "gradient_reduction_seconds"), seconds(adv, "communication_seconds"));
+    // The estimates the page shows are the same numbers.
+    QCOMPARE(findEstimate(adv, "Compute per step")->value, step.at("compute").get<double>());
+    QCOMPARE(findEstimate(adv, "Communication per step (gradient all-reduce)")->value,
+             step.at("communication").get<double>());
+    QCOMPARE(findEstimate(adv, "Step time")->value, step.at("total").get<double>());
+}
+
+void TestOnebitAdvisor::aPlanAboveStage0IsTimedAtStage0()
+{
+    // With AdamW the ZeRO page picks a higher stage (ZeRO-2 overlaps its reductions); switching to a 1-bit optimizer
+    // means stage 0, so the page times the ZeRO page's batch and checkpointing at stage 0.
+    const Pages p = pagesFor(kSmall + QStringList{"hardware.nodes=2", "hardware.inter_node_network=ethernet-10g"});
+    const StepCandidate zeroPlan = candidateOf(p.chosen());
+    QVERIFY2(zeroPlan.placement.stage > 0, qPrintable(q(planLabel(zeroPlan))));
+    StepCandidate atStage0 = zeroPlan;
+    atStage0.placement = Placement{0, "none", "none"};
+    const StepTime expected = predictStep(stepJobFrom(p.answers), atStage0).time;
+    const Advice& adv = p.onebit;
+    QVERIFY(!adv.details.at("plan_is_zero_plan").get<bool>());
+    QCOMPARE(q(adv.details.at("zero_plan").get<std::string>()), q(planLabel(zeroPlan)));
+    QCOMPARE(q(adv.details.at("plan").get<std::string>()), q(planLabel(atStage0)));
+    QCOMPARE(seconds(adv, "compute_seconds"), expected.compute);
+    QCOMPARE(seconds(adv, "communication_seconds"), expected.communication);
+    QCOMPARE(seconds(adv, "gradient_reduction_seconds"), expected.gradientReduction);
+    QCOMPARE(seconds(adv, "zero_plan_step_seconds"), p.chosen().at("step_seconds").at("total").get<double>());
+    // Compute does not depend on the placement: it is the ZeRO page's.
+    QCOMPARE(seconds(adv, "compute_seconds"), p.chosen().at("step_seconds").at("compute").get<double>());
+    const auto said = std::find_if(adv.tradeoffs.begin(), adv.tradeoffs.end(),
+                                   [](const Tradeoff& t) { return t.title == "The step timed here"; });
+    QVERIFY(said != adv.tradeoffs.end());
+    QVERIFY(q(said->text).contains(q(planLabel(zeroPlan))) && q(said->text).contains(q(planLabel(atStage0))));
+}
+
+void TestOnebitAdvisor::slowerNetworksRaiseTheCommunicationShare()
+{
+    // Every network of the registry, slowest first: the gradient all-reduce's share of the step never falls.
+    std::vector<const NetworkSpec*> networks;
+    for (const NetworkSpec& n : NetworkCatalog::instance().all())
+        networks.push_back(&n);
+    std::stable_sort(networks.begin(), networks.end(),
+                     [](const NetworkSpec* x, const NetworkSpec* y) { return x->gbps < y->gbps; });
+    double previous = 2;
+    for (const NetworkSpec* n : networks) {
+        const Pages p = pagesFor(kSmall
+                                 + QStringList{"training.optimizer=onebit-adam", "hardware.nodes=4",
+                                               q("hardware.inter_node_network=" + n->id)});
+        const oj& step = p.onebit.details.at("step_seconds");
+        const double share = seconds(p.onebit, "gradient_reduction_seconds") / step.at("total").get<double>();
+        QVERIFY2(share > 0 && share <= previous, n->id.c_str());
+        previous = share;
+    }
+}
+
+void TestOnebitAdvisor::slowNetworkFlipsTheVerdictToCommunicationBound()
+{
+    const QStringList base = kSmall + QStringList{"training.optimizer=onebit-adam", "hardware.nodes=4"};
+    const Pages fast =
+        pagesFor(base + QStringList{"hardware.inter_node_network=infiniband-ndr", "hardware.nics_per_node=8"});
+    const Pages slow = pagesFor(base + QStringList{"hardware.inter_node_network=ethernet-10g"});
+    QCOMPARE(q(fast.onebit.details.at("verdict").get<std::string>()), QString("compute-bound"));
+    QCOMPARE(q(slow.onebit.details.at("verdict").get<std::string>()), QString("communication-bound"));
+    // The same compute, more communication: the verdict follows the step model's components.
+    QCOMPARE(seconds(slow.onebit, "compute_seconds"), seconds(fast.onebit, "compute_seconds"));
+    QVERIFY(seconds(fast.onebit, "gradient_reduction_seconds") < seconds(fast.onebit, "compute_seconds"));
+    QVERIFY(seconds(slow.onebit, "gradient_reduction_seconds") >= seconds(slow.onebit, "compute_seconds"));
+    // Stage 0 fits, so the communication-bound cluster is the one where 1-bit Adam pays off.
+    QVERIFY(slow.onebit.details.at("suitable").get<bool>());
+    QVERIFY(!fast.onebit.details.at("suitable").get<bool>());
+    QVERIFY2(q(slow.onebit.headline).contains("1-bit Adam fits"), qPrintable(q(slow.onebit.headline)));
+    QVERIFY(seconds(slow.onebit, "step_time_saving_fraction") > seconds(fast.onebit, "step_time_saving_fraction"));
+}
+
+void TestOnebitAdvisor::oneNodeIsSingleNode()
+{
+    const QStringList base =
+        kSmall + QStringList{"training.optimizer=onebit-adam", "hardware.inter_node_network=ethernet-10g"};
+    const Pages one = pagesFor(base + QStringList{"hardware.nodes=1"});
+    const Pages two = pagesFor(base + QStringList{"hardware.nodes=2"});
+    QCOMPARE(q(one.onebit.details.at("verdict").get<std::string>()), QString("single-node"));
+    QVERIFY(!one.onebit.details.at("suitable").get<bool>());
+    QVERIFY2(q(one.onebit.headline).contains("single node gains little"), qPrintable(q(one.onebit.headline)));
+    // Inside the node the ring runs over NVLink: a smaller all-reduce than over the 10 GbE of two nodes.
+    QVERIFY(seconds(one.onebit, "gradient_reduction_seconds") < seconds(two.onebit, "gradient_reduction_seconds"));
+    QVERIFY(q(two.onebit.details.at("verdict").get<std::string>()) != "single-node");
+}
+
+void TestOnebitAdvisor::oneReplicaHasNothingToCompress()
+{
+    const Pages p =
+        pagesFor(kSmall + QStringList{"training.optimizer=onebit-adam", "hardware.nodes=2", "pipeline.stages=16"});
+    QCOMPARE(q(p.onebit.details.at("verdict").get<std::string>()), QString("no-data-parallelism"));
+    QCOMPARE(seconds(p.onebit, "gradient_reduction_seconds"), 0.0);
+    QCOMPARE(seconds(p.onebit, "compressed_gradient_reduction_seconds"), 0.0);
+    QVERIFY(q(p.onebit.headline).contains("no data parallelism"));
+}
+
+void TestOnebitAdvisor::compressionLeavesLessThanTheReduction()
+{
+    const QStringList base = kSmall.mid(0, 3)
+        + QStringList{"training.optimizer=onebit-adam", "hardware.nodes=2", "hardware.inter_node_network=ethernet-25g"};
+    const Pages half = pagesFor(base + QStringList{"training.precision=fp16"});
+    const Pages full = pagesFor(base + QStringList{"training.precision=fp32"});
+    for (const Pages* p : {&half, &full}) {
+        const Advice& adv = p->onebit;
+        const double reduction = seconds(adv, "gradient_reduction_seconds");
+        const double stage = seconds(adv, "compression_stage_gradient_reduction_seconds");
+        const double average = seconds(adv, "compressed_gradient_reduction_seconds");
+        QVERIFY(reduction > 0);
+        QVERIFY(stage < average && average < reduction); // the warm-up runs uncompressed
+        QVERIFY(near(stage * adv.details.at("compression_ratio").get<double>(), reduction));
+        // Only the gradient reduction shrinks: what it saves comes off the communication and the step alike.
+        const double saved = reduction - average;
+        QVERIFY(near(seconds(adv, "communication_left_seconds"), seconds(adv, "communication_seconds") - saved));
+        const double total = adv.details.at("step_seconds").at("total").get<double>();
+        QVERIFY(near(seconds(adv, "step_seconds_left"), total - saved));
+        QVERIFY(near(seconds(adv, "step_time_saving_fraction"), saved / total));
+        QCOMPARE(findEstimate(adv, "Step time with 1-bit compression")->value, seconds(adv, "step_seconds_left"));
+    }
+    // fp32 gradients are 32 bits: twice the 16-bit compression ratio.
+    QCOMPARE(full.onebit.details.at("compression_ratio").get<double>(),
+             2 * half.onebit.details.at("compression_ratio").get<double>());
+}
+
+void TestOnebitAdvisor::mfuScalesTheComputeSeconds()
+{
+    // One candidate (stage 0, a typed micro-batch, checkpointing off), so the efficiency changes nothing but the time.
+    const QStringList base = kSmall
+        + QStringList{"training.optimizer=onebit-adam", "hardware.nodes=2", "hardware.inter_node_network=ethernet-25g",
+                      "training.micro_batch_size=2", "training.activation_checkpointing=off"};
+    const Pages at40 = pagesFor(base + QStringList{"hardware.mfu=0.4"});
+    const Pages at20 = pagesFor(base + QStringList{"hardware.mfu=0.2"});
+    QCOMPARE(q(at20.onebit.details.at("plan").get<std::string>()),
+             q(at40.onebit.details.at("plan").get<std::string>()));
+    QVERIFY(near(seconds(at20.onebit, "compute_seconds"), 2 * seconds(at40.onebit, "compute_seconds")));
+    QCOMPARE(seconds(at20.onebit, "communication_seconds"), seconds(at40.onebit, "communication_seconds"));
+    QCOMPARE(at20.onebit.details.at("mfu").get<double>(), 0.2);
+}
+
+void TestOnebitAdvisor::noTflopsNoTimes()
+{
+    // gpus.tsv has no confirmed TFLOPS for the A10G: the step model gives no time, and the page says so.
+    const Pages p = pagesFor({"model.preset=llama-3.2-1b", "hardware.gpu=A10G", "hardware.gpus_per_node=8",
+                              "hardware.nodes=2", "training.optimizer=onebit-adam"});
+    const Advice& adv = p.onebit;
+    QCOMPARE(q(adv.details.at("verdict").get<std::string>()), QString("compute-unknown"));
+    QVERIFY(!adv.details.at("suitable").get<bool>());
+    for (const char* key : {"compute_seconds", "communication_seconds", "gradient_reduction_seconds", "step_seconds",
+                            "compressed_gradient_reduction_seconds", "step_time_saving_fraction"})
+        QVERIFY2(adv.details.at(key).is_null(), key);
+    QVERIFY2(q(adv.headline).contains("step time unknown") && q(adv.headline).contains("A10G"),
+             qPrintable(q(adv.headline)));
+    QVERIFY(!findEstimate(adv, "Compute per step"));
+    QVERIFY(!findCheck(adv, "onebit-network-assumed"));
+}
+
+void TestOnebitAdvisor::networkCheckSaysWhetherMoreNicsFlipTheVerdict()
+{
+    // The check warns exactly when one NIC per GPU would change the verdict.
+    int warned = 0, passed = 0;
+    for (const NetworkSpec& n : NetworkCatalog::instance().all()) {
+        const QStringList base = kSmall
+            + QStringList{"training.optimizer=onebit-adam", "hardware.nodes=4",
+                          q("hardware.inter_node_network=" + n.id)};
+        const Pages one = pagesFor(base);
+        const Pages eight = pagesFor(base + QStringList{"hardware.nics_per_node=8"});
+        const Check* check = findCheck(one.onebit, "onebit-network-assumed");
+        QVERIFY2(check, n.id.c_str());
+        QCOMPARE(q(check->source), q(n.source));
+        const bool flips = one.onebit.details.at("verdict") != eight.onebit.details.at("verdict");
+        QCOMPARE(check->level == CheckLevel::Warn, flips);
+        (flips ? warned : passed)++;
+        // With one NIC per GPU already there is nothing more to assume.
+        QVERIFY(findCheck(eight.onebit, "onebit-network-assumed")->level == CheckLevel::Pass);
+    }
+    QVERIFY(warned > 0 && passed > 0); // both branches reached
+    // The node's rate given directly: no table figure to doubt.
+    const Pages given = pagesFor(
+        kSmall + QStringList{"training.optimizer=onebit-adam", "hardware.nodes=4", "hardware.inter_node_gbps=800"});
+    QVERIFY(!findCheck(given.onebit, "onebit-network-assumed"));
+    QCOMPARE(given.onebit.details.at("network_gbps").get<double>(), 800.0);
+}
+
+void TestOnebitAdvisor::textSaysWhoseNumbersTheyAre()
+{
+    const Pages p = pagesFor(kSmall
+                             + QStringList{"training.optimizer=onebit-adam", "hardware.nodes=2",
+                                           "hardware.inter_node_network=ethernet-10g"});
+    const Advice& adv = p.onebit;
+    QVERIFY2(q(adv.headline).contains("by ds-wizard's step-time model"), qPrintable(q(adv.headline)));
+    for (const char* name : {"Compute per step", "Communication per step (gradient all-reduce)", "Step time"}) {
+        const Estimate* e = findEstimate(adv, name);
+        QVERIFY2(e, name);
+        QVERIFY2(q(e->formula).contains(q("by ds-wizard's step-time model for " + planLabel(candidateOf(p.chosen())))),
+                 qPrintable(q(e->formula)));
+    }
+    QVERIFY(q(adv.details.at("basis").get<std::string>()).contains("step-time model"));
+    for (const char* key : {"assumed_mfu", "allreduce_seconds"}) // the page's own formulas are gone
+        QVERIFY2(!adv.details.contains(key), key);
+}
+
 void TestOnebitAdvisor::scenarios_data()
 {
+    // The checks each setup gets (facts from the tutorials and DeepSpeed's code), the optimizer block and the
+    // headline's wording; the ZeRO advice is reduced to its stage and stage 0's fit.
     QTest::addColumn<QStringList>("settings");
     QTest::addColumn<int>("zeroStage");
     QTest::addColumn<int>("stage0Fits");
-    QTest::addColumn<bool>("suitable");
-    QTest::addColumn<QString>("verdict");
-    QTest::addColumn<double>("allreduce");
-    QTest::addColumn<double>("compute"); // < 0: unknown (null)
-    QTest::addColumn<double>("compressed");
-    QTest::addColumn<double>("gbps");
     QTest::addColumn<QString>("fragment"); // "" : none
     QTest::addColumn<QStringList>("checks");
     QTest::addColumn<QString>("headline"); // a phrase the headline must contain
 
-    const QStringList base = {"hardware.gpus_per_node=8", "hardware.gpu=A100-80GB"};
+    const QStringList base = {"hardware.gpus_per_node=8", "hardware.gpu=A100-80GB", "hardware.nics_per_node=8"};
     const QString adam20k =
         R"({"optimizer":{"type":"OneBitAdam","params":{"lr":0.0001,"freeze_step":20000,"cuda_aware":false,"comm_backend_name":"nccl"}}})";
 
-    QTest::newRow("7B, 4 nodes, 25 GbE, fp16, 1-bit Adam: communication-bound")
-        << (base
-            + QStringList{"model.params=7B", "hardware.nodes=4", "hardware.inter_node_network=ethernet-25g",
-                          "training.precision=fp16", "training.optimizer=onebit-adam"})
-        << 0 << 1 << true << "communication-bound" << 8.96 << 2.756923077 << 2.24 << 25.0 << adam20k
-        << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-nccl-torch=pass",
-                       "onebit-network-assumed=warn", "onebit-requires-zero-0=pass"}
-        << "1-bit Adam fits";
-
-    QTest::newRow("7B, 4 nodes, NDR, fp16, 1-bit Adam: compute-bound, small gain")
-        << (base
-            + QStringList{"model.params=7B", "hardware.nodes=4", "hardware.inter_node_network=infiniband-ndr",
-                          "training.precision=fp16", "training.optimizer=onebit-adam"})
-        << 0 << 1 << false << "compute-bound" << 0.56 << 2.756923077 << 0.14 << 400.0 << adam20k
-        << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-nccl-torch=pass",
-                       "onebit-network-assumed=pass", "onebit-requires-zero-0=pass"}
-        << "the gain is small";
-
     QTest::newRow("one node, precision auto on A100 (bf16), 0/1 Adam")
         << (base
-            + QStringList{"model.params=7B", "hardware.nodes=1", "hardware.inter_node_network=infiniband-ndr",
-                          "training.precision=auto", "training.optimizer=zero-one-adam"})
-        << 0 << 1 << false << "single-node" << 0.0 << 2.756923077 << 0.0 << 400.0
+            + QStringList{"model.params=7B", "hardware.nodes=1", "training.precision=auto",
+                          "training.optimizer=zero-one-adam"})
+        << 0 << 1
         << R"({"optimizer":{"type":"ZeroOneAdam","params":{"lr":0.0001,"var_freeze_step":100000,"var_update_scaler":16,"local_step_scaler":32678,"local_step_clipper":16,"cuda_aware":false,"comm_backend_name":"nccl"}}})"
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=warn", "onebit-nccl-torch=pass",
                        "onebit-requires-zero-0=pass"}
         << "single node gains little";
 
-    QTest::newRow("13B on V100 (auto → fp16), 10 GbE, 1-bit LAMB, MPI with 2 pipeline stages")
+    QTest::newRow("13B on V100 (auto → fp16), 1-bit LAMB, MPI with 2 pipeline stages")
         << QStringList{"model.params=13B",
                        "hardware.gpus_per_node=8",
                        "hardware.nodes=8",
                        "hardware.gpu=V100-32GB",
                        "hardware.inter_node_network=ethernet-10g",
+                       "hardware.nics_per_node=8",
                        "training.precision=auto",
                        "training.optimizer=onebit-lamb",
                        "onebit.comm_backend=mpi",
                        "pipeline.stages=2",
                        "training.total_steps=12348"}
-        << 0 << 1 << true << "communication-bound" << 41.6 << 6.38976 << 10.401263362 << 10.0
+        << 0 << 1
         << R"({"optimizer":{"type":"OneBitLamb","params":{"lr":0.0001,"freeze_step":2470,"cuda_aware":false,"comm_backend_name":"mpi"}}})"
         << QStringList{"onebit-comm-backend=pass",       "onebit-cuda-aware=pass",
                        "onebit-fp16-only-verified=pass", "onebit-lamb-dynamic-loss-scale=pass",
-                       "onebit-mpi-no-pipeline=fail",    "onebit-network-assumed=warn",
+                       "onebit-mpi-no-pipeline=fail",    "onebit-network-assumed=pass",
                        "onebit-requires-zero-0=pass"}
-        << "1-bit LAMB fits — communication-bound";
+        << "fix the failed checks first";
 
-    QTest::newRow("70B on 128 H100, HDR, old PyTorch: NCCL checks")
+    QTest::newRow("70B on 128 H100, old PyTorch: NCCL checks")
         << QStringList{"model.params=70B",
                        "hardware.gpus_per_node=8",
                        "hardware.nodes=16",
                        "hardware.gpu=H100-80GB",
                        "hardware.inter_node_network=infiniband-hdr",
+                       "hardware.nics_per_node=8",
                        "training.precision=fp16",
                        "training.optimizer=onebit-adam",
                        "software.torch_version=1.7.1"}
-        << 0 << 1 << true << "communication-bound" << 11.2 << 8.692875189 << 2.8 << 200.0 << adam20k
+        << 0 << 1 << adam20k
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-nccl-64-gpus=warn",
-                       "onebit-nccl-torch=fail",   "onebit-network-assumed=warn",    "onebit-requires-zero-0=pass"}
+                       "onebit-nccl-torch=fail",   "onebit-network-assumed=pass",    "onebit-requires-zero-0=pass"}
         << "fix the failed checks first";
 
-    QTest::newRow("AdamW, 70B over 25 GbE: communication-bound but ZeRO-0 does not fit")
+    QTest::newRow("AdamW, 70B over 10 Gbit/s per node: ZeRO-0 does not fit")
         << (base
-            + QStringList{"model.params=70B", "hardware.nodes=4", "hardware.inter_node_network=ethernet-25g",
+            + QStringList{"model.params=70B", "hardware.nodes=4", "hardware.inter_node_gbps=10",
                           "training.precision=bf16", "training.optimizer=adamw"})
-        << 2 << 0 << false << "communication-bound" << 89.6 << 27.569230769 << 22.4 << 25.0 << ""
+        << 2 << 0 << ""
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=warn", "onebit-nccl-torch=pass",
-                       "onebit-network-assumed=warn", "onebit-requires-zero-0=warn"}
+                       "onebit-requires-zero-0=warn"}
         << "does not fit";
 
-    QTest::newRow("AdamW, 1.3B over 10 GbE: switching pays off")
-        << (base
-            + QStringList{"model.params=1.3B", "hardware.nodes=2", "hardware.inter_node_network=ethernet-10g",
-                          "training.precision=fp16", "training.optimizer=adamw"})
-        << 0 << 1 << true << "communication-bound" << 4.16 << 0.512 << 1.04 << 10.0 << ""
-        << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-nccl-torch=pass",
-                       "onebit-network-assumed=pass", "onebit-requires-zero-0=pass"}
-        << "Switching to 0/1 Adam would likely pay off";
-
-    QTest::newRow("LAMB, 7B on H100 with 3200 Gbit/s given: no case")
-        << QStringList{"model.params=7B",
-                       "hardware.gpus_per_node=8",
-                       "hardware.nodes=2",
-                       "hardware.gpu=H100-80GB",
-                       "hardware.inter_node_network=infiniband-ndr",
-                       "hardware.inter_node_gbps=3200",
-                       "training.precision=fp16",
+    QTest::newRow("LAMB with 3200 Gbit/s given: no case, 1-bit LAMB suggested")
+        << QStringList{"model.params=7B",        "hardware.gpus_per_node=8",      "hardware.nodes=2",
+                       "hardware.gpu=H100-80GB", "hardware.inter_node_gbps=3200", "training.precision=fp16",
                        "training.optimizer=lamb"}
-        << 0 << 1 << false << "compute-bound" << 0.07 << 0.869287519 << 0.0175 << 3200.0 << ""
+        << 0 << 1 << ""
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass",
                        "onebit-lamb-dynamic-loss-scale=pass", "onebit-nccl-torch=pass", "onebit-requires-zero-0=pass"}
         << "No strong case";
@@ -202,7 +452,7 @@ void TestOnebitAdvisor::scenarios_data()
         << (base
             + QStringList{"model.params=7B", "hardware.nodes=2", "hardware.inter_node_network=efa",
                           "training.precision=fp16", "training.optimizer=onebit-adam", "onebit.comm_backend=hccl"})
-        << 0 << 1 << false << "compute-bound" << 0.56 << 2.756923077 << 0.14 << 400.0
+        << 0 << 1
         << R"({"optimizer":{"type":"OneBitAdam","params":{"lr":0.0001,"freeze_step":20000,"cuda_aware":false,"comm_backend_name":"hccl"}}})"
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-hccl-needs-torch-npu=warn",
                        "onebit-network-assumed=pass", "onebit-requires-zero-0=pass"}
@@ -210,23 +460,13 @@ void TestOnebitAdvisor::scenarios_data()
 
     QTest::newRow("16 pipeline stages on 16 GPUs: one replica, nothing to compress")
         << (base
-            + QStringList{"model.params=7B", "hardware.nodes=2", "hardware.inter_node_network=infiniband-ndr",
-                          "training.precision=fp16", "training.optimizer=onebit-adam", "onebit.comm_backend=compressed",
-                          "pipeline.stages=16"})
-        << 0 << 1 << false << "no-data-parallelism" << 0.0 << 0.172307692 << 0.0 << 400.0
+            + QStringList{"model.params=7B", "hardware.nodes=2", "training.precision=fp16",
+                          "training.optimizer=onebit-adam", "onebit.comm_backend=compressed", "pipeline.stages=16"})
+        << 0 << 1
         << R"({"optimizer":{"type":"OneBitAdam","params":{"lr":0.0001,"freeze_step":20000,"cuda_aware":false,"comm_backend_name":"compressed"}}})"
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-mpi-no-pipeline=pass",
                        "onebit-requires-zero-0=pass"}
         << "no data parallelism";
-
-    QTest::newRow("16 pipeline stages over 4 nodes: half the model leaves each node")
-        << (base
-            + QStringList{"model.params=7B", "hardware.nodes=4", "hardware.inter_node_network=ethernet-25g",
-                          "training.precision=fp16", "training.optimizer=onebit-adam", "pipeline.stages=16"})
-        << 0 << 1 << true << "communication-bound" << 4.48 << 0.172307692 << 1.12 << 25.0 << adam20k
-        << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-mpi-no-pipeline=pass",
-                       "onebit-nccl-torch=pass",   "onebit-network-assumed=pass",    "onebit-requires-zero-0=pass"}
-        << "1-bit Adam fits";
 
     QTest::newRow("A10G has no TFLOPS figure; ZeRO has no advice yet")
         << QStringList{"model.params=7B",
@@ -236,28 +476,19 @@ void TestOnebitAdvisor::scenarios_data()
                        "hardware.inter_node_network=ethernet-25g",
                        "training.precision=fp16",
                        "training.optimizer=onebit-adam"}
-        << -1 << -1 << false << "compute-unknown" << 8.96 << -1.0 << 2.24 << 25.0 << adam20k
+        << -1 << -1 << adam20k
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-nccl-torch=pass",
                        "onebit-requires-zero-0=warn"}
-        << "compute time unknown";
+        << "step time unknown";
 
     QTest::newRow("1-bit Adam while ZeRO recommends stage 1")
         << (base
             + QStringList{"model.params=7B", "hardware.nodes=4", "hardware.inter_node_network=infiniband-ndr",
                           "training.precision=fp16", "training.optimizer=onebit-adam"})
-        << 1 << -1 << false << "compute-bound" << 0.56 << 2.756923077 << 0.14 << 400.0 << adam20k
+        << 1 << -1 << adam20k
         << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=pass", "onebit-nccl-torch=pass",
                        "onebit-network-assumed=pass", "onebit-requires-zero-0=fail"}
-        << "1-bit Adam — compute-bound";
-
-    QTest::newRow("fp32: 4-byte gradients, 32x compression")
-        << (base
-            + QStringList{"model.params=1.3B", "hardware.nodes=2", "hardware.inter_node_network=ethernet-10g",
-                          "training.precision=fp32", "training.optimizer=onebit-adam"})
-        << 0 << 1 << true << "communication-bound" << 8.32 << 0.512 << 1.872 << 10.0 << adam20k
-        << QStringList{"onebit-comm-backend=pass", "onebit-fp16-only-verified=warn", "onebit-nccl-torch=pass",
-                       "onebit-network-assumed=pass", "onebit-requires-zero-0=pass"}
-        << "1-bit Adam fits";
+        << "fix the failed checks first";
 }
 
 void TestOnebitAdvisor::scenarios()
@@ -265,12 +496,6 @@ void TestOnebitAdvisor::scenarios()
     QFETCH(QStringList, settings);
     QFETCH(int, zeroStage);
     QFETCH(int, stage0Fits);
-    QFETCH(bool, suitable);
-    QFETCH(QString, verdict);
-    QFETCH(double, allreduce);
-    QFETCH(double, compute);
-    QFETCH(double, compressed);
-    QFETCH(double, gbps);
     QFETCH(QString, fragment);
     QFETCH(QStringList, checks);
     QFETCH(QString, headline);
@@ -278,24 +503,13 @@ void TestOnebitAdvisor::scenarios()
     const Advice adv = adviseOnebit(answersFrom(settings), zeroAdvice(zeroStage, stage0Fits));
     QCOMPARE(q(adv.workflow), QString("onebit"));
     QVERIFY(adv.status == AdviceStatus::Complete);
-    const auto& d = adv.details;
-    QCOMPARE(d.at("suitable").get<bool>(), suitable);
-    QCOMPARE(q(d.at("verdict").get<std::string>()), verdict);
-    QVERIFY2(near(d.at("allreduce_seconds").get<double>(), allreduce), qPrintable(q(d.dump())));
-    if (compute < 0)
-        QVERIFY(d.at("compute_seconds").is_null());
-    else
-        QVERIFY2(near(d.at("compute_seconds").get<double>(), compute), qPrintable(q(d.dump())));
-    QVERIFY2(near(d.at("compressed_allreduce_seconds").get<double>(), compressed), qPrintable(q(d.dump())));
-    QVERIFY(near(d.at("network_gbps").get<double>(), gbps));
-
     if (fragment.isEmpty()) {
         QVERIFY(adv.fragment.empty());
-        QVERIFY(d.at("optimizer_type").is_null());
+        QVERIFY(adv.details.at("optimizer_type").is_null());
     } else {
         const oj expected = oj::parse(fragment.toStdString());
-        QVERIFY2(adv.fragment == expected, qPrintable(q(adv.fragment.dump() + " != " + expected.dump())));
-        QVERIFY(d.at("optimizer_type") == expected["optimizer"]["type"]);
+        JSON_COMPARE(adv.fragment, expected);
+        QVERIFY(adv.details.at("optimizer_type") == expected["optimizer"]["type"]);
     }
     QCOMPARE(checkList(adv), [&] {
         auto c = checks;
@@ -306,6 +520,9 @@ void TestOnebitAdvisor::scenarios()
     QCOMPARE(q(adv.headline).contains("fix the failed checks first"), !fragment.isEmpty() && adv.hasFailedCheck());
     for (const auto& c : adv.checks)
         QVERIFY2(!c.message.empty() && !c.source.empty(), c.code.c_str());
+    // Suitable only when communication-bound with stage 0 not known not to fit.
+    QCOMPARE(adv.details.at("suitable").get<bool>(),
+             adv.details.at("verdict") == "communication-bound" && stage0Fits != 0);
 }
 
 void TestOnebitAdvisor::freezeStep_data()
@@ -331,6 +548,7 @@ void TestOnebitAdvisor::freezeStep()
         zeroAdvice(0, 1));
     QCOMPARE(adv.fragment["optimizer"]["params"]["freeze_step"].get<int>(), freezeStep);
     QCOMPARE(adv.details["freeze_step"].get<int>(), freezeStep);
+    QCOMPARE(adv.details["warmup_fraction"].get<double>(), std::min(1.0, double(freezeStep) / totalSteps));
 }
 
 void TestOnebitAdvisor::neverMaxGradNorm()
@@ -375,10 +593,9 @@ void TestOnebitAdvisor::readsTheZeroAdvice()
     const Answers a = answersFrom(settings);
     const Advice adv = adviseOnebit(a, adviseZero(a));
     QVERIFY(adv.details.at("zero_stage0_fits") == stage0Fits);
-    const auto it = std::find_if(adv.checks.begin(), adv.checks.end(),
-                                 [](const Check& c) { return c.code == "onebit-requires-zero-0"; });
-    QVERIFY(it != adv.checks.end());
-    QCOMPARE(q(toString(it->level)), zeroCheck);
+    const Check* check = findCheck(adv, "onebit-requires-zero-0");
+    QVERIFY(check);
+    QCOMPARE(q(toString(check->level)), zeroCheck);
     if (!stage0Fits)
         QVERIFY(!adv.details.at("suitable").get<bool>());
 }
@@ -409,7 +626,8 @@ void TestOnebitAdvisor::sourcesAreKnown()
         {"training.optimizer=adamw", "hardware.nodes=16", "hardware.inter_node_network=efa"},
     };
     for (const auto& settings : cases) {
-        const Advice adv = adviseOnebit(answersFrom(settings), zeroAdvice(0, 1));
+        const Pages p = pagesFor(settings);
+        const Advice& adv = p.onebit;
         std::vector<std::string> ids = adv.sources;
         for (const auto& c : adv.checks)
             ids.push_back(c.source);
