@@ -310,7 +310,7 @@ InputRegistry::InputRegistry()
                "Share of the GPU's dense 16-bit TFLOPS a step achieves on the FLOPs it runs, recompute included: the "
                "step-time model's efficiency. 0.40 is the wizard's assumption, below Megatron-LM's 41–48% on H100; "
                "small micro-batches reach less."),
-        "setup", {"zero"});
+        "setup", {"zero", "onebit"});
     add(integer("training.total_steps", "Total training steps", 100000, 1, 1e9, "steps",
                 "Optimizer steps in the whole run."),
         "setup", {"onebit"});
