@@ -2,6 +2,7 @@
 
 #include "CommandLineSupport.h"
 #include "ConfigCommands.h"
+#include "LintCommand.h"
 #include "Plan.h"
 #include "PlanText.h"
 #include "TerminalText.h"
@@ -30,7 +31,8 @@ const QString kUsage = QStringLiteral(
     "       ds-wizard estimate --params N --gpus-per-node G --nodes K [--largest-layer N] [--buffer-factor F] "
     "[--set id=value]... [--json]\n"
     "       ds-wizard keys [--json]                       every input id with type, range, default and help\n"
-    "       ds-wizard lint CONFIG [--set id=value]... [--format text|json]   exit 0 clean, 1 findings, 2 unreadable\n"
+    "       ds-wizard lint CONFIG|DIR... [--set id=value]... [--format text|json]   exit 0 clean, 1 findings, 2 "
+    "unreadable (the worst of them)\n"
     "       ds-wizard import CONFIG -o PROJECT.dswiz\n"
     "       ds-wizard export [--project F] [--set id=value]... --to "
     "deepspeed-json|hf-json|accelerate-yaml|launch|bundle -o PATH [--force]\n"
@@ -254,7 +256,7 @@ int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& 
         if (command == "keys")
             return runKeys(rest, out);
         if (command == "lint")
-            return runLint(rest, out);
+            return runLint(rest, out, err);
         if (command == "import")
             return runImport(rest, out);
         if (command == "export")

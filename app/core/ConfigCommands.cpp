@@ -10,7 +10,6 @@
 #include "config/ConfigImporter.h"
 #include "config/HfModelConfig.h"
 #include "knowledge/DeepSpeedFacts.h"
-#include "lint/ConfigLinter.h"
 
 namespace dsw {
 
@@ -56,46 +55,6 @@ ImportedProject importFile(const QString& path, const ParsedConfig& config)
 }
 
 } // namespace
-
-int runLint(const QStringList& args, QTextStream& out)
-{
-    QCommandLineParser p;
-    p.addOptions({{"set", "Context a config alone lacks: id=value.", "id=value"},
-                  {"format", "text or json.", "FORMAT", "text"}});
-    parseOrThrow(p, args, QStringLiteral("CONFIG"));
-    const QString format = p.value("format");
-    if (format != "text" && format != "json")
-        throw BadInput{QStringLiteral("--format: '%1' is not allowed; one of: text, json").arg(format)};
-    Answers context;
-    applySets(p.values("set"), context);
-    const QString path = p.positionalArguments().at(0);
-    const ParsedConfig config = readConfig(path);
-    const auto findings = lintConfig(config, context);
-
-    bool problems = false;
-    oj list = oj::array();
-    for (const auto& f : findings) {
-        problems = problems || f.level != LintLevel::Info;
-        list.push_back(toJson(f));
-    }
-    if (format == "json") {
-        out << QString::fromStdString(jsonTerminalSafe(oj{{"file", path.toStdString()}, {"findings", list}}.dump(2)))
-            << "\n";
-    } else {
-        for (const auto& f : findings) {
-            out << safe(path) << ":" << f.line << ": "
-                << QString::fromStdString(mark(f.level) + " " + toString(f.level)) << " [" << safe(f.code) << "] "
-                << safe(f.path.empty() ? std::string("/") : f.path) << ": " << safe(f.message) << "\n";
-            if (f.suggestion)
-                out << "    suggestion: " << safe(*f.suggestion) << "\n";
-        }
-        out << findings.size() << " finding(s). "
-            << "Based on DeepSpeed " << QString::fromStdString(knowledgeVersion())
-            << "'s code and documentation; nothing was run."
-            << "\n";
-    }
-    return problems ? 1 : 0;
-}
 
 int runImport(const QStringList& args, QTextStream& out)
 {

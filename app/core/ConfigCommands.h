@@ -4,8 +4,8 @@
 
 namespace dsw {
 
-// The commands that read or write ds_configs: lint, import, export, diff. They throw BadInput on bad input.
-int runLint(const QStringList& args, QTextStream& out);
+// The commands that read or write ds_configs: import, export, diff (lint: LintCommand.h). They throw BadInput on
+// bad input.
 int runImport(const QStringList& args, QTextStream& out);
 int runExport(const QStringList& args, QTextStream& out);
 int runDiff(const QStringList& args, QTextStream& out);

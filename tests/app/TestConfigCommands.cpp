@@ -82,6 +82,63 @@ private slots:
         oneLineNaming(run({"lint", write("deep.json", QByteArray(100000, '['))}), "nest");
     }
 
+    // Many files in one call: a block per file and a summary, the worst exit status; an unreadable file is named
+    // on stderr and does not stop the others; a Hugging Face model config.json is skipped, not linted.
+    void lintManyFiles()
+    {
+        QTemporaryDir dir;
+        const auto put = [&](const QString& name, const QByteArray& bytes) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        };
+        put("a-clean.json", R"({"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 1,
+            "gradient_clipping": 1.0, "zero_optimization": {"stage": 2}})");
+        put("b-typo.conf", R"({"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 2, "stage3_x": 1}})");
+        put("c-broken.json", "{\"train_batch_size\": ");
+        put("d-model.json", R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32})");
+        put("notes.txt", "not a config");
+        const QStringList sets{"--set", "hardware.gpus_per_node=8", "--set", "software.deepspeed_version=0.19.5"};
+        Run r = run(QStringList{"lint", dir.path()} + sets);
+        QCOMPARE(r.exitCode, 2); // the worst: one unreadable
+        const QString text = QString::fromUtf8(r.out);
+        QCOMPARE(text.count(QStringLiteral("== ")), 4); // notes.txt is not a config file name
+        QVERIFY2(text.contains("4 file(s): 1 clean, 1 with findings, 1 unreadable, 1 skipped."), r.out.constData());
+        QVERIFY(text.contains("skipped: a Hugging Face model config.json"));
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(r.err.contains("c-broken.json"));
+
+        r = run(QStringList{"lint", dir.path(), "--format", "json"} + sets);
+        QCOMPARE(r.exitCode, 2);
+        const oj all = oj::parse(r.out.toStdString());
+        QVERIFY(all.is_array());
+        QCOMPARE(all.size(), std::size_t{4});
+        QVERIFY(all[0].at("findings").is_array() && all[1].at("findings").is_array());
+        QVERIFY(all[2].contains("error") && all[3].contains("skipped"));
+
+        // Two files, no unreadable one: exit 1 for the typo.
+        r = run(QStringList{"lint", dir.filePath("a-clean.json"), dir.filePath("b-typo.conf")} + sets);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.contains("2 file(s): 1 clean, 1 with findings, 0 unreadable, 0 skipped."));
+        // One model config.json alone is refused, naming what it is.
+        oneLineNaming(run({"lint", dir.filePath("d-model.json")}), "Hugging Face model config.json");
+    }
+
+    // The whole corpus in one process: every file read, none unreadable.
+    void lintTheCorpusInOneCall()
+    {
+        const QDir corpus(QStringLiteral(DSW_SOURCE_DIR "/../shared/corpus/ds_configs"));
+        QVERIFY2(corpus.exists(), "the config corpus is missing beside the checkout");
+        const auto files = corpus.entryList({"*.json", "*.conf"}, QDir::Files);
+        QVERIFY(files.size() >= 70);
+        const Run r = run({"lint", corpus.path(), "--format", "json"});
+        QVERIFY(r.exitCode == 0 || r.exitCode == 1);
+        const oj all = oj::parse(r.out.toStdString());
+        QCOMPARE(all.size(), static_cast<std::size_t>(files.size()));
+        for (const auto& one : all)
+            QVERIFY2(one.contains("findings"), one.dump().c_str());
+    }
+
     void importThenRecommendGivesTheConfigBack()
     {
         const QByteArray text = R"({"steps_per_print": 7, "zero_optimization": {"stage": 3, "reduce_bucket_size": 5e8},
