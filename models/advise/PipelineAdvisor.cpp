@@ -279,7 +279,8 @@ void addFitCheck(Advice& adv, PipelineSetup& s, std::size_t stage, const std::ve
 {
     const StepPrediction& p = *s.heaviest;
     const GpuBytes& g = p.gpu;
-    const std::int64_t inFlight = microBatchesInFlight(s.stages, static_cast<std::int64_t>(stage), s.candidate.accumulation);
+    const std::int64_t inFlight =
+        microBatchesInFlight(s.stages, static_cast<std::int64_t>(stage), s.candidate.accumulation);
     std::string text = "Stage " + std::to_string(stage) + " (" + std::to_string(layersPerStage[stage]) + " layers, "
         + std::to_string(paramsPerStage[stage]) + " parameters) needs " + gibText(g.total) + " of "
         + formatGiB(s.usable) + " usable per GPU (" + std::to_string(int(std::lround(kPlanHeadroom * 100)))
@@ -293,14 +294,16 @@ void addFitCheck(Advice& adv, PipelineSetup& s, std::size_t stage, const std::ve
         + std::to_string(s.candidate.microBatch)
         + " in flight (DeepSpeed's 1F1B schedule keeps min(stages − stage, micro-batches) = min("
         + std::to_string(s.stages) + " − " + std::to_string(stage) + ", " + std::to_string(s.candidate.accumulation)
-        + ") forward passes' activations on a stage" + (stage + 1 == paramsPerStage.size() ? "; this one runs the loss" : "")
+        + ") forward passes' activations on a stage"
+        + (stage + 1 == paramsPerStage.size() ? "; this one runs the loss" : "")
         + "; checkpointing " + (s.checkpointing ? "on" : "off") + ").";
     if (!p.fitsGpu) {
         text += " Try more stages";
         StepCandidate withCheckpointing = s.candidate;
         withCheckpointing.checkpointing = true;
         if (!s.checkpointing
-            && predictStep(stageJob(s, stage, paramsPerStage[stage], blocksPerStage[stage]), withCheckpointing).fitsGpu)
+            && predictStep(stageJob(s, stage, paramsPerStage[stage], blocksPerStage[stage]), withCheckpointing)
+                   .fitsGpu)
             text += ", activation checkpointing (it would then fit)";
         text += s.candidate.microBatch > 1 ? ", or a smaller micro-batch." : ".";
     }
@@ -312,8 +315,87 @@ void addFitCheck(Advice& adv, PipelineSetup& s, std::size_t stage, const std::ve
                              "ds-memory-docs"});
 }
 
+// Gradient accumulation over the micro-batches of a bf16 pipeline: DeepSpeed's warning where it fires, and
+// data_types.grad_accum_dtype fp32 (pipeline.grad_accum_dtype) with what it costs the heaviest stage.
+void addGradAccumulation(Advice& adv, const Answers& a, const PipelineSetup& s, const StepJob& stage)
+{
+    const bool asked = a.text("pipeline.grad_accum_dtype") == "fp32";
+    const std::string allowed = " Allowed: pipeline.grad_accum_dtype model, or fp32 with bf16 training, ZeRO stage 1 "
+                                "(zero.stage), no optimizer offload and fp32 master weights and optimizer states.";
+    if (stage.precision != TrainingPrecision::Bf16) {
+        if (asked)
+            adv.checks.push_back({CheckLevel::Fail, "pipeline-grad-accum-fp32-unsupported",
+                                  "pipeline.grad_accum_dtype = fp32 applies to bf16 training; this config does not "
+                                  "train in bf16, so it is not written."
+                                      + allowed,
+                                  "ds-bf16-optimizer-select"});
+        return;
+    }
+    const Placement& placement = s.candidate.placement;
+    StepJob without = stage, with = stage;
+    without.fp32GradAccumulation = false;
+    with.fp32GradAccumulation = true;
+    with.states = StatePrecision::Fp32;
+    StepCandidate zero1 = s.candidate;
+    zero1.placement = {1, "none", "none"};
+    const StepPrediction before = predictStep(without, s.candidate), after = predictStep(with, zero1);
+    const MemoryComponent* buffer = after.memory.find("grads32_accum", MemoryPlace::Gpu);
+    const std::string cost = "the heaviest stage needs " + gibText(after.gpu.total) + " per GPU instead of "
+        + gibText(before.gpu.total) + " (the step model: BF16_Optimizer's fp32 gradient buffer, 4 bytes per parameter "
+        + "of the stage, whole, " + gibText(buffer ? buffer->bytes : 0) + "; at " + after.label() + ")";
+    adv.details["grad_accum_fp32_bytes"] = {{"without", before.gpu.total}, {"with", after.gpu.total}};
+
+    std::string refusal;
+    if (asked && stage.states == StatePrecision::Bf16)
+        refusal = "with training.precision_states = bf16: ZeRO-1 with fp32 accumulation runs BF16_Optimizer, which "
+                  "keeps fp32 master weights and ignores the bf16 states. Choose one.";
+    else if (asked && placement.stage == 0)
+        refusal = "at ZeRO stage 0: without ZeRO DeepSpeed refuses a gradient dtype other than the model's with "
+                  "NotImplementedError: "
+            + quoteOf("ds-grad-accum-dtype-mix") + ". Set zero.stage 1.";
+    else if (asked && (placement.stage != 1 || placement.offloadOptimizer != "none"))
+        refusal = "at " + planLabel(s.candidate)
+            + ": DeepSpeed runs BF16_Optimizer's fp32 accumulation only for ZeRO stage 1 without CPU offload "
+              "(engine.py's optimizer sanity check); other placements are not sized for it.";
+    if (!refusal.empty()) {
+        adv.checks.push_back({CheckLevel::Fail, "pipeline-grad-accum-fp32-unsupported",
+                              "pipeline.grad_accum_dtype = fp32 " + refusal + " It is not written." + allowed,
+                              "ds-bf16-optimizer-select"});
+        return;
+    }
+    if (asked) {
+        adv.fragment["data_types"] = {{"grad_accum_dtype", "fp32"}};
+        adv.checks.push_back(
+            {CheckLevel::Pass, "pipeline-grad-accum-fp32",
+             "data_types.grad_accum_dtype fp32 is written (pipeline.grad_accum_dtype): at ZeRO-1 without offload "
+             "DeepSpeed runs BF16_Optimizer and sums the gradients of the "
+                 + std::to_string(s.candidate.accumulation)
+                 + " micro-batches in fp32 (24 significant bits instead of bf16's 8), so small contributions are not "
+                   "rounded away. You pay memory: "
+                 + cost + ".",
+             "ds-bf16-optimizer-grads"});
+        adv.sources.push_back("ds-bf16-optimizer-grads");
+        return;
+    }
+    const std::string where = placement.stage == 0
+        ? "Without ZeRO, DeepSpeed's pipeline engine wraps the optimizer in BF16_Optimizer and logs "
+            + quoteOf("ds-pipe-bf16-accum-warning")
+            + ": the gradients of the "
+        : "ZeRO-1 sums the gradients of the ";
+    adv.checks.push_back(
+        {CheckLevel::Warn, "pipeline-bf16-grad-accumulation",
+         where + std::to_string(s.candidate.accumulation)
+             + " micro-batches in bf16 (8 significant bits), where small contributions round away. "
+               "pipeline.grad_accum_dtype = fp32 (with zero.stage 1, no optimizer offload, fp32 states) writes "
+               "data_types.grad_accum_dtype fp32, DeepSpeed's remedy: the sum is kept in fp32. It costs memory: "
+             + cost + ".",
+         placement.stage == 0 ? "ds-pipe-bf16-accum-warning" : "ds-bf16-optimizer-select"});
+    adv.sources.push_back(placement.stage == 0 ? "ds-pipe-bf16-accum-warning" : "ds-bf16-optimizer-select");
+}
+
 // The plan from DeepSpeed's boundaries: per-stage counts and memory, the balance and memory checks.
-void addPlan(Advice& adv, PipelineSetup& s, const std::vector<PipelineLayer>& layers, const std::vector<int>& parts)
+void addPlan(Advice& adv, const Answers& a, PipelineSetup& s, const std::vector<PipelineLayer>& layers,
+             const std::vector<int>& parts)
 {
     std::vector<int> layersPerStage;
     std::vector<std::int64_t> paramsPerStage, blocksPerStage, memoryPerStage;
@@ -364,15 +446,17 @@ void addPlan(Advice& adv, PipelineSetup& s, const std::vector<PipelineLayer>& la
                                     "them, and the one with the most parameters needs the most memory.",
                               "ds-partition"});
 
-    if (worstStage)
+    if (worstStage) {
         addFitCheck(adv, s, *worstStage, layersPerStage, paramsPerStage, blocksPerStage);
-    else
+        addGradAccumulation(adv, a, s,
+                            stageJob(s, *worstStage, paramsPerStage[*worstStage], blocksPerStage[*worstStage]));
+    } else
         adv.checks.push_back(
             {CheckLevel::Fail, "pipeline-micro-batch-fits", "The stages' memory is not estimated: " + s.jobError, ""});
     adv.headline = std::to_string(s.stages) + " pipeline stages × " + std::to_string(s.dataParallel)
         + " data-parallel: layers per stage " + list(layersPerStage) + ", bubble " + percent(s.bubble);
     if (s.checkpointing)
-        adv.fragment = oj{{"pipeline", {{"activation_checkpoint_interval", 1}}}};
+        adv.fragment["pipeline"] = {{"activation_checkpoint_interval", 1}};
 }
 
 void addBubbleAndBatch(Advice& adv, const PipelineSetup& s)
@@ -404,9 +488,9 @@ void addBubbleAndBatch(Advice& adv, const PipelineSetup& s)
     if (s.heaviest)
         adv.estimates.push_back({"Activations of the largest stage", static_cast<double>(s.heaviest->gpu.activations),
                                  "bytes",
-                                 "activations per operation of the stage's transformer blocks (estimate/ActivationModel) "
-                                 "for the min(stages − stage, micro-batches) micro-batches 1F1B keeps in flight on it; "
-                                 "logits and loss on the last stage",
+                                 "activations per operation of the stage's transformer blocks "
+                                 "(estimate/ActivationModel) for the min(stages − stage, micro-batches) micro-batches "
+                                 "1F1B keeps in flight on it; logits and loss on the last stage",
                                  "ds-pipe-1f1b-buffers"});
     adv.estimates.push_back(
         {"Data-parallel size", static_cast<double>(s.dataParallel), "GPUs", "GPUs / stages", "ds-pipeline-module"});
@@ -510,7 +594,8 @@ Advice advisePipeline(const Answers& a, const Advice& zero)
     adv.status = AdviceStatus::Complete;
     adv.sources = {"ds-pipeline-module", "ds-partition",     "ds-pipeline-config",
                    "ds-pipe-zero",       "narayanan-bubble", "korthikanti",
-                   "ds-memory-docs",     "ds-pipe-batch",    "ds-pipeline-tutorial", "ds-pipe-1f1b-buffers"};
+                   "ds-memory-docs",     "ds-pipe-batch",    "ds-pipeline-tutorial",
+                   "ds-pipe-1f1b-buffers"};
     const auto parsed = parseLayerParams(a.text("pipeline.layer_params"));
     if (!parsed) {
         adv.status = AdviceStatus::NeedsInput;
@@ -563,7 +648,7 @@ Advice advisePipeline(const Answers& a, const Advice& zero)
                                   + (derived ? " Give pipeline.layer_params for the real layers." : ""),
                               derived ? "narayanan-params" : ""});
     if (!partition.parts.empty())
-        addPlan(adv, s, layers, partition.parts);
+        addPlan(adv, a, s, layers, partition.parts);
     else
         adv.headline = std::to_string(s.stages) + " pipeline stages: the partition method fails (see the checks)";
     addZeroChecks(adv, s.zeroStage);

@@ -118,10 +118,14 @@ PlanSearch searchPlans(const Answers& a)
     }();
     // bf16 master weights and optimizer states (training.precision_states) exist only at ZeRO 1-3: asking for them
     // with the stage left to the wizard rules stage 0 out, as a forced choice does.
+    // fp32 gradient accumulation (pipeline.grad_accum_dtype) runs at ZeRO-1 without optimizer offload only.
     const bool bf16States = s.job.states == StatePrecision::Bf16;
+    const bool fp32Accumulation = s.job.fp32GradAccumulation;
     auto forcedMatch = [&](const StepCandidate& c) {
         const Placement& p = c.placement;
-        return (stageChoice == "auto" ? !bf16States || p.stage >= 1 : std::to_string(p.stage) == stageChoice)
+        return (stageChoice == "auto" ? !(bf16States || fp32Accumulation) || p.stage >= 1
+                                      : std::to_string(p.stage) == stageChoice)
+            && (!fp32Accumulation || optimizerChoice != "auto" || p.offloadOptimizer == "none")
             && (!offloadPossible || optimizerChoice == "auto" || optimizerChoice == p.offloadOptimizer)
             && (!offloadPossible || paramChoice == "auto" || paramChoice == p.offloadParam)
             && (ckptChoice == "auto" || (ckptChoice == "on") == c.checkpointing)
@@ -143,7 +147,7 @@ PlanSearch searchPlans(const Answers& a)
         pick && s.candidates[*pick].fits())
         s.wizardPick = pick;
     s.userForced = stageChoice != "auto" || optimizerChoice != "auto" || paramChoice != "auto" || ckptChoice != "auto"
-        || microForced || bf16States;
+        || microForced || bf16States || fp32Accumulation;
     for (const StepPrediction& p : s.candidates)
         s.asked.push_back(forcedMatch(p.candidate));
     const auto forced = pickAmong(s.candidates, [&](const StepPrediction& p) { return forcedMatch(p.candidate); });

@@ -140,7 +140,8 @@ bool addPrecisionStates(Advice& adv, const Answers& a, const Advice& zero, const
         };
         saving = std::string(" By the step model, at ") + planLabel(plan) + ", "
             + (onHost ? "host RAM per node is " : "the optimizer states per GPU are ") + formatGiB(bytes(bf16))
-            + " instead of " + formatGiB(bytes(fp32)) + "; the GPU total " + formatGiB(static_cast<double>(bf16.gpu.total))
+            + " instead of " + formatGiB(bytes(fp32)) + "; the GPU total "
+            + formatGiB(static_cast<double>(bf16.gpu.total))
             + (bf16.gpu.total == fp32.gpu.total ? " either way."
                                                 : " instead of " + formatGiB(static_cast<double>(fp32.gpu.total)) + ".");
         adv.details["precision_states_bytes"] = {{"bf16", bytes(bf16)}, {"fp32", bytes(fp32)}, {"on_host", onHost}};

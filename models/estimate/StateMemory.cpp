@@ -1,5 +1,5 @@
 // Sources (resources/knowledge/sources.tsv): pytorch-device-str-eq, ds-mem-device-name, ds-mem-z3-allgather,
-// ds-mem-z3-subgroups, ds-examples-bf16-master
+// ds-mem-z3-subgroups, ds-examples-bf16-master, ds-bf16-optimizer-select, ds-pipe-bf16-accum-warning
 // The first two are why ZeRO-3 always copies the master weights, the next two what the working set and the step's
 // sub-group are; the last is the runs tests/models/estimate/TestStateMemory.cpp checks.
 #include "estimate/StateMemory.h"
@@ -123,6 +123,43 @@ void validate(const StateMemoryInputs& in)
         require(in.precision == TrainingPrecision::Bf16 && in.stage >= 1,
                 "training.precision_states: bf16 needs bf16 training and ZeRO stage 1, 2 or 3 "
                 "(DeepSpeed config.py#L1020-L1028)");
+    if (in.fp32GradAccumulation)
+        require(in.precision == TrainingPrecision::Bf16 && in.stage == 1 && in.offloadOptimizer == OffloadDevice::None
+                    && in.states == StatePrecision::Fp32,
+                "data_types.grad_accum_dtype: fp32 is sized for bf16 training at ZeRO stage 1 without optimizer "
+                "offload and with fp32 states (DeepSpeed then runs BF16_Optimizer, engine.py#L1950-L1952)");
+}
+
+// DeepSpeed wraps the optimizer in BF16_Optimizer (engine.py, _do_optimizer_sanity_check): bf16 under the pipeline
+// engine without ZeRO, or ZeRO-1 with fp32 gradient accumulation and no CPU offload.
+bool runsBf16Optimizer(const StateMemoryInputs& in)
+{
+    return in.precision == TrainingPrecision::Bf16 && ((in.stage == 0 && in.pipeline) || in.fp32GradAccumulation);
+}
+
+// BF16_Optimizer: the stage's bf16 parameters and the gradients backward leaves in them, a gradient buffer of the
+// whole stage in the accumulation dtype (allocated at start-up), and an fp32 master partition per data-parallel
+// rank with Adam's states over it.
+void bf16Optimizer(Builder& b, const StateMemoryInputs& in, const Sizes& s)
+{
+    const char* src = "ds-bf16-optimizer-grads";
+    const std::int64_t accum = in.fp32GradAccumulation ? 4 : 2;
+    b.steady("params16", mulSat(2, s.P), src, perParam(2, "of the stage, whole (BF16_Optimizer's bf16 flat buffer)"));
+    b.transient("grads16", mulSat(2, s.P), true, true, src,
+                perParam(2, "of the stage: the bf16 gradients of a backward, copied into the accumulation buffer"));
+    b.steady(in.fp32GradAccumulation ? "grads32_accum" : "grads16_accum", mulSat(accum, s.P), src,
+             perParam(accum, std::string("of the stage, whole: the gradient accumulation buffer (")
+                          + (in.fp32GradAccumulation ? "data_types.grad_accum_dtype fp32" : "bf16, the model's dtype")
+                          + ")"));
+    b.steady("master32", mulSat(4, s.part), src, perParam(4, "of the rank's partition (fp32 master weights)"));
+    b.steady("adam_m", mulSat(4, s.part), src, perParam(4, "of the rank's partition (Adam momentum, fp32)"));
+    b.steady("adam_v", mulSat(4, s.part), src, perParam(4, "of the rank's partition (Adam variance, fp32)"));
+    if (in.dataParallel > 1)
+        b.transient("buckets", mulSat(accum, std::min<std::int64_t>(s.P, 500'000'000)), false, true,
+                    "ds-mem-stage0-allreduce",
+                    std::to_string(accum)
+                        + " bytes × min(parameters, 5e8): one flattened all-reduce bucket of the accumulated "
+                          "gradients at the boundary");
 }
 
 Sizes sizesOf(const StateMemoryInputs& in)
@@ -344,9 +381,15 @@ void addNotes(StateMemory& m, const StateMemoryInputs& in, OffloadDevice askedOp
     if ((in.stage == 1 || in.stage == 2) && askedOptimizer == OffloadDevice::Nvme)
         m.notes.push_back("ZeRO-1/2 has no NVMe swapper: offload_optimizer.device nvme runs as CPU offload "
                           "(stage_1_and_2.py sets cpu_offload for any device but none).");
-    if (in.stage == 1 && in.precision == TrainingPrecision::Bf16)
+    if (in.stage == 1 && in.precision == TrainingPrecision::Bf16 && !in.fp32GradAccumulation)
         m.notes.push_back("Assumes data_types.grad_accum_dtype unset; with fp32 and no offload ZeRO-1 runs "
                           "BF16_Optimizer instead.");
+    if (runsBf16Optimizer(in))
+        m.notes.push_back(in.fp32GradAccumulation
+                              ? "ZeRO-1 with data_types.grad_accum_dtype fp32 runs BF16_Optimizer: gradients are "
+                                "accumulated in fp32 over the whole stage."
+                              : "bf16 under the pipeline engine without ZeRO runs BF16_Optimizer, accumulating "
+                                "gradients in bf16 (DeepSpeed warns that this is not safe numerically).");
     if (in.states == StatePrecision::Bf16 && askedOptimizer != OffloadDevice::None && in.stage >= 1)
         m.notes.push_back("bf16 optimizer states with offload need DeepSpeedCPUAdam(fp32_optimizer_states=False); "
                           "otherwise DeepSpeed asserts.");
@@ -394,7 +437,9 @@ StateMemory sizeStateMemory(const StateMemoryInputs& asked)
 
     const Sizes s = sizesOf(in);
     Builder b(in.gpusPerNode);
-    if (in.stage == 0)
+    if (runsBf16Optimizer(in))
+        bf16Optimizer(b, in, s);
+    else if (in.stage == 0)
         stage0(b, in, s);
     else if (in.stage <= 2)
         stages1And2(b, in, s);
@@ -403,7 +448,8 @@ StateMemory sizeStateMemory(const StateMemoryInputs& asked)
 
     if (in.activationBytes > 0)
         b.transient("activations", in.activationBytes, true, false, in.activationSource.c_str(),
-                    "activations of one micro-batch, from the activation model");
+                    "activations from the activation model (of the micro-batches 1F1B keeps in flight, under a "
+                    "pipeline)");
 
     b.reserved("cuda_context", kCudaContextBytes, "cuda-context-size",
                "512 MiB per GPU process, a wizard allowance: the CUDA context (~300 MB with lazy loading) plus "

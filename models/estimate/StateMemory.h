@@ -56,6 +56,11 @@ struct StateMemoryInputs {
     TrainingPrecision precision = TrainingPrecision::Bf16;
     StatePrecision states = StatePrecision::Fp32;
     int gradientAccumulationSteps = 1;
+    // DeepSpeed's PipelineEngine runs the step: with bf16 at stage 0 it wraps the optimizer in BF16_Optimizer.
+    bool pipeline = false;
+    // data_types.grad_accum_dtype fp32 (bf16 training, ZeRO stage 1, no optimizer offload): BF16_Optimizer with
+    // an fp32 gradient buffer of the whole stage instead of ZeRO-1's optimizer.
+    bool fp32GradAccumulation = false;
     ZeroBufferSettings buffers;
     std::int64_t activationBytes = 0; // per GPU, from the caller's activation model; 0: not counted
     std::string activationSource;     // its sources.tsv id (required when activationBytes > 0)
@@ -110,7 +115,8 @@ struct StateMemory {
 inline constexpr int kFragmentationPercent = 10; // wizard assumption, of the peak allocated
 
 // Throws std::invalid_argument naming the input when a count is out of range, the stage is not 0-3, an
-// activation size comes without its source, or precision_states bf16 is asked without bf16 or at stage 0.
+// activation size comes without its source, precision_states bf16 is asked without bf16 or at stage 0, or fp32
+// gradient accumulation without bf16, at another stage than 1, with optimizer offload or with bf16 states.
 // Settings DeepSpeed ignores (offload at stage 0, offload_param below stage 3, NVMe optimizer offload at
 // stages 1-2, which DeepSpeed runs as CPU offload) are sized as DeepSpeed runs them, with a note.
 StateMemory sizeStateMemory(const StateMemoryInputs& in);

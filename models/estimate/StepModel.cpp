@@ -135,6 +135,8 @@ StepJob stepJobFrom(const Answers& a)
     j.states = a.text("training.precision_states") == "bf16" && j.precision == TrainingPrecision::Bf16
         ? StatePrecision::Bf16
         : StatePrecision::Fp32;
+    j.fp32GradAccumulation = a.text("pipeline.grad_accum_dtype") == "fp32" && j.pipelineStages > 1
+        && j.precision == TrainingPrecision::Bf16 && j.states == StatePrecision::Fp32;
     j.globalBatch = mulSat(a.integer("training.micro_batch_size"), a.integer("training.gradient_accumulation_steps"),
                            j.dataParallel);
 
@@ -177,7 +179,8 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c)
     if (job.pipelineStages > 1 && job.shape.layers > 0)
         p.activations.peakBytes = job.pipelineStage >= 0
             ? stageActivationPeak(job, acts, c, std::min(job.pipelineStage, job.pipelineStages - 1))
-            : std::max(stageActivationPeak(job, acts, c, 0), stageActivationPeak(job, acts, c, job.pipelineStages - 1));
+            : std::max(stageActivationPeak(job, acts, c, 0),
+                       stageActivationPeak(job, acts, c, job.pipelineStages - 1));
 
     StateMemoryInputs in;
     in.stage = c.placement.stage;
@@ -192,6 +195,9 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c)
     in.precision = job.precision;
     in.states = c.placement.stage == 0 ? StatePrecision::Fp32 : job.states;
     in.gradientAccumulationSteps = static_cast<int>(std::min<std::int64_t>(c.accumulation, 1 << 30));
+    in.pipeline = job.pipelineStages > 1;
+    in.fp32GradAccumulation =
+        job.fp32GradAccumulation && c.placement.stage == 1 && in.offloadOptimizer == OffloadDevice::None;
     in.buffers = job.buffers;
     // What the ZeRO workflow writes (advise/ZeroAdvisor.cpp, zeroFragment): overlap_comm on from stage 2.
     if (!in.buffers.overlapComm && c.placement.stage >= 1)

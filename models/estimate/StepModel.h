@@ -54,6 +54,9 @@ struct StepJob {
 
     TrainingPrecision precision = TrainingPrecision::Bf16;
     StatePrecision states = StatePrecision::Fp32;
+    // pipeline.grad_accum_dtype fp32 (a bf16 pipeline with fp32 states): data_types.grad_accum_dtype fp32, which
+    // DeepSpeed runs at ZeRO-1 without optimizer offload (BF16_Optimizer); other placements are sized without it.
+    bool fp32GradAccumulation = false;
     ZeroBufferSettings buffers;
 
     std::int64_t globalBatch = 1; // sequences per optimizer step over all data-parallel ranks

@@ -14,10 +14,12 @@
 #include "estimate/StepModel.h"
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
+#include "util/Count.h"
 
 #include <QTest>
 
 #include <algorithm>
+#include <stdexcept>
 
 using namespace dsw;
 using namespace dsw::test;
@@ -349,6 +351,100 @@ private slots:
         const auto& memory = adv.details["memory_per_stage_bytes"];
         QVERIFY(memory[0].get<std::int64_t>() > memory[1].get<std::int64_t>());
         QVERIFY(memory[1].get<std::int64_t>() > memory[2].get<std::int64_t>());
+    }
+
+    // A bf16 pipeline accumulates the micro-batches' gradients in bf16. Without ZeRO DeepSpeed then logs its
+    // warning (engine.py, _do_optimizer_sanity_check); the page quotes it and offers data_types.grad_accum_dtype
+    // fp32 with the step model's cost, and writes it only when pipeline.grad_accum_dtype asks for it.
+    void bf16PipelineOffersFp32Accumulation()
+    {
+        const Advice warned = advisePipeline(answersFrom(small(8, 1, 2, "parameters", 8)), zeroAdvice(0, false));
+        const Check* warn = findCheck(warned, "pipeline-bf16-grad-accumulation");
+        QVERIFY(warn);
+        QCOMPARE(levelName(warn->level), QString("warn"));
+        QVERIFY2(warn->message.find("**** BF16 gradient accumulation is not safe numerically with large number of "
+                                    "accumulation steps, proceed with caution *****")
+                     != std::string::npos,
+                 warn->message.c_str());
+        QVERIFY2(warn->message.find("pipeline.grad_accum_dtype = fp32") != std::string::npos, warn->message.c_str());
+        QVERIFY(!warned.fragment.contains("data_types"));
+        // The cost it names is the step model's: the heaviest stage at ZeRO-1 with BF16_Optimizer's fp32 buffer.
+        const auto& cost = warned.details["grad_accum_fp32_bytes"];
+        const auto& perStage = warned.details["memory_per_stage_bytes"];
+        QCOMPARE(cost["without"].get<std::int64_t>(), *std::max_element(perStage.begin(), perStage.end()));
+        QVERIFY(cost["with"].get<std::int64_t>() > cost["without"].get<std::int64_t>());
+        QVERIFY2(warn->message.find(formatGiB(cost["with"].get<double>())) != std::string::npos, warn->message.c_str());
+
+        // Asked for: the ZeRO page moves to stage 1 without offload, the key is written, and every stage carries a
+        // gradient buffer of 4 bytes per parameter of the stage.
+        QStringList fp32 = small(8, 1, 2, "parameters", 8);
+        fp32 << "pipeline.grad_accum_dtype=fp32";
+        const Answers a = answersFrom(fp32);
+        const Advice zero = adviseZero(a);
+        QCOMPARE(zero.details["recommended"]["stage"].get<int>(), 1);
+        QCOMPARE(zero.details["recommended"]["offload_optimizer"].get<std::string>(), std::string("none"));
+        const Advice written = advisePipeline(a, zero);
+        JSON_COMPARE(written.fragment["data_types"], oj({{"grad_accum_dtype", "fp32"}}));
+        const Check* pass = findCheck(written, "pipeline-grad-accum-fp32");
+        QVERIFY(pass);
+        QCOMPARE(levelName(pass->level), QString("pass"));
+        QVERIFY(!findCheck(written, "pipeline-bf16-grad-accumulation"));
+        StepJob job = stepJobFrom(a);
+        QVERIFY(job.fp32GradAccumulation);
+        job.pipelineStage = 0;
+        job.params = 51408896;
+        job.largestLayer = std::min(job.largestLayer, job.params);
+        job.layersPerStage = 4;
+        const StepPrediction p = predictStep(job, {{1, "none", "none"}, false, 1, 8});
+        const MemoryComponent* buffer = p.memory.find("grads32_accum", MemoryPlace::Gpu);
+        QVERIFY(buffer);
+        QCOMPARE(buffer->bytes, std::int64_t{4} * 51408896);
+        // No ZeRO-1 reduce buckets: BF16_Optimizer all-reduces the fp32 gradients in flattened buckets of 5e8.
+        QCOMPARE(p.memory.find("buckets", MemoryPlace::Gpu)->bytes, std::int64_t{4} * 51408896);
+        QCOMPARE(p.memory.find("buckets", MemoryPlace::Gpu)->source, std::string("ds-mem-stage0-allreduce"));
+        QCOMPARE(written.details["memory_per_stage_bytes"][0].get<std::int64_t>(), p.gpu.total);
+        // At stage 0 the same pipeline runs BF16_Optimizer with a bf16 buffer, its master weights partitioned.
+        job.fp32GradAccumulation = false;
+        const StepPrediction zero0 = predictStep(job, {{0, "none", "none"}, false, 1, 8});
+        QCOMPARE(zero0.memory.find("grads16_accum", MemoryPlace::Gpu)->bytes, std::int64_t{2} * 51408896);
+        QCOMPARE(zero0.memory.find("master32", MemoryPlace::Gpu)->bytes, std::int64_t{4} * ((51408896 + 3) / 4));
+        // fp32 accumulation is sized only where DeepSpeed runs BF16_Optimizer for it; elsewhere the input is named.
+        StateMemoryInputs zero2;
+        zero2.stage = 2;
+        zero2.params = 51408896;
+        zero2.fp32GradAccumulation = true;
+        try {
+            sizeStateMemory(zero2);
+            QFAIL("fp32 gradient accumulation at ZeRO-2 was sized");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("data_types.grad_accum_dtype") != std::string::npos, e.what());
+        }
+    }
+
+    void fp32AccumulationRefusedWhereDeepSpeedCannotRunIt_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("ZeRO stage 0") << QStringList{"zero.stage=0"} << "unsupported mix";
+        QTest::newRow("bf16 states") << QStringList{"training.precision_states=bf16"} << "precision_states";
+        QTest::newRow("fp16 training") << QStringList{"training.precision=fp16"} << "bf16 training";
+        QTest::newRow("optimizer offload") << QStringList{"zero.stage=1", "zero.offload_optimizer=cpu"}
+                                           << "CPU offload";
+    }
+    void fp32AccumulationRefusedWhereDeepSpeedCannotRunIt()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, why);
+        const Answers a =
+            answersFrom(small(8, 1, 2, "parameters", 8) + extra + QStringList{"pipeline.grad_accum_dtype=fp32"});
+        const Advice adv = advisePipeline(a, adviseZero(a));
+        const Check* fail = findCheck(adv, "pipeline-grad-accum-fp32-unsupported");
+        QVERIFY(fail);
+        QCOMPARE(levelName(fail->level), QString("fail"));
+        QVERIFY2(q(fail->message).contains("pipeline.grad_accum_dtype") && q(fail->message).contains("Allowed:")
+                     && q(fail->message).contains(why),
+                 fail->message.c_str());
+        QVERIFY(!adv.fragment.contains("data_types"));
     }
 
     void batchNumbers()
