@@ -60,6 +60,8 @@ set(DSW_MODELS_KNOWLEDGE_SOURCES
 set(DSW_MODELS_PROJECT_SOURCES
     project/Answers.cpp
     project/Answers.h
+    project/InputLabels.cpp
+    project/InputLabels.h
     project/InputRegistry.cpp
     project/InputRegistry.h
     project/ModelChecks.cpp

@@ -111,6 +111,69 @@ bool parseDouble(const std::string& text, double& out)
     return ec == std::errc() && end == s.data() + s.size() && std::isfinite(out);
 }
 
+// The unit a number was typed with, as a factor to the input's own unit: "1 TB" in a GiB field is 1024, "400Gbps"
+// in a Gbit/s field 400, "8 GPUs" in a GPU count 8. Memory sizes are binary, as memory is sold (a vendor's GB is
+// read as GiB, as the GPU catalog does); an SSD's capacity is decimal, as SSDs are sold.
+struct TypedUnit {
+    std::string number; // the text without the unit
+    double factor = 1;
+    bool known = true; // false: a unit this input does not take
+};
+
+TypedUnit splitUnit(const InputSpec& spec, const std::string& text)
+{
+    std::size_t end = text.size();
+    while (end > 0 && std::isspace(static_cast<unsigned char>(text[end - 1])))
+        --end;
+    std::size_t cut = end;
+    while (cut > 0 && (std::isalpha(static_cast<unsigned char>(text[cut - 1])) || text[cut - 1] == '/'))
+        --cut;
+    std::string unit = text.substr(cut, end - cut);
+    std::size_t start = 0;
+    while (start < cut && std::isspace(static_cast<unsigned char>(text[start])))
+        ++start;
+    std::size_t numberEnd = cut;
+    while (numberEnd > start && std::isspace(static_cast<unsigned char>(text[numberEnd - 1])))
+        --numberEnd;
+    TypedUnit out{text.substr(start, numberEnd - start), 1, true};
+    if (unit.empty() || spec.unit.empty())
+        return unit.empty() ? out : TypedUnit{text, 1, true}; // no unit, or the number's own syntax (7B, 1e9)
+    std::string lower;
+    for (char c : unit)
+        lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    if (spec.unit == "GiB") {
+        // 1 GB is 1 GiB in memory, 0.93 GiB on an SSD.
+        const double giga = spec.id == "hardware.nvme_capacity_gib" ? 1e9 / 1073741824.0 : 1;
+        const double tera = spec.id == "hardware.nvme_capacity_gib" ? 1e12 / 1073741824.0 : 1024;
+        const std::pair<const char*, double> units[] = {
+            {"gib", 1},   {"tib", 1024}, {"mib", 1.0 / 1024}, {"g", giga},
+            {"gb", giga}, {"t", tera},   {"tb", tera},        {"mb", giga / (tera / giga)}};
+        for (const auto& [name, factor] : units)
+            if (lower == name)
+                return {out.number, factor, true};
+        return {text, 1, false};
+    }
+    if (spec.unit == "Gbit/s") {
+        // Case matters for bytes against bits: GB/s is eight times Gb/s.
+        const std::pair<const char*, double> units[] = {
+            {"Gbit/s", 1},  {"Gb/s", 1},       {"Gbps", 1},     {"gbps", 1}, {"Tbit/s", 1000}, {"Tb/s", 1000},
+            {"Tbps", 1000}, {"Mbit/s", 0.001}, {"Mbps", 0.001}, {"GB/s", 8}, {"GBps", 8}};
+        for (const auto& [name, factor] : units)
+            if (unit == name)
+                return {out.number, factor, true};
+        return {text, 1, false};
+    }
+    std::string own;
+    for (char c : spec.unit)
+        own.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    const std::string singular = own.size() > 1 && own.back() == 's' ? own.substr(0, own.size() - 1) : own;
+    if (lower == own || lower == singular)
+        return out;
+    if (spec.type == InputType::Count)
+        return {text, 1, true}; // 7B, 350M: parseCount reads the suffix
+    return {text, 1, false};
+}
+
 } // namespace
 
 InputRegistry::InputRegistry()
@@ -438,7 +501,15 @@ std::string InputRegistry::allowed(const InputSpec& spec)
         return "a whole number from " + formatCount(static_cast<std::int64_t>(spec.min)) + " to "
             + formatCount(static_cast<std::int64_t>(spec.max)) + " (7B, 350M, 1.3e9 and 7000000000 are accepted)";
     case InputType::Integer: return "a whole number from " + formatNumber(spec.min) + " to " + formatNumber(spec.max);
-    case InputType::Number: return "a number from " + formatNumber(spec.min) + " to " + formatNumber(spec.max);
+    case InputType::Number:
+        return "a number from " + formatNumber(spec.min) + " to " + formatNumber(spec.max)
+            + (spec.unit == "GiB"
+                   ? (spec.id == "hardware.nvme_capacity_gib"
+                          ? " GiB (GiB, TiB, GB, TB also accepted; GB and TB are decimal, as SSDs are sold)"
+                          : " GiB (GiB, TiB, GB, TB also accepted; GB and TB are read as GiB and TiB, "
+                            "as memory is sized)")
+                   : spec.unit == "Gbit/s" ? " Gbit/s (Gbps, Gb/s, Tbps and GB/s also accepted)"
+                                           : std::string());
     case InputType::Choice: return "one of: " + join(spec.values);
     case InputType::Gpu: return "a GPU id: " + join(GpuCatalog::instance().ids());
     case InputType::Text: return "text of at most " + std::to_string(maxCharacters(spec)) + " characters";
@@ -466,13 +537,19 @@ Result<nlohmann::json> InputRegistry::parse(const std::string& id, const std::st
     auto bad = [&](const std::string& why) {
         return Result<json>::failure(id + ": \"" + text + "\" " + why + "; allowed: " + allowed(*spec));
     };
+    const TypedUnit typed =
+        spec->type == InputType::Count || spec->type == InputType::Integer || spec->type == InputType::Number
+        ? splitUnit(*spec, text)
+        : TypedUnit{text, 1, true};
+    if (!typed.known)
+        return bad("has a unit this input does not take");
     switch (spec->type) {
     case InputType::Count:
     case InputType::Integer: {
-        auto n = parseCount(text);
+        auto n = parseCount(typed.number);
         if (!n)
             return bad("is not a whole number");
-        if (spec->type == InputType::Integer && text.find_first_of("kKmMbBgGtT") != std::string::npos)
+        if (spec->type == InputType::Integer && typed.number.find_first_of("kKmMbBgGtT") != std::string::npos)
             return bad("is not a plain whole number");
         if (*n < spec->min || *n > spec->max)
             return bad("is out of range");
@@ -480,8 +557,9 @@ Result<nlohmann::json> InputRegistry::parse(const std::string& id, const std::st
     }
     case InputType::Number: {
         double v = 0;
-        if (!parseDouble(text, v))
+        if (!parseDouble(typed.number, v))
             return bad("is not a number");
+        v *= typed.factor;
         if (v < spec->min || v > spec->max)
             return bad("is out of range");
         return json(v);

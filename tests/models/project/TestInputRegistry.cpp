@@ -9,6 +9,7 @@
 
 #include <QTest>
 
+#include <cmath>
 #include <set>
 
 using namespace dsw;
@@ -226,6 +227,58 @@ private slots:
                                       << R"("/mnt/a=b")";
         QTest::newRow("version text") << std::string("software.deepspeed_version") << "0.16.3"
                                       << R"("0.16.3")";
+        // Units where they are natural: memory is sized in binary units (a vendor's TB of RAM is 1024 GiB).
+        QTest::newRow("host RAM 1TB") << std::string("hardware.cpu_memory_gib") << "1TB"
+                                      << "1024.0";
+        QTest::newRow("host RAM 1 TiB") << std::string("hardware.cpu_memory_gib") << "1 TiB"
+                                        << "1024.0";
+        QTest::newRow("host RAM 1024 GiB") << std::string("hardware.cpu_memory_gib") << "1024 GiB"
+                                           << "1024.0";
+        QTest::newRow("host RAM 512 gb") << std::string("hardware.cpu_memory_gib") << "512 gb"
+                                         << "512.0";
+        QTest::newRow("GPU memory 80GB") << std::string("hardware.gpu_memory_gib") << "80GB"
+                                         << "80.0";
+        QTest::newRow("bandwidth 400Gbps") << std::string("hardware.inter_node_gbps") << "400Gbps"
+                                           << "400.0";
+        QTest::newRow("bandwidth 200 Gb/s") << std::string("hardware.inter_node_gbps") << "200 Gb/s"
+                                            << "200.0";
+        QTest::newRow("bandwidth 50 GB/s is bytes") << std::string("hardware.inter_node_gbps") << "50 GB/s"
+                                                    << "400.0";
+        QTest::newRow("bandwidth 1.6 Tbps") << std::string("hardware.inter_node_gbps") << "1.6 Tbps"
+                                            << "1600.0";
+        QTest::newRow("GPUs with their unit") << std::string("hardware.gpus_per_node") << "8 GPUs"
+                                              << "8";
+        QTest::newRow("one GPU") << std::string("hardware.gpus_per_node") << "1 gpu"
+                                 << "1";
+        QTest::newRow("tokens") << std::string("model.seq_len") << "4096 tokens"
+                                << "4096";
+        QTest::newRow("params 13B still a count") << std::string("model.params") << "13B"
+                                                  << "13000000000";
+    }
+    void anSsdsTerabyteIsDecimal()
+    {
+        const auto r = reg().parse("hardware.nvme_capacity_gib", "1 TB");
+        QVERIFY(r.ok());
+        QVERIFY(std::abs(r.value().get<double>() - 1e12 / 1073741824.0) < 1e-9);
+        QCOMPARE(reg().parse("hardware.nvme_capacity_gib", "2 TiB").value().get<double>(), 2048.0);
+    }
+    void aUnitTheInputDoesNotTakeIsRefused_data()
+    {
+        QTest::addColumn<std::string>("id");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("bandwidth in a memory field") << std::string("hardware.cpu_memory_gib") << "400 Gbps";
+        QTest::newRow("petabytes") << std::string("hardware.cpu_memory_gib") << "1 PB";
+        QTest::newRow("half typed") << std::string("hardware.cpu_memory_gib") << "1 T B";
+        QTest::newRow("memory in a bandwidth field") << std::string("hardware.inter_node_gbps") << "100 GiB";
+        QTest::newRow("tokens for nodes") << std::string("hardware.nodes") << "4 tokens";
+    }
+    void aUnitTheInputDoesNotTakeIsRefused()
+    {
+        QFETCH(std::string, id);
+        QFETCH(QString, text);
+        const auto r = reg().parse(id, text.toStdString());
+        QVERIFY2(!r.ok(), qPrintable("accepted " + text));
+        QVERIFY2(q(r.error()).contains(q(id)) && q(r.error()).contains(text), r.error().c_str());
     }
     void goodValuesNormalised()
     {
@@ -380,12 +433,16 @@ private slots:
         QTest::addColumn<std::string>("id");
         QTest::addColumn<QString>("expected");
         QTest::newRow("nodes") << std::string("hardware.nodes") << "a whole number from 1 to 100000";
-        QTest::newRow("cpu memory") << std::string("hardware.cpu_memory_gib") << "a number from 1 to 1048576";
+        QTest::newRow("cpu memory") << std::string("hardware.cpu_memory_gib")
+                                    << "a number from 1 to 1048576 GiB (GiB, TiB, GB, TB also accepted; GB and TB are "
+                                       "read as GiB and TiB, as memory is sized)";
         QTest::newRow("vocab") << std::string("model.vocab_size") << "a whole number from 1 to 10000000";
         QTest::newRow("seq len") << std::string("model.seq_len") << "a whole number from 1 to 10000000";
         QTest::newRow("global batch") << std::string("training.global_batch_size")
                                       << "a whole number from 1 to 1000000000";
-        QTest::newRow("gpu memory") << std::string("hardware.gpu_memory_gib") << "a number from 1 to 4096";
+        QTest::newRow("gpu memory") << std::string("hardware.gpu_memory_gib")
+                                    << "a number from 1 to 4096 GiB (GiB, TiB, GB, TB also accepted; GB and TB are "
+                                       "read as GiB and TiB, as memory is sized)";
         QTest::newRow("nvme") << std::string("hardware.nvme") << "one of: none, nvme";
     }
     void allowedRangesExact()

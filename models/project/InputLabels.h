@@ -1,0 +1,29 @@
+#pragma once
+#include "project/InputRegistry.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace dsw {
+
+// Words, not ids: what the window says about an input uses the registry's label; ids stay in tooltips and on the
+// command line.
+
+// The label of a registered input ("hardware.nvme" → "Local NVMe"); the id itself when it is not registered.
+std::string inputLabel(const std::string& id);
+
+// `text` with every registered input id in it replaced by its label in quotes ("set hardware.nvme = nvme" →
+// "set “Local NVMe” = nvme"). Other dotted names (ds_config keys, file names) are left as they are.
+std::string withInputLabels(const std::string& text);
+
+// A value as a form shows it: a parameter count in its short form when that reads back exactly (13B, not
+// 13000000000), else in groups of three digits (6,738,415,616); a number without a trailing ".0", text as it is; empty for null.
+std::string displayValue(const InputSpec& spec, const nlohmann::json& value);
+
+// The field's label with its unit, where the unit adds something: "CPU memory per node (GiB)".
+std::string labelWithUnit(const InputSpec& spec);
+
+// The group a Setup field is shown in: Model, Cluster, Training or Software (by the id's prefix); empty for others.
+std::string inputSection(const InputSpec& spec);
+
+} // namespace dsw
