@@ -9,6 +9,7 @@
 #include "ProjectDocument.h"
 #include "RecentFiles.h"
 #include "StepSidebar.h"
+#include "Steps.h"
 #include "SummaryPage.h"
 #include "WhyView.h"
 #include "WorkflowPage.h"
@@ -110,7 +111,11 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     connect(m_back, &QPushButton::clicked, this, [this] { next(-1); });
     connect(m_next, &QPushButton::clicked, this, [this] { next(+1); });
-    connect(m_document, &ProjectDocument::lastEditedChanged, this, [this] { m_markChanges = true; });
+    connect(m_document, &ProjectDocument::lastEditedChanged, this, [this](const QString& id) {
+        m_markChanges = true;
+        m_editedId = id.toStdString(); // emitted before the plan is recomputed: the config is still the old one
+        m_configBeforeEdit = m_document->plan().config;
+    });
     connect(m_document, &ProjectDocument::changed, this, &MainWindow::refresh);
     connect(m_document, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ProjectDocument::fileNameChanged, this, &MainWindow::updateTitle);
@@ -376,6 +381,12 @@ void MainWindow::refresh()
     for (const auto& step : wizardSteps())
         states.emplace_back(step, stepState(plan, project, step));
     m_sidebar->showStates(states, m_current);
+    if (!m_editedId.empty()) {
+        // An edit that moved the global batch without touching a batch input says so (Steps.h: batchChangeNote).
+        if (const std::string note = batchChangeNote(m_configBeforeEdit, plan.config, m_editedId); !note.empty())
+            statusBar()->showMessage(QString::fromStdString(note), 20000);
+        m_editedId.clear();
+    }
     m_back->setEnabled(m_current != "setup");
     m_next->setEnabled(m_current != "summary");
 }

@@ -71,7 +71,9 @@ private:
     QPushButton* m_next;
     std::string m_current = "setup";
     QString m_untitledName;
-    bool m_markChanges = false; // mark changed JSON lines only after an edit, not after opening
+    bool m_markChanges = false;                // mark changed JSON lines only after an edit, not after opening
+    std::string m_editedId;                    // the input the last edit changed, until refresh() has said its effects
+    nlohmann::ordered_json m_configBeforeEdit; // the config before that edit
 };
 
 } // namespace dsw

@@ -1,6 +1,11 @@
 #include "Steps.h"
 
+#include "project/InputLabels.h"
+#include "project/InputRegistry.h"
+
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 
 namespace dsw {
 
@@ -23,6 +28,34 @@ std::string stepTitle(const std::string& step)
     return workflowTitle(step);
 }
 
+namespace {
+
+// Optional: every input it still needs is asked on its own page, and the user gave none of that page's inputs.
+bool unused(const Advice& advice, const Project& project)
+{
+    if (advice.missing.empty())
+        return false;
+    for (const auto& id : advice.missing) {
+        const InputSpec* spec = InputRegistry::instance().find(id);
+        if (!spec || spec->page != advice.workflow)
+            return false;
+    }
+    for (const InputSpec* spec : InputRegistry::instance().onPage(advice.workflow))
+        if (project.answers.has(spec->id))
+            return false;
+    return true;
+}
+
+std::string labels(const std::vector<std::string>& ids)
+{
+    std::string out;
+    for (const auto& id : ids)
+        out += (out.empty() ? "" : ", ") + inputLabel(id);
+    return out;
+}
+
+} // namespace
+
 StepState stepState(const Plan& plan, const Project& project, const std::string& step)
 {
     if (step == "setup")
@@ -37,8 +70,13 @@ StepState stepState(const Plan& plan, const Project& project, const std::string&
     if (conflict)
         return StepState::Conflict;
     if (advice->status == AdviceStatus::NeedsInput)
-        return StepState::NeedsInput;
-    return project.isHandled(step) ? StepState::Complete : StepState::NotVisited;
+        return unused(*advice, project) ? StepState::NotUsed : StepState::NeedsInput;
+    const HandledWorkflow* handled = project.handledEntry(step);
+    if (!handled)
+        return StepState::NotVisited;
+    // A mark from a file written before fingerprints existed cannot be compared: it stands.
+    return handled->fingerprint.empty() || handled->fingerprint == adviceFingerprint(*advice) ? StepState::Complete
+                                                                                              : StepState::Changed;
 }
 
 std::string toString(StepState state)
@@ -48,8 +86,149 @@ std::string toString(StepState state)
     case StepState::Complete: return "complete";
     case StepState::NeedsInput: return "needs input";
     case StepState::Conflict: return "conflict";
+    case StepState::Changed: return "changed since you reviewed it";
+    case StepState::NotUsed: return "not used";
     }
     return "";
+}
+
+std::string adviceFingerprint(const Advice& advice)
+{
+    // FNV-1a, 64 bits: stable across runs and platforms (std::hash is neither).
+    std::uint64_t h = 14695981039346656037ULL;
+    auto add = [&h](const std::string& s) {
+        for (const unsigned char c : s) {
+            h ^= c;
+            h *= 1099511628211ULL;
+        }
+        h ^= 0xff; // a separator no UTF-8 text contains
+        h *= 1099511628211ULL;
+    };
+    add(advice.workflow);
+    add(advice.headline);
+    add(advice.fragment.dump());
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+bool configContains(const nlohmann::ordered_json& config, const nlohmann::ordered_json& fragment)
+{
+    if (!fragment.is_object())
+        return config == fragment;
+    if (!config.is_object())
+        return fragment.empty();
+    for (const auto& [key, value] : fragment.items()) {
+        const auto it = config.find(key);
+        if (it == config.end() || !configContains(*it, value))
+            return false;
+    }
+    return true;
+}
+
+bool recommendsAgainst(const Advice& advice)
+{
+    return advice.details.is_object() && advice.details.value("recommends", std::string()) == "against";
+}
+
+std::string reviewText(const Plan& plan, const Project& project, const std::string& workflow)
+{
+    const Advice* advice = plan.find(workflow);
+    if (!advice)
+        return "not built yet";
+    const StepState state = stepState(plan, project, workflow);
+    std::string what;
+    switch (state) {
+    case StepState::Conflict: {
+        std::string failed;
+        for (const auto& c : advice->checks)
+            if (c.level == CheckLevel::Fail)
+                failed += (failed.empty() ? "" : "; ") + c.message;
+        for (const auto& f : plan.findings)
+            if (std::find(f.workflows.begin(), f.workflows.end(), workflow) != f.workflows.end())
+                failed += (failed.empty() ? "" : "; ") + f.message;
+        return "conflict: " + withInputLabels(failed);
+    }
+    case StepState::NeedsInput: return "needs input: " + labels(advice->missing);
+    case StepState::NotUsed: return "not used (optional; give " + labels(advice->missing) + " to use it)";
+    case StepState::Complete: what = "done"; break;
+    case StepState::Changed: what = "changed since you reviewed it"; break;
+    case StepState::NotVisited:
+        if (advice->status == AdviceStatus::NotApplicable)
+            return "not applicable to these answers";
+        what = "not reviewed yet";
+        break;
+    }
+    if (recommendsAgainst(*advice))
+        return what + "; recommends against it, so the config has nothing from it";
+    if (advice->fragment.empty())
+        return what + "; nothing to add to the config";
+    return what
+        + (configContains(plan.config, advice->fragment) ? "; its recommendation is applied in the config"
+                                                         : "; the config does not contain its recommendation");
+}
+
+std::string pageStatus(const Plan& plan, const Project& project, const std::string& step)
+{
+    const StepState state = stepState(plan, project, step);
+    const HandledWorkflow* handled = project.handledEntry(step);
+    switch (state) {
+    case StepState::NotVisited: return "not reviewed yet (Next marks it reviewed)";
+    case StepState::Complete: return handled ? "reviewed " + handled->at : "complete";
+    case StepState::Changed:
+        return "changed since you reviewed it" + (handled ? " at " + handled->at : std::string())
+            + " (Next marks the new advice reviewed)";
+    default: return toString(state);
+    }
+}
+
+std::vector<DerivedInput> derivedInputs(const Plan& plan, const Answers& answers)
+{
+    struct Key {
+        const char* id;
+        const char* configKey;
+        const char* why;
+    };
+    const Key keys[] = {
+        {"training.micro_batch_size", "train_micro_batch_size_per_gpu",
+         "chosen by the ZeRO page: the step model's best micro-batch"},
+        {"training.gradient_accumulation_steps", "gradient_accumulation_steps",
+         "global batch ÷ (micro-batch × data-parallel GPUs)"},
+        {"training.global_batch_size", "train_batch_size", "micro-batch × accumulation × data-parallel GPUs"}};
+    std::vector<DerivedInput> out;
+    for (const Key& k : keys) {
+        if (answers.has(k.id) || !plan.config.is_object() || !plan.config.contains(k.configKey)
+            || !plan.config.at(k.configKey).is_number_integer())
+            continue; // typed by the user, or not a number (an imported "auto")
+        out.push_back({k.id, plan.config.at(k.configKey), k.why});
+    }
+    return out;
+}
+
+std::string batchChangeNote(const nlohmann::ordered_json& before, const nlohmann::ordered_json& after,
+                            const std::string& editedId)
+{
+    if (editedId.rfind("training.", 0) == 0 || !before.is_object() || !after.is_object())
+        return {};
+    const auto b = before.find("train_batch_size"), a = after.find("train_batch_size");
+    if (b == before.end() || a == after.end() || !b->is_number_integer() || !a->is_number_integer() || *b == *a)
+        return {};
+    auto number = [&](const char* key) {
+        const auto it = after.find(key);
+        return it != after.end() && it->is_number_integer() ? std::to_string(it->get<std::int64_t>())
+                                                            : std::string("?");
+    };
+    const std::int64_t was = b->get<std::int64_t>(), now = a->get<std::int64_t>();
+    const std::int64_t micro = after.value("train_micro_batch_size_per_gpu", std::int64_t{0});
+    const std::int64_t accumulation = after.value("gradient_accumulation_steps", std::int64_t{0});
+    const std::string ranks = micro > 0 && accumulation > 0 && now % (micro * accumulation) == 0
+        ? std::to_string(now / (micro * accumulation))
+        : std::string("?");
+    return "The global batch (train_batch_size) changed from " + std::to_string(was) + " to " + std::to_string(now)
+        + ": “" + inputLabel(editedId) + "” changed the data-parallel size (micro-batch "
+        + number("train_micro_batch_size_per_gpu") + " × accumulation " + number("gradient_accumulation_steps") + " × "
+        + ranks + " data-parallel GPUs). Type “" + inputLabel("training.global_batch_size")
+        + "” = " + std::to_string(was) + " to keep it.";
 }
 
 } // namespace dsw

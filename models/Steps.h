@@ -7,16 +7,49 @@
 
 namespace dsw {
 
-// How a wizard step stands, as the sidebar shows it.
-enum class StepState { NotVisited, Complete, NeedsInput, Conflict };
+// How a wizard step stands, as the sidebar shows it. Changed: reviewed, but its advice differs now from what was
+// reviewed. NotUsed: an optional workflow none of whose own inputs were given (the OOM diagnosis without a message).
+enum class StepState { NotVisited, Complete, NeedsInput, Conflict, Changed, NotUsed };
 
 // The wizard's steps: "setup", each workflow id, "summary".
 std::vector<std::string> wizardSteps();
 std::string stepTitle(const std::string& step);
 
 // Setup is complete when every answer validates; a workflow shows a conflict when one of its checks
-// failed or a finding names it, needs input when inputs are missing, and complete once handled.
+// failed or a finding names it; needs input when inputs are missing (not used when every missing input is one of
+// its own page's and none of those was given); complete once handled with the advice it has now, changed when
+// handled with other advice.
 StepState stepState(const Plan& plan, const Project& project, const std::string& step);
 std::string toString(StepState state);
+
+// What a done mark records: a short hash of the advice's headline and config fragment, the recommendation the user
+// reviewed. Same advice, same fingerprint.
+std::string adviceFingerprint(const Advice& advice);
+
+// Whether `config` holds every value of `fragment` at the same place (an empty fragment is held by any config).
+bool configContains(const nlohmann::ordered_json& config, const nlohmann::ordered_json& fragment);
+
+// Whether the workflow's recommendation is not to use what it describes (1-bit Adam when no case for it).
+bool recommendsAgainst(const Advice& advice);
+
+// The Summary's words for one workflow: its state, and whether the config contains its recommendation.
+std::string reviewText(const Plan& plan, const Project& project, const std::string& workflow);
+
+// The status a page shows about itself while the user is on it: never "not visited".
+std::string pageStatus(const Plan& plan, const Project& project, const std::string& step);
+
+// An input the user did not give whose value the config was written with (the batch the ZeRO page chose, the
+// accumulation derived from the global batch): the form shows it as derived, never the registry's default.
+struct DerivedInput {
+    std::string id;
+    nlohmann::json value;
+    std::string why;
+};
+std::vector<DerivedInput> derivedInputs(const Plan& plan, const Answers& answers);
+
+// When an edit of `editedId` changed the config's train_batch_size though no batch input was edited (pipeline
+// stages or GPUs change the data-parallel size), the sentence that says so; empty otherwise.
+std::string batchChangeNote(const nlohmann::ordered_json& before, const nlohmann::ordered_json& after,
+                            const std::string& editedId);
 
 } // namespace dsw

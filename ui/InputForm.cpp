@@ -4,12 +4,15 @@
 #include "BoundedPlainTextEdit.h"
 #include "BoundedText.h"
 #include "knowledge/GpuCatalog.h"
+#include "project/InputLabels.h"
 
 #include <QComboBox>
 #include <QCompleter>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace dsw {
@@ -17,27 +20,48 @@ namespace dsw {
 namespace {
 constexpr std::size_t kSearchableChoices = 20;
 
-QString displayText(const nlohmann::json& value)
+QString displayText(const InputSpec& spec, const nlohmann::json& value)
 {
-    if (value.is_string())
-        return QString::fromStdString(value.get<std::string>());
-    if (value.is_null())
-        return {};
-    return QString::fromStdString(value.dump());
+    return QString::fromStdString(displayValue(spec, value));
 }
 } // namespace
 
-InputForm::InputForm(const std::vector<const InputSpec*>& specs, QWidget* parent)
+InputForm::InputForm(const std::vector<const InputSpec*>& specs, bool sections, QWidget* parent)
     : QWidget(parent)
 {
     auto* outer = new QVBoxLayout(this);
-    auto* layout = new QFormLayout();
-    layout->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
-    outer->addLayout(layout);
+    auto makeForm = [] {
+        auto* form = new QFormLayout();
+        form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+        return form;
+    };
+    // One form, or one per section in the order Model, Cluster, Training, Software, then the rest.
+    std::map<std::string, QFormLayout*> forms;
+    auto formFor = [&](const InputSpec& spec) {
+        const std::string section = sections ? inputSection(spec) : std::string();
+        auto it = forms.find(section);
+        return it == forms.end() ? nullptr : it->second;
+    };
+    if (sections) {
+        for (const char* name : {"Model", "Cluster", "Training", "Software"}) {
+            if (std::none_of(specs.begin(), specs.end(), [&](const InputSpec* s) { return inputSection(*s) == name; }))
+                continue;
+            auto* box = new QGroupBox(tr(name), this);
+            box->setObjectName(QStringLiteral("section.%1").arg(QString::fromLatin1(name)));
+            forms[name] = makeForm();
+            box->setLayout(forms[name]);
+            outer->addWidget(box);
+        }
+    }
+    if (!forms.count(std::string())) {
+        forms[std::string()] = makeForm();
+        outer->addLayout(forms[std::string()]);
+    }
     outer->addStretch(1); // fields stay at the top, whatever the page's height
     for (const InputSpec* spec : specs) {
         const QString id = QString::fromStdString(spec->id);
         QWidget* editor = nullptr;
+        QTimer* pending = nullptr;
         if (spec->type == InputType::Choice || spec->type == InputType::Gpu || spec->type == InputType::Boolean) {
             auto* combo = new QComboBox(this);
             const auto values = spec->type == InputType::Gpu ? GpuCatalog::instance().ids()
@@ -73,8 +97,26 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, QWidget* parent
             editor = box;
         } else {
             auto* line = new BoundedLineEdit(static_cast<qsizetype>(InputRegistry::maxCharacters(*spec)), this);
-            connect(line, &QLineEdit::textEdited, this,
-                    [this, id](const QString& text) { commit(m_fields.at(id.toStdString()), text); });
+            // Applied when confirmed or after a pause, so that "1" of "1 TB" never reaches the plan.
+            pending = new QTimer(line);
+            pending->setSingleShot(true);
+            pending->setInterval(kApplyAfterMs);
+            connect(pending, &QTimer::timeout, this,
+                    [this, id, line] { commit(m_fields.at(id.toStdString()), line->text()); });
+            connect(line, &QLineEdit::textEdited, this, [this, id, pending](const QString& text) {
+                Field& field = m_fields.at(id.toStdString());
+                // A message stays while the text is still wrong, and goes as soon as it is right.
+                if (field.error->isVisible()
+                    && InputRegistry::instance().parse(field.spec->id, text.trimmed().toStdString()))
+                    field.error->setVisible(false);
+                pending->start();
+            });
+            connect(line, &QLineEdit::editingFinished, this, [this, id, line, pending] {
+                if (pending->isActive()) {
+                    pending->stop();
+                    commit(m_fields.at(id.toStdString()), line->text());
+                }
+            });
             connect(line, &BoundedLineEdit::inputCut, this,
                     [this, id](qsizetype offered, qsizetype kept, qsizetype limit) {
                         showCut(m_fields.at(id.toStdString()), offered, kept, limit);
@@ -98,46 +140,62 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, QWidget* parent
         // As wide as the field (a word-wrapped label in a form row is otherwise narrow).
         error->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
         notice->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-        QString label = QString::fromStdString(spec->label);
-        if (spec->unit == "GiB")
-            label += QStringLiteral(" (%1)").arg(QString::fromStdString(spec->unit));
+        QFormLayout* layout = formFor(*spec);
+        if (!layout)
+            layout = forms.at(std::string());
+        auto* label = new QLabel(QString::fromStdString(labelWithUnit(*spec)), this);
+        label->setToolTip(id);
+        label->setBuddy(editor);
         layout->addRow(label, editor);
         layout->addRow(QString(), error);
         layout->addRow(QString(), notice);
-        m_fields[spec->id] = {spec, editor, error, notice, {}};
+        m_fields[spec->id] = {spec, editor, error, notice, {}, pending};
     }
 }
 
-void InputForm::load(const Answers& answers)
+void InputForm::load(const Answers& answers, const std::vector<DerivedInput>& derived)
 {
+    m_answers = answers;
     for (auto& [id, field] : m_fields) {
         const QSignalBlocker blocker(field.editor);
         const nlohmann::json value = answers.value(id);
+        const InputSpec& spec = *field.spec;
         if (auto* combo = qobject_cast<QComboBox*>(field.editor)) {
-            combo->setCurrentText(displayText(value));
+            combo->setCurrentText(displayText(spec, value));
         } else if (auto* box = qobject_cast<BoundedPlainTextEdit*>(field.editor)) {
-            if (const QString text = displayText(value); box->toPlainText() != text) {
+            if (const QString text = displayText(spec, value); box->toPlainText() != text) {
                 box->showText(text);
                 field.notice->setVisible(false); // another value (undo, another project): the note is old
             }
         } else if (auto* line = qobject_cast<QLineEdit*>(field.editor)) {
             const QString before = line->text();
             if (answers.has(id)) {
-                if (!line->hasFocus() || field.error->isVisible())
-                    line->setText(firstCharacters(displayText(value), InputRegistry::maxCharacters(*field.spec)));
+                // What the user is typing stays ("175B" is not rewritten); elsewhere the value shows.
+                const bool typing = field.pending && field.pending->isActive();
+                if (!typing && (!line->hasFocus() || field.error->isVisible()))
+                    line->setText(firstCharacters(displayText(spec, value), InputRegistry::maxCharacters(spec)));
             } else {
                 line->clear();
             }
-            if (line->text() != before)
+            if (line->text() != before) {
                 field.notice->setVisible(false);
+                if (field.pending)
+                    field.pending->stop();
+            }
             // The default (or what it is derived from, or the preset that supplies it) shows as a placeholder:
-            // not typed, not saved.
-            if (answers.presetSupplies(id))
-                line->setPlaceholderText(displayText(value) + "  (" + tr("from model.preset") + ")");
+            // not typed, not saved. A value the config was written with is shown as derived, with how.
+            const auto written =
+                std::find_if(derived.begin(), derived.end(), [&](const DerivedInput& d) { return d.id == id; });
+            if (written != derived.end())
+                line->setPlaceholderText(displayText(spec, written->value) + "  ("
+                                         + tr("derived: %1").arg(QString::fromStdString(written->why)) + ")");
+            else if (answers.presetSupplies(id))
+                line->setPlaceholderText(displayText(spec, value) + "  ("
+                                         + tr("from %1").arg(QString::fromStdString(inputLabel("model.preset"))) + ")");
             else
-                line->setPlaceholderText(field.spec->derivedDefault.empty() ? displayText(field.spec->defaultValue)
-                                                                            : displayText(value) + "  ("
-                                                 + QString::fromStdString(field.spec->derivedDefault) + ")");
+                line->setPlaceholderText(spec.derivedDefault.empty() ? displayText(spec, spec.defaultValue)
+                                                                     : displayText(spec, value) + "  ("
+                                                 + QString::fromStdString(withInputLabels(spec.derivedDefault)) + ")");
         }
         field.error->setVisible(false);
     }
@@ -159,7 +217,17 @@ void InputForm::commit(Field& field, const QString& text)
     const QString value = field.spec->type == InputType::Text ? text : text.trimmed();
     auto parsed = InputRegistry::instance().parse(field.spec->id, value.toStdString());
     if (!parsed) {
-        field.error->setText(QStringLiteral("⚠ ") + boundedForDisplay(parsed.error()));
+        // Words, not ids; and what the plan uses meanwhile.
+        const QString kept = displayText(*field.spec, m_answers.value(field.spec->id));
+        field.error->setText(QStringLiteral("⚠ ") + boundedForDisplay(withInputLabels(parsed.error()))
+                             + (kept.isEmpty()
+                                    ? QString()
+                                    : tr(" — not applied: the plan keeps %1%2.")
+                                          .arg(kept,
+                                               field.spec->unit.empty() || field.spec->type == InputType::Count
+                                                   ? QString()
+                                                   : " " + QString::fromStdString(field.spec->unit))));
+        field.error->setToolTip(boundedForDisplay(parsed.error()));
         field.error->setVisible(true);
         return;
     }

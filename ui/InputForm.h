@@ -1,27 +1,37 @@
 #pragma once
+#include "Steps.h"
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
 
 #include <QWidget>
 #include <map>
+#include <vector>
 
 class QFormLayout;
 class QLabel;
+class QTimer;
 
 namespace dsw {
 
-// A form of registry inputs: one editor per input, built from its spec. Emits edits that validate;
-// shows the registry's message under a field that does not. No field holds more than the registry's
+// A form of registry inputs: one editor per input, built from its spec, labelled with its unit (the id in the
+// tooltip), grouped into sections (Model, Cluster, Training, Software) when `sections`. A one-line field applies
+// what was typed when it is confirmed (Enter, leaving the field) or after a pause in typing, never a half-typed
+// value ("1" of "1 TB"); what does not validate is not applied, and the message under the field says the plan
+// keeps the last valid value. No field holds more than the registry's
 // maxCharacters: what a paste, drop or typing would add beyond it is cut before it reaches the
 // layout, and a note under the field (objectName "<id>.notice") says how much.
 class InputForm : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(InputForm)
 public:
-    InputForm(const std::vector<const InputSpec*>& specs, QWidget* parent = nullptr);
+    InputForm(const std::vector<const InputSpec*>& specs, bool sections, QWidget* parent = nullptr);
 
-    // Shows the answers without emitting edits.
-    void load(const Answers& answers);
+    // Shows the answers without emitting edits; `derived` are the values the config was written with for inputs
+    // not given, shown as derived (placeholders that say so), not as the registry's default.
+    void load(const Answers& answers, const std::vector<DerivedInput>& derived = {});
+
+    // How long a pause in typing applies a one-line field, in milliseconds.
+    static constexpr int kApplyAfterMs = 700;
 
 signals:
     void edited(const std::string& id, const nlohmann::json& value);
@@ -33,13 +43,15 @@ private:
         const InputSpec* spec;
         QWidget* editor;
         QLabel* error;
-        QLabel* notice;      // what the last paste, drop or typing had cut
-        QString textWhenCut; // the field's text after that cut: committing it keeps the note
+        QLabel* notice;            // what the last paste, drop or typing had cut
+        QString textWhenCut;       // the field's text after that cut: committing it keeps the note
+        QTimer* pending = nullptr; // a one-line field's typing not applied yet
     };
     void commit(Field& field, const QString& text);
     void showCut(Field& field, qsizetype offered, qsizetype kept, qsizetype limit);
 
     std::map<std::string, Field> m_fields;
+    Answers m_answers; // as last loaded: the values the plan keeps while a field does not validate
 };
 
 } // namespace dsw

@@ -49,8 +49,15 @@ void MemoryChart::showPlan(const Plan& plan)
             *sets[i] << row.value(components[i].first, 0.0) / kGiB;
         totals.push_back(row.value("gpu_total_bytes", 0.0) / kGiB);
     };
-    for (const auto& row : zero->details.at("stage_table"))
-        addBar(QString::number(row.at("stage").get<int>()), row);
+    for (const auto& row : zero->details.at("stage_table")) {
+        // A plan that offloads has a row of its own beside its stage's (a category name must be unique).
+        QString category = QString::number(row.at("stage").get<int>());
+        const std::string optimizer = row.value("offload_optimizer", "none"),
+                          param = row.value("offload_param", "none");
+        if (optimizer != "none" || param != "none")
+            category += tr(" offload %1/%2").arg(QString::fromStdString(optimizer), QString::fromStdString(param));
+        addBar(category, row);
+    }
     addBar(tr("chosen"), zero->details.at("recommended"));
 
     auto* series = new QStackedBarSeries();
@@ -76,7 +83,7 @@ void MemoryChart::showPlan(const Plan& plan)
             categories[static_cast<int>(i)] += tr(" (clipped: %1 GiB)").arg(totals[i], 0, 'f', 0);
     auto* axisX = new QBarCategoryAxis();
     axisX->append(categories);
-    axisX->setTitleText(tr("ZeRO stage (no offload)"));
+    axisX->setTitleText(tr("ZeRO stage (offload optimizer/parameters where given)"));
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisX);
     auto* lineX = new QValueAxis();

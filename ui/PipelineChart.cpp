@@ -22,6 +22,47 @@ PipelineChart::PipelineChart(QWidget* parent)
     m_placeholder = tr("No pipeline plan.");
 }
 
+namespace {
+
+QString layerCount(int count)
+{
+    return count == 1 ? PipelineChart::tr("1 layer") : PipelineChart::tr("%1 layers").arg(count);
+}
+
+// What PipelineModule layers first … first + count − 1 are: "embedding + blocks 0–19", "blocks 20–39 + head", or
+// "3 layers" when the layers were given as a list.
+QString contents(const nlohmann::ordered_json& details, int first, int count)
+{
+    if (!details.contains("layers") || !details["layers"].is_array())
+        return layerCount(count);
+    const auto& layers = details["layers"];
+    QStringList parts;
+    int firstBlock = -1, lastBlock = -1;
+    bool head = false;
+    for (int i = first; i < first + count && i < static_cast<int>(layers.size()); ++i) {
+        const std::string name = layers[static_cast<std::size_t>(i)].value("name", std::string());
+        if (name == "embedding")
+            parts << PipelineChart::tr("embedding");
+        else if (name == "head")
+            head = true;
+        else if (name.rfind("block ", 0) == 0) {
+            const int block = std::stoi(name.substr(6));
+            if (firstBlock < 0)
+                firstBlock = block;
+            lastBlock = block;
+        } else
+            return layerCount(count);
+    }
+    if (firstBlock >= 0)
+        parts << (firstBlock == lastBlock ? PipelineChart::tr("block %1").arg(firstBlock)
+                                          : PipelineChart::tr("blocks %1–%2").arg(firstBlock).arg(lastBlock));
+    if (head)
+        parts << PipelineChart::tr("head");
+    return parts.join(QStringLiteral(" + "));
+}
+
+} // namespace
+
 void PipelineChart::showAdvice(const Advice& pipeline)
 {
     m_bars.clear();
@@ -39,9 +80,11 @@ void PipelineChart::showAdvice(const Advice& pipeline)
             const int count = parts[s + 1].get<int>() - first;
             const auto params = plan.at("params_per_stage")[s].get<std::int64_t>();
             const double bytes = memory[s].get<double>();
+            // PipelineModule's layers include the embedding and the head: say which a range holds.
+            const QString what = contents(d, first, count);
             const QString range = count == 0 ? tr("no layers")
-                : count == 1                 ? tr("layer %1 (1 layer)").arg(first)
-                             : tr("layers %1–%2 (%3 layers)").arg(first).arg(first + count - 1).arg(count);
+                : count == 1                 ? tr("layer %1 (%2)").arg(first).arg(what)
+                                             : tr("layers %1–%2 (%3)").arg(first).arg(first + count - 1).arg(what);
             Bar bar;
             bar.label =
                 tr("Stage %1: %2, %3 parameters, %4")

@@ -5,11 +5,13 @@
 
 namespace dsw {
 
-// The ZeRO step's table: per stage, model states by component, activations, totals, CPU per node, fits.
+// The ZeRO step's table: per stage (and the chosen plan or the wizard's pick where they offload), the batch, whether
+// it fits, the GPU total and its components, CPU per node; the chosen plan and the wizard's pick marked.
 class StageTable : public QTableWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(StageTable)
 public:
+    enum Column { kPlan, kBatch, kFits, kGpuTotal, kParams, kGrads, kOptimizer, kActivations, kCpu, kColumns };
     explicit StageTable(QWidget* parent = nullptr);
     void showAdvice(const Advice& zero);
 };

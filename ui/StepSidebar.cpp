@@ -41,6 +41,8 @@ void StepSidebar::showStates(const std::vector<std::pair<std::string, StepState>
             case StepState::NeedsInput:
             case StepState::Conflict: mark = QStringLiteral("! "); break;
             case StepState::NotVisited: mark = QStringLiteral("○ "); break;
+            case StepState::Changed: mark = QStringLiteral("↻ "); break;
+            case StepState::NotUsed: mark = QStringLiteral("– "); break;
             }
             tip = QString::fromStdString(toString(state));
         }

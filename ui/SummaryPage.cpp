@@ -2,6 +2,7 @@
 
 #include "BoundedText.h"
 #include "Steps.h"
+#include "project/InputLabels.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -35,34 +36,15 @@ void SummaryPage::showProject(const Project& project, const Plan& plan)
 {
     QString h = "<table cellspacing=6>";
     for (const auto& advice : plan.workflows) {
-        const StepState state = stepState(plan, project, advice.workflow);
-        QString what;
-        if (state == StepState::Conflict) {
-            for (const auto& c : advice.checks)
-                if (c.level == CheckLevel::Fail)
-                    what += QString::fromStdString(c.code) + " ";
-            for (const auto& f : plan.findings)
-                what += QString::fromStdString(f.code) + " ";
-            what = tr("conflict: %1").arg(what.trimmed());
-        } else if (state == StepState::NeedsInput) {
-            QStringList missing;
-            for (const auto& m : advice.missing)
-                missing << QString::fromStdString(m);
-            what = tr("needs input: %1").arg(missing.join(", "));
-        } else if (state == StepState::Complete) {
-            what = tr("done");
-        } else if (advice.status == AdviceStatus::NotApplicable) {
-            what = tr("not applicable to these answers");
-        } else {
-            what = tr("not reviewed yet (its recommendation is already in the config)");
-        }
+        // The words come from models/ (Steps.h: reviewText): "applied" only when the config holds the change.
+        const QString what = boundedForDisplay(reviewText(plan, project, advice.workflow)); // may quote the file
         h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3</td></tr>")
                  .arg(QString::fromStdString(workflowTitle(advice.workflow)).toHtmlEscaped(), what.toHtmlEscaped(),
-                      boundedForDisplay(advice.headline).toHtmlEscaped());
+                      boundedForDisplay(withInputLabels(advice.headline)).toHtmlEscaped());
     }
     h += "</table>";
     for (const auto& e : plan.inputErrors)
-        h += "<p>⚠ " + boundedForDisplay(e).toHtmlEscaped() + "</p>"; // may quote a value from the project file
+        h += "<p>⚠ " + boundedForDisplay(withInputLabels(e)).toHtmlEscaped() + "</p>"; // may quote the project file
     h += "<p><i>" + QString::fromStdString(plan.basis).toHtmlEscaped() + "</i></p>";
     m_text->setHtml(h);
 }

@@ -2,6 +2,7 @@
 
 #include "BoundedText.h"
 #include "knowledge/SourceCatalog.h"
+#include "project/InputLabels.h"
 #include "util/Count.h"
 
 #include <QScrollBar>
@@ -12,6 +13,8 @@ namespace {
 
 // Messages may quote the user's text (a pasted error, an imported key): shown bounded.
 QString esc(const std::string& s) { return boundedForDisplay(s).toHtmlEscaped(); }
+// A sentence for the user: inputs named by their labels (the check's code and the sources keep the ids).
+QString words(const std::string& s) { return esc(withInputLabels(s)); }
 // Code snippets are longer, and quote at most a few inputs.
 QString escCode(const std::string& s) { return boundedForDisplay(s, 10 * kMaxDisplayedCharacters).toHtmlEscaped(); }
 
@@ -58,16 +61,16 @@ QString WhyView::html(const Plan& plan, const std::string& workflow)
         if (!workflow.empty() && advice.workflow != workflow)
             continue;
         h += QStringLiteral("<h3>%1</h3><p><b>%2</b></p>")
-                 .arg(esc(workflowTitle(advice.workflow)), esc(advice.headline));
+                 .arg(esc(workflowTitle(advice.workflow)), words(advice.headline));
         h += "<h4>Checks</h4><ul>";
         for (const auto& c : advice.checks)
             h += QStringLiteral("<li>%1 %2 <small><code>%3</code></small>%4</li>")
-                     .arg(markOf(c.level), esc(c.message), esc(c.code), sourceLink(c.source));
+                     .arg(markOf(c.level), words(c.message), esc(c.code), sourceLink(c.source));
         h += "</ul>";
         if (!advice.tradeoffs.empty()) {
             h += "<h4>Trade-offs</h4><ul>";
             for (const auto& t : advice.tradeoffs)
-                h += QStringLiteral("<li><b>%1.</b> %2%3</li>").arg(esc(t.title), esc(t.text), sourceLink(t.source));
+                h += QStringLiteral("<li><b>%1.</b> %2%3</li>").arg(esc(t.title), words(t.text), sourceLink(t.source));
             h += "</ul>";
         }
         if (!advice.estimates.empty()) {
@@ -90,7 +93,7 @@ QString WhyView::html(const Plan& plan, const std::string& workflow)
         }
     }
     for (const auto& f : plan.findings)
-        h += QStringLiteral("<p>%1 %2</p>").arg(markOf(f.level), esc(f.message));
+        h += QStringLiteral("<p>%1 %2</p>").arg(markOf(f.level), words(f.message));
     h += QStringLiteral("<p><i>%1</i></p>").arg(esc(plan.basis));
     return h;
 }

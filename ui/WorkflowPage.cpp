@@ -5,6 +5,7 @@
 #include "PipelineChart.h"
 #include "StageTable.h"
 #include "Steps.h"
+#include "project/InputLabels.h"
 
 #include <QLabel>
 #include <QScrollArea>
@@ -18,7 +19,7 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
     , m_headline(new QLabel(this))
     , m_status(new QLabel(this))
     , m_checks(new QLabel(this))
-    , m_form(new InputForm(InputRegistry::instance().onPage(step), this))
+    , m_form(new InputForm(InputRegistry::instance().onPage(step), step == "setup", this))
 {
     setObjectName(QString::fromStdString(step) + "Page");
     auto* layout = new QVBoxLayout(this);
@@ -29,6 +30,7 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
     layout->addWidget(title);
     m_headline->setObjectName(QStringLiteral("headline"));
     m_headline->setWordWrap(true);
+    m_status->setObjectName(QStringLiteral("status"));
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText); // input errors quote values from the project file
     layout->addWidget(m_headline);
@@ -59,31 +61,34 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
 
 void WorkflowPage::showProject(const Project& project, const Plan& plan)
 {
-    m_form->load(project.answers);
+    m_form->load(project.answers, derivedInputs(plan, project.answers));
     const Advice* advice = plan.find(m_step);
     if (!advice) {
         m_headline->setText(m_step == "setup" ? tr("Answers here are shared by every workflow and asked only once.")
                                               : QString());
         QString errors;
         for (const auto& e : plan.inputErrors)
-            errors += "⚠ " + boundedForDisplay(e) + "\n"; // may quote a value from the project file
+            errors += "⚠ " + boundedForDisplay(withInputLabels(e)) + "\n"; // may quote a value from the project file
         m_status->setText(errors);
         return;
     }
-    m_headline->setText(QStringLiteral("<b>%1</b>").arg(boundedForDisplay(advice->headline).toHtmlEscaped()));
-    QString status = QString::fromStdString(toString(stepState(plan, project, m_step)));
-    for (const auto& h : project.handled)
-        if (h.workflow == m_step)
-            status = tr("done %1").arg(QString::fromStdString(h.at));
-    m_status->setText(tr("Status: %1. %2").arg(status, QString::fromStdString(plan.basis)));
+    // Words, not ids: the labels of the inputs; the ids stay in the tooltips.
+    m_headline->setText(
+        QStringLiteral("<b>%1</b>").arg(boundedForDisplay(withInputLabels(advice->headline)).toHtmlEscaped()));
+    m_headline->setToolTip(boundedForDisplay(advice->headline));
+    m_status->setText(
+        tr("Status: %1. %2")
+            .arg(QString::fromStdString(pageStatus(plan, project, m_step)), QString::fromStdString(plan.basis)));
     // The checks in brief (warnings and failures first); the Why tab has them in full with sources.
     QStringList lines;
     for (const CheckLevel level : {CheckLevel::Fail, CheckLevel::Warn, CheckLevel::Pass})
         for (const auto& c : advice->checks)
             if (c.level == level)
-                lines << boundedForDisplay(mark(level) + " " + c.message);
+                lines << boundedForDisplay(mark(level) + " " + withInputLabels(c.message));
+    const bool optional = stepState(plan, project, m_step) == StepState::NotUsed;
     for (const auto& m : advice->missing)
-        lines.prepend(tr("Needs input: %1").arg(QString::fromStdString(m)));
+        lines.prepend((optional ? tr("Optional: give %1 to use this step") : tr("Needs input: %1"))
+                          .arg(QString::fromStdString(inputLabel(m))));
     m_checks->setText(lines.join('\n'));
     if (m_table)
         m_table->showAdvice(*advice);

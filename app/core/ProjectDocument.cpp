@@ -3,6 +3,7 @@
 #include "AcceptSuggestionCommand.h"
 #include "AtomicFile.h"
 #include "SetAnswerCommand.h"
+#include "Steps.h"
 #include "config/ConfigImporter.h"
 #include "config/HfModelConfig.h"
 
@@ -112,7 +113,8 @@ void ProjectDocument::markHandled(const std::string& workflow)
 {
     const Advice* advice = m_plan.find(workflow);
     m_project.markHandled(workflow, QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString(),
-                          advice ? advice->headline : std::string());
+                          advice ? advice->headline : std::string(),
+                          advice ? adviceFingerprint(*advice) : std::string());
     m_handledChanged = true;
     emit changed();
     emit modifiedChanged(true);

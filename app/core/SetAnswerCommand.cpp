@@ -1,6 +1,7 @@
 #include "SetAnswerCommand.h"
 
 #include "ProjectDocument.h"
+#include "project/InputLabels.h"
 
 namespace dsw {
 
@@ -11,7 +12,7 @@ SetAnswerCommand::SetAnswerCommand(ProjectDocument* document, std::string id, nl
                                                             : nlohmann::json())
     , m_newValue(std::move(newValue))
 {
-    setText(QStringLiteral("Change %1").arg(QString::fromStdString(m_inputId)));
+    setText(QStringLiteral("Change %1").arg(QString::fromStdString(inputLabel(m_inputId)))); // "Undo Change Nodes"
 }
 
 void SetAnswerCommand::undo() { m_document->applyAnswer(m_inputId, m_oldValue); }

@@ -403,6 +403,8 @@ Advice adviseOnebit(const Answers& a, const Advice& zero)
         adv.headline = (suitable ? "Switching to " + kind.name + " would likely pay off — "
                                  : std::string("No strong case for a 1-bit optimizer — "))
             + verdict;
+        if (!suitable)
+            adv.details["recommends"] = "against"; // the Summary says so instead of "applied" (Steps.h)
     }
     addEstimates(adv, s);
     addTradeoffs(adv, a, s, kind);

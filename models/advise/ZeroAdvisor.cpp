@@ -194,34 +194,54 @@ oj optionJson(const ZeroOption& o)
               {"fits", o.fits()}};
 }
 
-// The per-stage table (no offload): the ZeRO paper's breakdown and DeepSpeed's estimator side by side.
-// Per stage without offload, the fastest plan that fits (else the closest), by component as the step model sizes it.
-oj stageTable(const std::vector<ZeroOption>& options)
+// The stage table: per stage without offload, the fastest plan that fits (else the closest), by component as the
+// step model sizes it, whatever the user forced; the chosen plan and the wizard's pick stand in their stage's row
+// (or in a row of their own when they offload), marked. Every row is sized: nothing forced hides a stage's numbers.
+oj stageTable(const std::vector<ZeroOption>& options, std::size_t chosen, std::optional<std::size_t> pick,
+              bool userForced)
 {
+    auto row = [&](std::size_t i) {
+        const ZeroOption& o = options[i];
+        return oj{{"stage", o.stage},
+                  {"label", o.label()},
+                  {"offload_optimizer", o.offloadOptimizer},
+                  {"offload_param", o.offloadParam},
+                  {"micro_batch_size", o.microBatch},
+                  {"gradient_accumulation_steps", o.accumulation},
+                  {"activation_checkpointing", o.checkpointing},
+                  {"params_bytes", o.gpu.params},
+                  {"grads_bytes", o.gpu.grads},
+                  {"optimizer_bytes", o.gpu.optimizer},
+                  {"buffers_bytes", o.gpu.buffers},
+                  {"activations_bytes", o.activations},
+                  {"other_bytes", o.gpu.other},
+                  {"model_states_bytes", o.gpuModelStates},
+                  {"gpu_total_bytes", o.gpuTotal},
+                  {"cpu_per_node_bytes", o.cpuPerNode},
+                  {"step_seconds", o.stepSeconds},
+                  {"fits", o.fits()},
+                  {"your_choice", userForced && i == chosen},
+                  {"wizard_pick", pick && i == *pick}};
+    };
+    auto offloads = [&](std::size_t i) {
+        return options[i].offloadOptimizer != "none" || options[i].offloadParam != "none";
+    };
     oj rows = oj::array();
     for (int stage = 0; stage <= 3; ++stage) {
-        const ZeroOption* best = nullptr;
-        for (const auto& o : options)
-            if (o.stage == stage && o.offloadOptimizer == "none" && (!best || (o.fits() && !best->fits())))
-                best = &o;
-        if (!best)
-            continue;
-        rows.push_back(oj{{"stage", stage},
-                          {"micro_batch_size", best->microBatch},
-                          {"gradient_accumulation_steps", best->accumulation},
-                          {"activation_checkpointing", best->checkpointing},
-                          {"params_bytes", best->gpu.params},
-                          {"grads_bytes", best->gpu.grads},
-                          {"optimizer_bytes", best->gpu.optimizer},
-                          {"buffers_bytes", best->gpu.buffers},
-                          {"activations_bytes", best->activations},
-                          {"other_bytes", best->gpu.other},
-                          {"model_states_bytes", best->gpuModelStates},
-                          {"gpu_total_bytes", best->gpuTotal},
-                          {"cpu_per_node_bytes", best->cpuPerNode},
-                          {"step_seconds", best->stepSeconds},
-                          {"fits", best->fits()}});
+        std::optional<std::size_t> best;
+        for (const std::size_t marked : {chosen, pick.value_or(options.size())})
+            if (!best && marked < options.size() && options[marked].stage == stage && !offloads(marked))
+                best = marked;
+        for (std::size_t i = 0; i < options.size() && !best; ++i) // ranked: the first is the best of its stage
+            if (options[i].stage == stage && !offloads(i))
+                best = i;
+        if (best)
+            rows.push_back(row(*best));
     }
+    if (offloads(chosen))
+        rows.push_back(row(chosen));
+    if (pick && *pick != chosen && offloads(*pick))
+        rows.push_back(row(*pick));
     return rows;
 }
 
@@ -328,10 +348,6 @@ Advice adviseZero(const Answers& a)
     std::vector<ZeroOption> options;
     for (const StepPrediction& p : search.candidates)
         options.push_back(zeroOptionOf(p));
-    std::vector<ZeroOption> asked; // the options that honour what the user forced, for the stage table
-    for (std::size_t i = 0; i < options.size(); ++i)
-        if (search.asked[i])
-            asked.push_back(options[i]);
     const ZeroStageLimit limit = zeroStageLimit(a);
     if (!limit.code.empty()) {
         const std::string forced = a.text("zero.stage");
@@ -473,7 +489,9 @@ Advice adviseZero(const Answers& a)
             {CheckLevel::Pass, "zero-micro-batch-chosen",
              "Micro-batch " + std::to_string(chosen.microBatch) + " × " + std::to_string(chosen.accumulation)
                  + " accumulation steps keeps the global batch of " + std::to_string(batch.trainBatchSize)
-                 + " and is the fastest that fits; type training.micro_batch_size to keep your own.",
+                 + (search.userForced ? " and is the step model's best micro-batch for your choices"
+                                      : " and is the fastest that fits")
+                 + "; type training.micro_batch_size to keep your own.",
              "ds-batch"});
 
     const StepPrediction& best = search.candidates.at(search.chosen);
@@ -541,7 +559,7 @@ Advice adviseZero(const Answers& a)
     adv.details["fits"] = fits;
     adv.details["gpu_capacity_bytes"] = capacity;
     adv.details["gpu_usable_bytes"] = usable;
-    adv.details["stage_table"] = stageTable(asked.empty() ? options : asked);
+    adv.details["stage_table"] = stageTable(options, search.chosen, search.wizardPick, search.userForced);
     adv.details["deepspeed_estimator"] = estimatorRows;
     oj candidates = oj::array();
     for (const StepPrediction& p : search.candidates)

@@ -30,12 +30,20 @@ bool Project::isHandled(const std::string& workflow) const
                        [&](const HandledWorkflow& h) { return h.workflow == workflow; });
 }
 
-void Project::markHandled(const std::string& workflow, const std::string& at, const std::string& summary)
+const HandledWorkflow* Project::handledEntry(const std::string& workflow) const
+{
+    auto it =
+        std::find_if(handled.begin(), handled.end(), [&](const HandledWorkflow& h) { return h.workflow == workflow; });
+    return it == handled.end() ? nullptr : &*it;
+}
+
+void Project::markHandled(const std::string& workflow, const std::string& at, const std::string& summary,
+                          const std::string& fingerprint)
 {
     handled.erase(std::remove_if(handled.begin(), handled.end(),
                                  [&](const HandledWorkflow& h) { return h.workflow == workflow; }),
                   handled.end());
-    handled.push_back({workflow, at, summary, nlohmann::ordered_json::object()});
+    handled.push_back({workflow, at, summary, fingerprint, nlohmann::ordered_json::object()});
 }
 
 namespace {
@@ -98,14 +106,16 @@ Result<Project> parse(const std::string& bytes)
     else
         for (const auto& h : handled) {
             if (!h.is_object() || !h.contains("workflow") || !h["workflow"].is_string()
-                || !h.value("at", oj("")).is_string() || !h.value("summary", oj("")).is_string())
-                errors.push_back(
-                    "\"handled\": each entry needs a \"workflow\" string; \"at\" and \"summary\" are text");
+                || !h.value("at", oj("")).is_string() || !h.value("summary", oj("")).is_string()
+                || !h.value("fingerprint", oj("")).is_string())
+                errors.push_back("\"handled\": each entry needs a \"workflow\" string; \"at\", \"summary\" and "
+                                 "\"fingerprint\" are text");
             else {
-                HandledWorkflow entry{h["workflow"].get<std::string>(), h.value("at", ""), h.value("summary", "")};
+                HandledWorkflow entry{h["workflow"].get<std::string>(), h.value("at", ""), h.value("summary", ""),
+                                      h.value("fingerprint", "")};
                 OrderedObjectBuilder extra;
                 for (const auto& [key, value] : h.items())
-                    if (key != "workflow" && key != "at" && key != "summary")
+                    if (key != "workflow" && key != "at" && key != "summary" && key != "fingerprint")
                         extra.set(key, value);
                 entry.extra = extra.take();
                 project.handled.push_back(std::move(entry));
@@ -170,6 +180,8 @@ std::string serializeProject(const Project& project)
         entry.set("workflow", h.workflow);
         entry.set("at", h.at);
         entry.set("summary", h.summary);
+        if (!h.fingerprint.empty())
+            entry.set("fingerprint", h.fingerprint);
         for (const auto& [key, value] : h.extra.items())
             entry.set(key, value);
         handled.push_back(entry.take());

@@ -9,11 +9,13 @@
 
 namespace dsw {
 
-// A workflow the user finished: which, when (ISO 8601, supplied by the caller) and what it concluded.
+// A workflow the user finished: which, when (ISO 8601, supplied by the caller), what it concluded, and a
+// fingerprint of the advice reviewed (Steps.h: adviceFingerprint; empty in files written before it existed).
 struct HandledWorkflow {
     std::string workflow;
     std::string at;
     std::string summary;
+    std::string fingerprint;
     nlohmann::ordered_json extra = nlohmann::ordered_json::object(); // other fields, kept on re-save
     bool operator==(const HandledWorkflow&) const = default;
 };
@@ -31,7 +33,9 @@ struct Project {
     nlohmann::ordered_json unknownAnswers = nlohmann::ordered_json::object(); // ids this version does not know
 
     bool isHandled(const std::string& workflow) const;
-    void markHandled(const std::string& workflow, const std::string& at, const std::string& summary);
+    const HandledWorkflow* handledEntry(const std::string& workflow) const; // null when not handled
+    void markHandled(const std::string& workflow, const std::string& at, const std::string& summary,
+                     const std::string& fingerprint = {});
 };
 
 inline constexpr int kProjectFormatVersion = 1;

@@ -8,6 +8,7 @@
 #include <QTest>
 
 using namespace dsw;
+using dsw::test::answersFrom;
 
 namespace {
 
@@ -41,6 +42,14 @@ private slots:
     void workflowState();
     void aWorkflowThePlanDoesNotHaveIsNotVisited();
     void statesHaveTheSidebarsWords();
+    void aDoneMarkRecordsTheAdviceItReviewed();
+    void anOptionalWorkflowWithoutItsInputsIsNotUsed();
+    void configContainsEveryValueOfTheFragment();
+    void theSummarySaysAppliedOnlyWhenTheConfigHoldsIt();
+    void theSummarySaysRecommendsAgainstForOneBitAdam();
+    void thePageBeingVisitedNeverSaysNotVisited();
+    void batchValuesTheConfigWasWrittenWithAreShownAsDerived();
+    void aGlobalBatchThatMovesWithoutABatchEditIsSaid();
 };
 
 void TestSteps::setupComesFirstThenEveryWorkflowThenSummary()
@@ -124,6 +133,131 @@ void TestSteps::statesHaveTheSidebarsWords()
     QCOMPARE(toString(StepState::Complete), std::string("complete"));
     QCOMPARE(toString(StepState::NeedsInput), std::string("needs input"));
     QCOMPARE(toString(StepState::Conflict), std::string("conflict"));
+}
+
+void TestSteps::aDoneMarkRecordsTheAdviceItReviewed()
+{
+    const Plan before = makePlan(answersFrom({"model.preset=llama-2-7b"}));
+    Project project;
+    project.markHandled("zero", "2026-01-01T00:00:00Z", before.find("zero")->headline,
+                        adviceFingerprint(*before.find("zero")));
+    QCOMPARE(toString(stepState(before, project, "zero")), toString(StepState::Complete));
+    // Same answers, same advice, same fingerprint.
+    QCOMPARE(adviceFingerprint(*before.find("zero")),
+             adviceFingerprint(*makePlan(answersFrom({"model.preset=llama-2-7b"})).find("zero")));
+
+    // The recommendation changes (a 13B model on the same GPUs): the mark says so instead of ✓.
+    project.answers = answersFrom({"model.preset=llama-2-13b"});
+    const Plan after = makePlan(project.answers);
+    QVERIFY(adviceFingerprint(*after.find("zero")) != adviceFingerprint(*before.find("zero")));
+    QCOMPARE(toString(stepState(after, project, "zero")), std::string("changed since you reviewed it"));
+    QVERIFY(reviewText(after, project, "zero").rfind("changed since you reviewed it", 0) == 0);
+    QVERIFY(pageStatus(after, project, "zero").find("changed since you reviewed it") != std::string::npos);
+
+    // A mark from a file without a fingerprint cannot be compared and stands.
+    Project old;
+    old.answers = project.answers;
+    old.markHandled("zero", "2026-01-01T00:00:00Z", "ZeRO-1");
+    QCOMPARE(toString(stepState(after, old, "zero")), toString(StepState::Complete));
+}
+
+void TestSteps::anOptionalWorkflowWithoutItsInputsIsNotUsed()
+{
+    const Plan plan = makePlan(Answers{});
+    QVERIFY(plan.find("memory")->status == AdviceStatus::NeedsInput);
+    QCOMPARE(toString(stepState(plan, Project{}, "memory")), std::string("not used"));
+    QVERIFY(reviewText(plan, Project{}, "memory").find("not used") == 0);
+    QVERIFY(reviewText(plan, Project{}, "memory").find("Out-of-memory message") != std::string::npos);
+    QVERIFY(reviewText(plan, Project{}, "memory").find("memory.oom_message") == std::string::npos);
+
+    // Once one of its own inputs is given, what is still missing is needed.
+    Project started;
+    started.answers = answersFrom({"memory.phase=forward"});
+    const Plan startedPlan = makePlan(started.answers);
+    QCOMPARE(toString(stepState(startedPlan, started, "memory")), toString(StepState::NeedsInput));
+
+    // A workflow missing an input of another page (Setup) needs input.
+    Plan other;
+    Advice zero;
+    zero.workflow = "zero";
+    zero.status = AdviceStatus::NeedsInput;
+    zero.missing = {"model.params"};
+    other.workflows = {zero};
+    QCOMPARE(toString(stepState(other, Project{}, "zero")), toString(StepState::NeedsInput));
+}
+
+void TestSteps::configContainsEveryValueOfTheFragment()
+{
+    const auto config = nlohmann::ordered_json::parse(R"({"a": 1, "zero_optimization": {"stage": 2, "x": true}})");
+    QVERIFY(configContains(config, nlohmann::ordered_json::object()));
+    QVERIFY(configContains(config, nlohmann::ordered_json::parse(R"({"zero_optimization": {"stage": 2}})")));
+    QVERIFY(!configContains(config, nlohmann::ordered_json::parse(R"({"zero_optimization": {"stage": 3}})")));
+    QVERIFY(!configContains(config, nlohmann::ordered_json::parse(R"({"bf16": {"enabled": true}})")));
+    QVERIFY(!configContains(config, nlohmann::ordered_json::parse(R"({"a": {"b": 1}})")));
+}
+
+void TestSteps::theSummarySaysAppliedOnlyWhenTheConfigHoldsIt()
+{
+    Project project;
+    project.answers = answersFrom({"model.preset=llama-2-7b"});
+    Plan plan = makePlan(project);
+    QVERIFY(reviewText(plan, project, "zero").find("applied in the config") != std::string::npos);
+    // The config keeps another stage (an imported file the user has not changed): not applied.
+    const int stage = plan.find("zero")->fragment["zero_optimization"]["stage"].get<int>();
+    plan.config["zero_optimization"]["stage"] = stage == 3 ? 1 : 3;
+    const std::string text = reviewText(plan, project, "zero");
+    QVERIFY2(text.find("applied") == std::string::npos, text.c_str());
+    QVERIFY(text.find("does not contain its recommendation") != std::string::npos);
+}
+
+void TestSteps::theSummarySaysRecommendsAgainstForOneBitAdam()
+{
+    // One node: no inter-node traffic to compress.
+    const Project project{answersFrom({"model.preset=llama-2-7b", "hardware.nodes=1"})};
+    const Plan plan = makePlan(project);
+    QVERIFY(recommendsAgainst(*plan.find("onebit")));
+    const std::string text = reviewText(plan, project, "onebit");
+    QVERIFY2(text.find("recommends against") != std::string::npos, text.c_str());
+    QVERIFY(text.find("applied") == std::string::npos);
+}
+
+void TestSteps::thePageBeingVisitedNeverSaysNotVisited()
+{
+    const Plan plan = makePlan(Answers{});
+    for (const std::string& w : workflowIds())
+        QVERIFY2(pageStatus(plan, Project{}, w).find("not visited") == std::string::npos, w.c_str());
+    QCOMPARE(pageStatus(plan, Project{}, "zero"), std::string("not reviewed yet (Next marks it reviewed)"));
+}
+
+void TestSteps::batchValuesTheConfigWasWrittenWithAreShownAsDerived()
+{
+    const Answers answers = answersFrom({"model.preset=llama-2-7b", "training.global_batch_size=64"});
+    const Plan plan = makePlan(answers);
+    const auto derived = derivedInputs(plan, answers);
+    auto find = [&](const char* id) {
+        return std::find_if(derived.begin(), derived.end(), [&](const DerivedInput& d) { return d.id == id; });
+    };
+    QVERIFY(find("training.global_batch_size") == derived.end()); // typed: not derived
+    const auto accumulation = find("training.gradient_accumulation_steps");
+    QVERIFY(accumulation != derived.end());
+    QCOMPARE(accumulation->value.get<std::int64_t>(), plan.config["gradient_accumulation_steps"].get<std::int64_t>());
+    QVERIFY(find("training.micro_batch_size") != derived.end());
+}
+
+void TestSteps::aGlobalBatchThatMovesWithoutABatchEditIsSaid()
+{
+    const Plan before = makePlan(answersFrom({"model.preset=llama-2-7b"}));
+    const Plan after = makePlan(answersFrom({"model.preset=llama-2-7b", "pipeline.stages=4"}));
+    const auto was = before.config["train_batch_size"].get<std::int64_t>();
+    const auto now = after.config["train_batch_size"].get<std::int64_t>();
+    QVERIFY(was != now);
+    const std::string note = batchChangeNote(before.config, after.config, "pipeline.stages");
+    QVERIFY2(note.find("from " + std::to_string(was) + " to " + std::to_string(now)) != std::string::npos,
+             note.c_str());
+    QVERIFY(note.find("“Pipeline stages”") != std::string::npos);
+    QVERIFY(note.find("“Global batch”") != std::string::npos);
+    QVERIFY(batchChangeNote(before.config, after.config, "training.micro_batch_size").empty()); // the user's own edit
+    QVERIFY(batchChangeNote(before.config, before.config, "pipeline.stages").empty());
 }
 
 QTEST_APPLESS_MAIN(TestSteps)

@@ -1,11 +1,13 @@
 // Offscreen UI tests: drive the window by objectName and assert on what it shows.
 #include "ExportDialog.h"
 #include "FindingsView.h"
+#include "InputForm.h"
 #include "JsonPreview.h"
 #include "MainWindow.h"
 #include "ProjectDocument.h"
 #include "RecentFiles.h"
 #include "Screenshot.h"
+#include "StageTable.h"
 #include "StepSidebar.h"
 #include "WhyView.h"
 
@@ -13,6 +15,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QCompleter>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -20,6 +23,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -46,6 +50,20 @@ private:
         QVERIFY2(edit, id);
         edit->selectAll();
         QTest::keyClicks(edit, text);
+        QTest::keyClick(edit, Qt::Key_Return); // a one-line field applies what was typed when it is confirmed
+    }
+    static QString labelText(QWidget* root, const char* name)
+    {
+        auto* label = root->findChild<QLabel*>(name);
+        return label ? label->text() : QString();
+    }
+    static QString tableText(QTableWidget* table)
+    {
+        QStringList cells;
+        for (int r = 0; r < table->rowCount(); ++r)
+            for (int c = 0; c < table->columnCount(); ++c)
+                cells << (table->item(r, c) ? table->item(r, c)->text() : QString());
+        return cells.join('|');
     }
 
 private slots:
@@ -108,7 +126,10 @@ private slots:
         QVERIFY(previewJson(w) == before);
         auto* error = w.findChild<QLabel*>("hardware.gpus_per_node.error");
         QVERIFY(error && error->isVisible());
-        QVERIFY(error->text().contains("hardware.gpus_per_node"));
+        QVERIFY2(error->text().contains("“GPUs per node”"), qPrintable(error->text())); // words, not ids
+        QVERIFY(!error->text().contains("hardware.gpus_per_node"));
+        QVERIFY(error->toolTip().contains("hardware.gpus_per_node")); // the id stays in the tooltip
+        QVERIFY2(error->text().contains("the plan keeps 8"), qPrintable(error->text()));
     }
 
     void gpuChoiceChangesPrecision()
@@ -140,7 +161,7 @@ private slots:
         QCOMPARE(w.document()->project().answers.text("model.preset"), std::string("llama-3.1-8b"));
         auto* hidden = w.findChild<QLineEdit*>("model.hidden_size");
         QVERIFY(hidden->text().isEmpty());
-        QVERIFY2(hidden->placeholderText().startsWith("4096") && hidden->placeholderText().contains("model.preset"),
+        QVERIFY2(hidden->placeholderText().startsWith("4096") && hidden->placeholderText().contains("Model preset"),
                  qPrintable(hidden->placeholderText()));
         QCOMPARE(w.findChild<QComboBox*>("model.mlp")->currentText(), QStringLiteral("swiglu"));
         QCOMPARE(w.document()->undoStack()->count(), 1);
@@ -171,6 +192,203 @@ private slots:
         QVERIFY(sidebar->item(1)->text().startsWith(QStringLiteral("✓")));
     }
 
+    // Must-have 1: every state on screen is derived and true.
+    void theStageTableIsTrueWhateverIsForced()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        w.document()->setAnswer("zero.stage", "3");
+        w.goToStep("zero");
+        auto* table = w.findChild<QTableWidget*>("stageTable");
+        const auto& rows = w.document()->plan().find("zero")->details.at("stage_table");
+        QVERIFY(table->rowCount() >= 4);
+        QCOMPARE(table->rowCount(), int(rows.size()));
+        for (int r = 0; r < table->rowCount(); ++r) {
+            for (int c = StageTable::kGpuTotal; c <= StageTable::kParams; ++c)
+                QVERIFY2(table->item(r, c)->text() != QStringLiteral("0.00 GiB"), qPrintable(tableText(table)));
+            // The fit column is each row's own verdict.
+            QCOMPARE(table->item(r, StageTable::kFits)->text().startsWith(QStringLiteral("✓")),
+                     rows[std::size_t(r)].at("fits").get<bool>());
+        }
+        const QString text = tableText(table);
+        QVERIFY2(text.contains("◀ your choice") && text.contains("the wizard's pick"), qPrintable(text));
+        // Stages 0–2 of 7B on 8 × A100-80GB fit at their own best micro-batch: no false ✗.
+        QVERIFY2(table->item(2, StageTable::kFits)->text().startsWith(QStringLiteral("✓")), qPrintable(text));
+        // "Fastest" only on the step model's pick, never over a stage the user forced.
+        auto* page = w.findChild<QWidget*>("zeroPage");
+        QVERIFY(!labelText(page, "headline").contains("fastest"));
+        QVERIFY(!labelText(page, "checks").contains("fastest"));
+        w.resize(1400, 860);
+        saveScreenshot(w, "zero-forced");
+        // The wizard's own pick (nothing forced, the micro-batch searched) is the fastest.
+        w.document()->setAnswer("zero.stage", nullptr);
+        w.document()->setAnswer("training.micro_batch_size", nullptr);
+        QVERIFY2(labelText(page, "headline").contains("fastest"), qPrintable(labelText(page, "headline")));
+    }
+
+    void aDoneMarkTurnsIntoChangedWhenTheAdviceChanges()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        w.goToStep("zero");
+        auto* page = w.findChild<QWidget*>("zeroPage");
+        QVERIFY2(!labelText(page, "status").contains("not visited"), qPrintable(labelText(page, "status")));
+        w.findChild<QPushButton*>("nextButton")->click();
+        auto* sidebar = w.findChild<StepSidebar*>("stepSidebar");
+        QVERIFY(sidebar->item(1)->text().startsWith(QStringLiteral("✓")));
+        // Another GPU: the recommendation changes, so the mark no longer says it was reviewed.
+        w.document()->setAnswer("hardware.gpu", "V100-32GB");
+        QVERIFY2(sidebar->item(1)->text().startsWith(QStringLiteral("↻")), qPrintable(sidebar->item(1)->text()));
+        QCOMPARE(sidebar->item(1)->toolTip(), QStringLiteral("changed since you reviewed it"));
+        w.goToStep("zero");
+        QVERIFY(labelText(page, "status").contains("changed since you reviewed it"));
+        w.goToStep("summary");
+        QVERIFY(w.findChild<QTextBrowser*>("summaryText")->toPlainText().contains("changed since you reviewed it"));
+        w.goToStep("zero");
+        w.findChild<QPushButton*>("nextButton")->click(); // reviewed again
+        QVERIFY(sidebar->item(1)->text().startsWith(QStringLiteral("✓")));
+        // Undo brings the old advice back: not what was reviewed last.
+        w.document()->undoStack()->undo();
+        QVERIFY(sidebar->item(1)->text().startsWith(QStringLiteral("↻")));
+    }
+
+    void theSummaryAndSidebarSayWhatIsTrue()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        w.goToStep("summary");
+        const QString summary = w.findChild<QTextBrowser*>("summaryText")->toPlainText();
+        QVERIFY2(
+            summary.contains("ZeRO stage and offload\nnot reviewed yet; its recommendation is applied in the config"),
+            qPrintable(summary));
+        QVERIFY2(summary.contains("recommends against it"), qPrintable(summary)); // 1-bit Adam on one node
+        QVERIFY(!summary.contains("already in the config"));
+        auto* sidebar = w.findChild<StepSidebar*>("stepSidebar");
+        QVERIFY2(!sidebar->item(4)->text().startsWith(QStringLiteral("!")), qPrintable(sidebar->item(4)->text()));
+        QCOMPARE(sidebar->item(4)->toolTip(), QStringLiteral("not used"));
+        for (const char* step : {"precision", "pipeline", "memory", "nvme", "onebit", "sparse"}) {
+            w.goToStep(step);
+            const QString status = labelText(w.findChild<QWidget*>(QString(step) + "Page"), "status");
+            QVERIFY2(!status.contains("not visited"), qPrintable(status));
+        }
+        const QString memoryChecks = labelText(w.findChild<QWidget*>("memoryPage"), "checks");
+        QVERIFY2(memoryChecks.contains("Optional: give Out-of-memory message"), qPrintable(memoryChecks));
+    }
+
+    void derivedBatchValuesAreShownAsDerived()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        w.document()->setAnswer("training.global_batch_size", 64);
+        w.document()->setAnswer("training.gradient_accumulation_steps", nullptr);
+        QCOMPARE(previewJson(w)["gradient_accumulation_steps"].get<int>(), 2); // 64 / (4 × 8)
+        auto* field = w.findChild<QLineEdit*>("training.gradient_accumulation_steps");
+        QVERIFY(field->text().isEmpty()); // not typed
+        QVERIFY2(field->placeholderText().startsWith("2") && field->placeholderText().contains("derived"),
+                 qPrintable(field->placeholderText()));
+    }
+
+    void aGlobalBatchThatDropsWithPipelineStagesIsSaid()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        w.goToStep("pipeline");
+        typeInto(w, "pipeline.stages", "4");
+        const QString message = w.statusBar()->currentMessage();
+        QVERIFY2(message.contains("changed from 64 to 16") && message.contains("“Pipeline stages”"),
+                 qPrintable(message));
+    }
+
+    // Must-have 6: words, not ids; units; Setup in sections.
+    void messagesAndUndoUseLabels()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        typeInto(w, "hardware.nodes", "2");
+        QCOMPARE(w.document()->undoStack()->undoText(), QStringLiteral("Change Nodes"));
+        // Nothing fits (70B on one GPU with 64 GiB of host RAM): the suggestions name fields by their labels.
+        w.document()->setAnswer("model.params", 70000000000LL);
+        w.document()->setAnswer("hardware.gpus_per_node", 1);
+        w.document()->setAnswer("hardware.nodes", 1);
+        w.document()->setAnswer("hardware.cpu_memory_gib", 64);
+        w.goToStep("zero");
+        const QString checks = labelText(w.findChild<QWidget*>("zeroPage"), "checks");
+        QVERIFY2(checks.contains("“Local NVMe”"), qPrintable(checks));
+        QVERIFY2(!checks.contains("hardware.nvme"), qPrintable(checks));
+        const QString why = w.findChild<WhyView*>("whyView")->toPlainText(); // the Why tab too
+        QVERIFY(why.contains("“Local NVMe”") && !why.contains("hardware.nvme ="));
+    }
+
+    void fieldsShowUnitsAndSetupHasSections()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        auto* setup = w.findChild<QWidget*>("setupPage");
+        for (const char* section : {"Model", "Cluster", "Training", "Software"})
+            QVERIFY2(setup->findChild<QGroupBox*>(QStringLiteral("section.%1").arg(section)), section);
+        QVERIFY(setup->findChild<QGroupBox*>("section.Cluster")->findChild<QLineEdit*>("hardware.nodes"));
+        QVERIFY(setup->findChild<QGroupBox*>("section.Model")->findChild<QLineEdit*>("model.params"));
+        QVERIFY(setup->findChild<QGroupBox*>("section.Software")->findChild<QWidget*>("software.launcher"));
+        QStringList labels;
+        for (auto* label : setup->findChildren<QLabel*>())
+            labels << label->text();
+        QVERIFY(labels.contains("Inter-node bandwidth (Gbit/s)"));
+        QVERIFY(labels.contains("Sequence length (tokens)"));
+        QVERIFY(labels.contains("Gradient accumulation (steps)"));
+        w.resize(1400, 1000);
+        saveScreenshot(w, "setup-sections");
+    }
+
+    // Must-have 5: input is applied only when valid; natural units; readable numbers.
+    void halfTypedValuesAreNotApplied()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        w.goToStep("zero");
+        auto* ram = w.findChild<QLineEdit*>("hardware.cpu_memory_gib");
+        ram->setFocus();
+        ram->selectAll();
+        QTest::keyClicks(ram, "2");
+        // The first keystroke of "2 TB" does not reach the plan.
+        QCOMPARE(w.document()->project().answers.number("hardware.cpu_memory_gib"), 1024.0);
+        QCOMPARE(w.document()->undoStack()->count(), 0);
+        QTest::keyClicks(ram, " TB");
+        QTest::keyClick(ram, Qt::Key_Return);
+        QCOMPARE(w.document()->project().answers.number("hardware.cpu_memory_gib"), 2048.0);
+        QCOMPARE(w.document()->undoStack()->count(), 1);
+        // Something invalid keeps the last valid value and says so.
+        ram->selectAll();
+        QTest::keyClicks(ram, "3 T B");
+        QTest::keyClick(ram, Qt::Key_Return);
+        QCOMPARE(w.document()->project().answers.number("hardware.cpu_memory_gib"), 2048.0);
+        auto* error = w.findChild<QLabel*>("hardware.cpu_memory_gib.error");
+        QVERIFY(error->isVisible());
+        QVERIFY2(error->text().contains("the plan keeps 2048 GiB"), qPrintable(error->text()));
+        // A pause in typing applies a valid value without Enter.
+        ram->selectAll();
+        QTest::keyClicks(ram, "512 GiB");
+        QVERIFY(!error->isVisible()); // the message goes as soon as the text is right
+        QTRY_COMPARE_WITH_TIMEOUT(w.document()->project().answers.number("hardware.cpu_memory_gib"), 512.0,
+                                  InputForm::kApplyAfterMs * 10);
+    }
+
+    void largeNumbersReadBack()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.document()->setAnswer("model.params", 13000000000LL);
+        QCOMPARE(w.findChild<QLineEdit*>("model.params")->text(), QStringLiteral("13B"));
+        typeInto(w, "hardware.inter_node_gbps", "400Gbps");
+        QCOMPARE(w.document()->project().answers.number("hardware.inter_node_gbps"), 400.0);
+    }
+
     void everyWorkflowHasAStepWithItsInputsAndRecommendation()
     {
         MainWindow w;
@@ -191,7 +409,10 @@ private slots:
         }
         w.goToStep("summary");
         auto* summary = w.findChild<QTextBrowser*>("summaryText");
-        QVERIFY(summary->toPlainText().contains("needs input: memory.oom_message"));
+        // The optional OOM diagnosis without a message is not used, not "needs input"; its input named by its label.
+        QVERIFY2(summary->toPlainText().contains("not used (optional; give Out-of-memory message to use it)"),
+                 qPrintable(summary->toPlainText()));
+        QVERIFY(!summary->toPlainText().contains("memory.oom_message"));
         QVERIFY(summary->toPlainText().contains("not applicable to these answers")); // DeepNVMe without an SSD
         saveScreenshot(w, "step-summary");
         // Inputs shared with Setup are never asked again on a workflow page.

@@ -120,8 +120,12 @@ private slots:
         PipelineChart chart;
         chart.showAdvice(advisePipeline(a, Advice{}));
         QCOMPARE(chart.barCount(), 4);
-        QVERIFY(chart.barLabels().at(0).startsWith(QStringLiteral("Stage 0: layers 0–2 (3 layers), ")));
-        QVERIFY(chart.barLabels().at(3).startsWith(QStringLiteral("Stage 3: layers 8–9 (2 layers), ")));
+        // PipelineModule counts the embedding and the head as layers: the ranges say which they hold.
+        QVERIFY2(chart.barLabels().at(0).startsWith(QStringLiteral("Stage 0: layers 0–2 (embedding + blocks 0–1), ")),
+                 qPrintable(chart.barLabels().at(0)));
+        QVERIFY(chart.barLabels().at(1).startsWith(QStringLiteral("Stage 1: layers 3–5 (blocks 2–4), ")));
+        QVERIFY2(chart.barLabels().at(3).startsWith(QStringLiteral("Stage 3: layers 8–9 (block 7 + head), ")),
+                 qPrintable(chart.barLabels().at(3)));
         QVERIFY(chart.sizeHint().height() > PipelineChart().sizeHint().height()); // taller with four rows
     }
 };

@@ -588,6 +588,62 @@ private slots:
         }
     }
 
+    // The stage table sizes every stage whatever is forced: a forced stage marks its row, the wizard's pick keeps its
+    // own mark, and no other row loses its numbers (no 0.00 GiB, no ✗ for a stage that fits).
+    void stageTableShowsEveryStageWhateverIsForced()
+    {
+        const QStringList base = model7B() + cluster("A100-80GB", 8, 1, 1024);
+        const Advice free = adviseZero(answersFrom(base));
+        const oj& freeRows = free.details.at("stage_table");
+        QCOMPARE(int(freeRows.size()), 4);
+        int picks = 0;
+        for (const auto& row : freeRows) {
+            QVERIFY(!row.at("your_choice").get<bool>()); // nothing forced
+            picks += row.at("wizard_pick").get<bool>();
+        }
+        QCOMPARE(picks, 1);
+        for (const char* stage : {"0", "1", "2", "3"}) {
+            const Advice forced =
+                adviseZero(answersFrom(base + QStringList{QStringLiteral("zero.stage=%1").arg(stage)}));
+            const oj& rows = forced.details.at("stage_table");
+            QVERIFY2(rows.size() >= 4, stage);
+            int yours = 0, pick = 0;
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                const auto& row = rows[i];
+                QVERIFY2(row.at("gpu_total_bytes").get<double>() > 0, stage);
+                QVERIFY2(row.at("params_bytes").get<double>() > 0, stage);
+                if (row.at("your_choice").get<bool>()) {
+                    ++yours;
+                    QCOMPARE(row.at("stage").get<int>(), std::atoi(stage));
+                    // The chosen plan itself stands in the row: the numbers the headline and config are for.
+                    QCOMPARE(row.at("gpu_total_bytes").get<double>(),
+                             forced.details.at("recommended").at("gpu_total_bytes").get<double>());
+                }
+                pick += row.at("wizard_pick").get<bool>();
+                // A stage's fit is the same whether or not another one is forced.
+                if (i < 4)
+                    QCOMPARE(row.at("fits").get<bool>(), freeRows[i].at("fits").get<bool>());
+            }
+            QCOMPARE(yours, 1);
+            QCOMPARE(pick, 1);
+        }
+    }
+
+    // "The fastest" is said only of the step model's own pick, never of a forced plan.
+    void fastestOnlyOnTheWizardsPick()
+    {
+        const QStringList base = model7B() + cluster("A100-80GB", 8, 1, 1024);
+        const Advice free = adviseZero(answersFrom(base));
+        QVERIFY(q(free.headline).contains("fastest"));
+        for (const QStringList& forcing : {QStringList{"zero.stage=3"}, QStringList{"zero.offload_optimizer=cpu"},
+                                           QStringList{"zero.stage=3", "zero.offload_param=cpu"}}) {
+            const Advice forced = adviseZero(answersFrom(base + forcing));
+            QVERIFY2(!q(forced.headline).contains("fastest"), qPrintable(q(forced.headline)));
+            for (const auto& c : forced.checks)
+                QVERIFY2(!q(c.message).contains("fastest"), qPrintable(q(c.message)));
+        }
+    }
+
     // ---- option order ---------------------------------------------------------------------------
     void optionsRankedByPredictedTime()
     {

@@ -29,7 +29,7 @@ Project sampleProject()
     p.answers.set("software.deepspeed_version", "0.19.5");
     p.answers.set("training.learning_rate", 0.0003);
     p.markHandled("zero", "2026-09-01T10:00:00Z", "ZeRO-3, optimizer → NVMe");
-    p.markHandled("precision", "2026-09-01T10:05:00Z", "bf16");
+    p.markHandled("precision", "2026-09-01T10:05:00Z", "bf16", "0123456789abcdef"); // with the advice reviewed
     p.notes = "Cluster B — ask ops about\n\"ulimit -l\" ✓";
     return p;
 }
