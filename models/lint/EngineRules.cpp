@@ -54,9 +54,13 @@ std::string joined(const std::vector<std::string>& names)
     return out;
 }
 
-// The closest name (same letters ignoring case first, else at most a third of the letters changed).
-std::optional<std::string> nearest(const std::string& written, const std::vector<std::string>& names)
+// The closest name (same letters ignoring case first, else at most a third of the letters changed). Edit
+// distances are quadratic: a hostile file with long or very many unknown keys gets findings without suggestions.
+std::optional<std::string> nearest(const std::string& written, const std::vector<std::string>& names,
+                                   int* budget = nullptr)
 {
+    if (written.size() > 64 || (budget && (*budget)-- <= 0))
+        return std::nullopt;
     for (const std::string& n : names)
         if (lower(n) == lower(written))
             return n;
@@ -110,12 +114,13 @@ void optimizerParams(LintReport& r, const OptimizerSpec& spec, const std::string
     const OptimizerClass& built = spec.builds.at(buildKind(r, spec));
     if (!built.params)
         return;
+    int suggestions = 200;
     for (auto it = params->begin(); it != params->end(); ++it) {
         const std::string& key = it.key();
         if (key == "max_grad_norm" || std::find(spec.popped.begin(), spec.popped.end(), key) != spec.popped.end()
             || std::find(built.params->begin(), built.params->end(), key) != built.params->end())
             continue;
-        std::optional<std::string> near = nearest(key, *built.params);
+        std::optional<std::string> near = nearest(key, *built.params, &suggestions);
         r.add(LintLevel::Error, "optimizer-param-unknown", "/optimizer/params/" + pointerToken(key),
               "optimizer.params." + key + " is not a parameter of " + built.name + ", the class \"" + type
                   + "\" builds here: its constructor raises TypeError (unexpected keyword argument '" + key
@@ -147,6 +152,15 @@ void untestedWithZero(LintReport& r, const OptimizerSpec& spec, const std::strin
               "ds-zero-untested-optimizer");
 }
 
+// DeepSpeed's ValueError for a warmup_num_steps value, as its f-string prints it.
+std::string warmupRefusal(const oj& v)
+{
+    const std::string shown = v.is_string() ? v.get<std::string>()
+        : v.is_boolean()                    ? std::string(v.get<bool>() ? "True" : "False")
+                                            : v.dump();
+    return "ValueError(\"warmup_num_steps must be a positive integer, got " + shown + "\")";
+}
+
 // warmup_num_steps must be a positive Python int from 0.19.3 (a float, a string or "auto" left unfilled is refused).
 void warmupSteps(LintReport& r, const SchedulerSpec& spec)
 {
@@ -170,7 +184,7 @@ void warmupSteps(LintReport& r, const SchedulerSpec& spec)
                          : std::string("the HF Trainer fills it from --warmup_steps, else --warmup_ratio × the "
                                        "training steps; "))
                   + "that is 0 when none is set, and "
-                  + (enforced ? which + " stops at engine init with " + quoteOf(fact.source)
+                  + (enforced ? which + " stops at engine init with " + warmupRefusal(oj(0))
                               : which + " accepts 0 (" + fact.before + ")")
                   + ".",
               "pass --warmup_steps N (or --warmup_ratio) to the Trainer, or write the number of warmup steps here",
@@ -184,12 +198,12 @@ void warmupSteps(LintReport& r, const SchedulerSpec& spec)
     if (!integer && !v->is_number()) // a string or other type: DeepSpeed's check refuses it in every version
         r.add(LintLevel::Error, "warmup-steps-invalid", pointer,
               "scheduler.params.warmup_num_steps is " + shortJson(*v) + ", not an integer: " + which
-                  + " stops at engine init with " + quoteOf(fact.source) + ".",
+                  + " stops at engine init with " + warmupRefusal(*v) + ".",
               "write a positive integer", fact.source);
     else if (enforced)
         r.add(LintLevel::Error, "warmup-steps-invalid", pointer,
               "scheduler.params.warmup_num_steps is " + shortJson(*v) + (integer ? "" : ", not a Python int") + ": "
-                  + which + " stops at engine init with " + quoteOf(fact.source) + ".",
+                  + which + " stops at engine init with " + warmupRefusal(*v) + ".",
               "write a positive integer such as 1000", fact.source);
     else
         r.add(LintLevel::Warning, "warmup-steps-invalid", pointer,
@@ -224,10 +238,11 @@ void scheduler(LintReport& r)
                       + "(optimizer, **params), which raises TypeError (missing required argument '" + key
                       + "') at engine init.",
                   "add \"" + key + "\"", "ds-lr-schedules");
+    int suggestions = 200;
     if (object)
         for (auto it = params->begin(); it != params->end(); ++it)
             if (std::find(spec->params.begin(), spec->params.end(), it.key()) == spec->params.end()) {
-                std::optional<std::string> near = nearest(it.key(), spec->params);
+                std::optional<std::string> near = nearest(it.key(), spec->params, &suggestions);
                 r.add(LintLevel::Error, "scheduler-param-unknown", "/scheduler/params/" + pointerToken(it.key()),
                       "scheduler.params." + it.key() + " is not a parameter of " + type
                           + ": its constructor raises TypeError (unexpected keyword argument) at engine init. It "
@@ -270,8 +285,10 @@ void paramDtype(LintReport& r)
               "write \"" + model + "\", or remove it", "ds-param-dtype");
     else if (*dtype != model)
         r.add(LintLevel::Error, "param-dtype-conflict", "/data_types/param_dtype",
-              "data_types.param_dtype \"" + written + "\" is " + *dtype + ", but the enabled precision makes the model "
-                  + model + ": DeepSpeed stops at engine init (" + quoteOf("ds-param-dtype") + ")",
+              "data_types.param_dtype \"" + written + "\"" + (written == *dtype ? "" : " (" + *dtype + ")")
+                  + " differs from the model dtype, " + model
+                  + " from the enabled precision: DeepSpeed stops at engine init with an AssertionError ("
+                  + quoteOf("ds-param-dtype") + ").",
               "write \"" + model + "\", enable the matching fp16/bf16 block, or remove param_dtype", "ds-param-dtype");
 }
 

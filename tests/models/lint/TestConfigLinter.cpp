@@ -973,7 +973,7 @@ private slots:
                                                     << "param-dtype-conflict"
                                                     << "/data_types/param_dtype"
                                                     << "error"
-                                                    << "makes the model bf16";
+                                                    << "model dtype, bf16";
         QTest::newRow("param_dtype bfloat16 with bf16")
             << R"({"bf16": {"enabled": true}, "data_types": {"param_dtype": "bfloat16"}})"
             << ""
