@@ -99,21 +99,25 @@ void addOptimizerChecks(Advice& adv, const ZeroOption& o, const Answers& a)
     if (o.stage < 1 || !untestedUnderZero(optimizer))
         return;
     adv.fragment["zero_allow_untested_optimizer"] = true;
-    adv.checks.push_back({CheckLevel::Warn, "zero-untested-optimizer",
-                          "training.optimizer = " + optimizer + " builds FusedLamb, which DeepSpeed has not tested with "
-                              "ZeRO (not in ZERO_SUPPORTED_OPTIMIZERS): without \"zero_allow_untested_optimizer\": "
-                              "true it stops at start-up (" + quoteOf("ds-zero-untested-optimizer")
-                              + "), so the config sets it. It only lifts that check: DeepSpeed logs \"You are using "
-                                "ZeRO with an untested optimizer, proceed with caution\" and nobody has verified Lamb's "
-                                "convergence under ZeRO stage " + std::to_string(o.stage)
-                              + ". Choose adam or adamw for a tested combination.",
-                          "ds-zero-untested-optimizer"});
+    adv.checks.push_back(
+        {CheckLevel::Warn, "zero-untested-optimizer",
+         "training.optimizer = " + optimizer
+             + " builds FusedLamb, which DeepSpeed has not tested with "
+               "ZeRO (not in ZERO_SUPPORTED_OPTIMIZERS): without \"zero_allow_untested_optimizer\": "
+               "true it stops at start-up ("
+             + quoteOf("ds-zero-untested-optimizer")
+             + "), so the config sets it. It only lifts that check: DeepSpeed logs \"You are using "
+               "ZeRO with an untested optimizer, proceed with caution\" and nobody has verified Lamb's "
+               "convergence under ZeRO stage "
+             + std::to_string(o.stage) + ". Choose adam or adamw for a tested combination.",
+         "ds-zero-untested-optimizer"});
     if (o.offloadOptimizer != "none")
         adv.checks.push_back({CheckLevel::Fail, "zero-offload-needs-cpu-optimizer",
                               "training.optimizer = " + optimizer + " with offload_optimizer " + o.offloadOptimizer
                                   + ": DeepSpeed builds FusedLamb, a CUDA-only kernel, for Lamb at every placement, "
                                     "but offloaded optimizer states are stepped on the CPU, so the first step fails "
-                                    "(the kernel asserts each tensor \"must be a CUDA tensor\"). Choose adam, adamw, adagrad or lion (they have CPU versions), or set "
+                                    "(the kernel asserts each tensor \"must be a CUDA tensor\"). Choose adam, adamw, "
+                                    "adagrad or lion (they have CPU versions), or set "
                                     "zero.offload_optimizer = none.",
                               "ds-fused-lamb-cuda"});
 }

@@ -1,8 +1,10 @@
-// Sources (resources/knowledge/sources.tsv): ds-launcher-args, ds-launcher-hostfile, hf-trainer-launch.
+// Sources (resources/knowledge/sources.tsv): ds-launcher-args, ds-launcher-hostfile, hf-trainer-launch,
+// ds-warmup-positive.
 #include "config/LaunchScript.h"
 
 #include "config/ConfigExport.h"
 #include "config/HfAutoValues.h"
+#include "knowledge/SourceCatalog.h"
 
 #include <algorithm>
 #include <vector>
@@ -65,7 +67,8 @@ std::string warmupComment(const oj& config, const LaunchSetup& s)
     const std::string n = std::to_string(warmup->steps);
     std::string out = "# /scheduler/params/warmup_num_steps is " + n + " in ds_config.json, not \"auto\": "
         + (isAccelerate(s) ? "DummyScheduler fills 0 by default" : "the Trainer fills 0 without --warmup_steps")
-        + ",\n# which DeepSpeed 0.19.3 and newer refuse (\"warmup_num_steps must be a positive integer\").\n";
+        + ",\n# which DeepSpeed 0.19.3 and newer refuse at start-up (WarmupLR's check: " + quoteOf("ds-warmup-positive")
+        + ").\n";
     if (warmup->wasAuto)
         out += "# FILL IN: your config said \"auto\"; " + n + " is DeepSpeed's default. Change it there"
             + (isAccelerate(s) ? "" : " and in --warmup_steps below") + ".\n";

@@ -28,7 +28,8 @@ using oj = nlohmann::ordered_json;
 
 namespace {
 
-const QStringList kOptimizers = {"adamw", "adam", "lamb", "adagrad", "lion", "onebit-adam", "zero-one-adam", "onebit-lamb"};
+const QStringList kOptimizers = {"adamw", "adam",        "lamb",          "adagrad",
+                                 "lion",  "onebit-adam", "zero-one-adam", "onebit-lamb"};
 const QStringList kPrecisions = {"auto", "fp16", "bf16", "fp8", "fp32"};
 const QStringList kStages = {"auto", "0", "1", "2", "3"};
 const QStringList kOffloads = {"auto", "none", "cpu", "nvme"};
@@ -51,8 +52,9 @@ struct Draw {
 std::vector<QStringList> grid()
 {
     std::vector<QStringList> out;
-    const std::vector<QStringList> bases = {
-        {"model.preset=qwen2.5-0.5b", "hardware.gpus_per_node=4"}, {}, {"model.preset=llama-3.1-8b", "hardware.nodes=2"}};
+    const std::vector<QStringList> bases = {{"model.preset=qwen2.5-0.5b", "hardware.gpus_per_node=4"},
+                                            {},
+                                            {"model.preset=llama-3.1-8b", "hardware.nodes=2"}};
     for (const QStringList& base : bases) { // every choice alone, on each base
         auto with = [&](QStringList more) { out.push_back(base + more); };
         for (const auto& v : kOptimizers)
@@ -212,7 +214,8 @@ private slots:
                     QFAIL(("lint error [" + f.code + "] " + f.path + ": " + f.message + "\n  for " + what).c_str());
         }
         // The grid reaches both outcomes and both repaired cases (so the assertions above were exercised).
-        QVERIFY2(clean >= 100 && failed >= 20, qPrintable(QStringLiteral("%1 clean, %2 failed").arg(clean).arg(failed)));
+        QVERIFY2(clean >= 100 && failed >= 20,
+                 qPrintable(QStringLiteral("%1 clean, %2 failed").arg(clean).arg(failed)));
         QVERIFY(lamb >= 10);
         QVERIFY(nvmeWithoutPath >= 5);
     }

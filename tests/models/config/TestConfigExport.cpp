@@ -436,14 +436,14 @@ private slots:
                                          "/optimizer/params/weight_decay",
                                          "/scheduler/params/warmup_min_lr",
                                          "/scheduler/params/warmup_max_lr",
-                                            "/scheduler/params/total_num_steps"};
+                                         "/scheduler/params/total_num_steps"};
         const QStringList accelerate3 = {"/train_batch_size",
                                          "/train_micro_batch_size_per_gpu",
                                          "/optimizer/params/lr",
                                          "/optimizer/params/weight_decay",
                                          "/scheduler/params/warmup_min_lr",
                                          "/scheduler/params/warmup_max_lr",
-                                            "/zero_optimization/reduce_bucket_size",
+                                         "/zero_optimization/reduce_bucket_size",
                                          "/zero_optimization/stage3_prefetch_bucket_size",
                                          "/zero_optimization/stage3_param_persistence_threshold"};
         QTest::newRow("zero2 hf-trainer") << "zero2"
@@ -696,7 +696,8 @@ private slots:
         // and the Trainer's --warmup_steps repeats it (its fill_match refuses a config value that differs).
         const auto warmup = words.indexOf("--warmup_steps");
         if (launcher != "deepspeed")
-            QVERIFY(json.at(oj::json_pointer("/scheduler/params/warmup_num_steps")) == oj(config == "zero3" ? 500 : 100));
+            QVERIFY(json.at(oj::json_pointer("/scheduler/params/warmup_num_steps"))
+                    == oj(config == "zero3" ? 500 : 100));
         if (warmup >= 0)
             QCOMPARE(words.at(warmup + 1).toLongLong(),
                      json.at(oj::json_pointer("/scheduler/params/warmup_num_steps")).get<long long>());
@@ -707,19 +708,37 @@ private slots:
 
     void warmupIsWrittenSoTheConfigStarts_data()
     {
-        QTest::addColumn<QString>("warmup");   // the config's scheduler.params.warmup_num_steps
+        QTest::addColumn<QString>("warmup"); // the config's scheduler.params.warmup_num_steps
         QTest::addColumn<QString>("launcher");
-        QTest::addColumn<QString>("written");  // what the exported ds_config.json holds there
-        QTest::addColumn<QString>("flag");     // launch.sh's --warmup_steps value, "" when none
+        QTest::addColumn<QString>("written"); // what the exported ds_config.json holds there
+        QTest::addColumn<QString>("flag");    // launch.sh's --warmup_steps value, "" when none
         // "auto" would be filled with 0 (TrainingArguments' warmup_steps / DummyScheduler's default): DeepSpeed's
         // own default 1000 is written instead, marked FILL IN.
-        QTest::newRow("auto, trainer") << "\"auto\"" << "hf-trainer" << "1000" << "1000";
-        QTest::newRow("auto, accelerate") << "\"auto\"" << "accelerate" << "1000" << "";
-        QTest::newRow("auto, deepspeed asks hf-json") << "\"auto\"" << "deepspeed" << "1000" << "";
-        QTest::newRow("250, trainer") << "250" << "hf-trainer" << "250" << "250";
-        QTest::newRow("250, accelerate") << "250" << "accelerate" << "250" << "";
+        QTest::newRow("auto, trainer") << "\"auto\""
+                                       << "hf-trainer"
+                                       << "1000"
+                                       << "1000";
+        QTest::newRow("auto, accelerate") << "\"auto\""
+                                          << "accelerate"
+                                          << "1000"
+                                          << "";
+        QTest::newRow("auto, deepspeed asks hf-json") << "\"auto\""
+                                                      << "deepspeed"
+                                                      << "1000"
+                                                      << "";
+        QTest::newRow("250, trainer") << "250"
+                                      << "hf-trainer"
+                                      << "250"
+                                      << "250";
+        QTest::newRow("250, accelerate") << "250"
+                                         << "accelerate"
+                                         << "250"
+                                         << "";
         // 0 is left as written (the linter reports it): the export does not invent a warmup the user refused.
-        QTest::newRow("0, trainer") << "0" << "hf-trainer" << "0" << "";
+        QTest::newRow("0, trainer") << "0"
+                                    << "hf-trainer"
+                                    << "0"
+                                    << "";
     }
     void warmupIsWrittenSoTheConfigStarts()
     {
@@ -732,16 +751,18 @@ private slots:
         const auto hf = exportFiles(config, cluster(launcher, 1, 8), ExportTarget::HfJson);
         const oj json = oj::parse(contentOf(hf, "ds_config.json"));
         QCOMPARE(json.at(oj::json_pointer("/scheduler/params/warmup_num_steps")).dump(), written.toStdString());
-        const std::string script = contentOf(exportFiles(config, cluster(launcher, 1, 8), ExportTarget::Launch), "launch.sh");
+        const std::string script =
+            contentOf(exportFiles(config, cluster(launcher, 1, 8), ExportTarget::Launch), "launch.sh");
         const QString command = commandOf(script, launcher == "accelerate" ? "accelerate" : "deepspeed");
         const QStringList words = command.split(' ');
         const auto at = words.indexOf("--warmup_steps");
         QCOMPARE(at >= 0 ? words.at(at + 1) : QString(), flag);
         if (warmup == "\"auto\"" && launcher != "deepspeed")
-            QVERIFY(script.find("FILL IN: your config said \"auto\"; 1000 is DeepSpeed's default") != std::string::npos);
+            QVERIFY(script.find("FILL IN: your config said \"auto\"; 1000 is DeepSpeed's default")
+                    != std::string::npos);
         // The strict export is the config as given.
-        const oj strict = oj::parse(contentOf(exportFiles(config, cluster(launcher, 1, 8), ExportTarget::DeepSpeedJson),
-                                              "ds_config.json"));
+        const oj strict = oj::parse(
+            contentOf(exportFiles(config, cluster(launcher, 1, 8), ExportTarget::DeepSpeedJson), "ds_config.json"));
         QVERIFY(strict == config);
     }
 

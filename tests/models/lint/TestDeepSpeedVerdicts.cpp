@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QTest>
+#include <map>
 
 using namespace dsw;
 using oj = nlohmann::ordered_json;
@@ -95,6 +96,7 @@ private slots:
         QVERIFY2(verdicts.size() >= 150, qPrintable(QString("only %1 verdicts in %2").arg(verdicts.size()).arg(verdictDir())));
 
         int agree = 0, rejected = 0, trainerFilled = 0;
+        std::map<std::string, std::pair<int, int>> perFile; // file -> (configs, agree)
         QStringList disagreements;
         for (const Verdict& v : verdicts) {
             const auto parsed = parseConfigText(v.config.dump(2));
@@ -114,9 +116,12 @@ private slots:
             rejected += v.accepted ? 0 : 1;
             trainerFilled += filledWarmup && errors.empty() ? 1 : 0;
             const bool ok = v.accepted ? errors.empty() : (!errors.empty() || filledWarmup);
-            if (ok)
+            ++perFile[v.file].first;
+            if (ok) {
                 ++agree;
-            else
+                ++perFile[v.file].second;
+            }
+            if (!ok)
                 disagreements << QString::fromStdString(v.file + " " + v.id + " (" + v.source + "): DeepSpeed "
                                                         + (v.accepted ? "accepts, lint errors: " + errors
                                                                       : "rejects (" + v.error.substr(0, 160)
@@ -125,6 +130,8 @@ private slots:
         qInfo("%zu configs (%d rejected by DeepSpeed), %d agree; %d of the rejections are the Trainer's warmup "
               "\"auto\" filled with 0, a warning naming --warmup_steps",
               verdicts.size(), rejected, agree, trainerFilled);
+        for (const auto& [file, counts] : perFile)
+            qInfo("  %s: %d configs, %d agree", file.c_str(), counts.first, counts.second);
         QVERIFY2(disagreements.isEmpty(), qPrintable(disagreements.join('\n')));
     }
 };
