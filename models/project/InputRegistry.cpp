@@ -398,7 +398,7 @@ InputRegistry::InputRegistry()
              "ones Embedding, TransformerBlock and LMHead."),
         "pipeline", {"pipeline"});
     // Sources (resources/knowledge/sources.tsv): ds-pipe-bf16-accum-warning, ds-bf16-optimizer-select.
-    add(choice("pipeline.grad_accum_dtype", "Gradient accumulation", {"model", "fp32"}, "model",
+    add(choice("pipeline.grad_accum_dtype", "Gradient accumulation dtype", {"model", "fp32"}, "model",
                "model: gradients of the micro-batches are summed in the training dtype (DeepSpeed's default; a bf16 "
                "pipeline without ZeRO warns it is not safe numerically); fp32: data_types.grad_accum_dtype fp32, "
                "with bf16 training at ZeRO stage 1 without optimizer offload, at 4 bytes per parameter of the stage."),
