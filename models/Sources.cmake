@@ -80,6 +80,8 @@ set(DSW_MODELS_ESTIMATE_SOURCES
     estimate/DeepSpeedEstimator.h
     estimate/OnebitCost.cpp
     estimate/OnebitCost.h
+    estimate/PartitionMemo.cpp
+    estimate/PartitionMemo.h
     estimate/PipelinePartition.cpp
     estimate/PipelinePartition.h
     estimate/PlacementMemory.cpp
@@ -100,6 +102,8 @@ set(DSW_MODELS_ADVISE_SOURCES
     advise/Advice.h
     advise/BatchKeys.cpp
     advise/BatchKeys.h
+    advise/ChangePreview.cpp
+    advise/ChangePreview.h
     advise/ConfigComposer.cpp
     advise/ConfigComposer.h
     advise/CrossChecks.cpp
