@@ -86,7 +86,7 @@ const Advice* Plan::find(const std::string& workflow) const
     return it == workflows.end() ? nullptr : &*it;
 }
 
-Plan makePlan(const Answers& source)
+Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
 {
     Plan plan;
     plan.basis = basisStatement();
@@ -102,7 +102,7 @@ Plan makePlan(const Answers& source)
     const Answers answers = withChosenBatch(source, zero);
     plan.workflows.push_back(zero);
     plan.workflows.push_back(advisePrecision(answers, zero)); // bf16 states need its ZeRO stage
-    plan.workflows.push_back(advisePipeline(answers, zero));
+    plan.workflows.push_back(advisePipeline(answers, zero, partitioning));
     plan.workflows.push_back(adviseMemory(source)); // the setup the user ran (memory.ran_*), not the ZeRO pick
     plan.workflows.push_back(adviseNvme(answers));
     plan.workflows.push_back(adviseOnebit(answers, zero));
@@ -129,9 +129,9 @@ void lintPlan(Plan& plan, const Answers& answers)
 }
 } // namespace
 
-Plan makePlan(const Project& project)
+Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
 {
-    Plan plan = makePlan(project.answers);
+    Plan plan = makePlan(project.answers, partitioning);
     if (!project.importedConfig.is_object()) {
         lintPlan(plan, project.answers);
         return plan;

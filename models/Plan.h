@@ -2,6 +2,7 @@
 #include "advise/Advice.h"
 #include "advise/ConfigComposer.h"
 #include "config/ImportedConfigPlan.h"
+#include "estimate/PartitionMemo.h"
 #include "lint/ConfigLinter.h"
 #include "project/Answers.h"
 #include "project/ProjectFile.h"
@@ -29,9 +30,11 @@ struct Plan {
 const std::vector<std::string>& workflowIds();
 std::string workflowTitle(const std::string& id);
 
-Plan makePlan(const Answers& answers);
+// `partitioning`: how much of a balanced pipeline partition is computed now (advise/PipelineAdvisor.h); the
+// default is the command line's, the window passes kWindowPartitionPolicy.
+Plan makePlan(const Answers& answers, const PartitionPolicy& partitioning = {});
 // For a project imported from a ds_config, `config` is that config with the accepted suggestions only.
-Plan makePlan(const Project& project);
+Plan makePlan(const Project& project, const PartitionPolicy& partitioning = {});
 
 // `ds-wizard recommend --format json`; `onlyWorkflow` limits "workflows" to one id when not empty.
 nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow = {});

@@ -80,6 +80,8 @@ set(DSW_MODELS_ESTIMATE_SOURCES
     estimate/DeepSpeedEstimator.h
     estimate/OnebitCost.cpp
     estimate/OnebitCost.h
+    estimate/PartitionMemo.cpp
+    estimate/PartitionMemo.h
     estimate/PipelinePartition.cpp
     estimate/PipelinePartition.h
     estimate/PlacementMemory.cpp

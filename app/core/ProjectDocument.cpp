@@ -4,6 +4,7 @@
 #include "AtomicFile.h"
 #include "SetAnswerCommand.h"
 #include "Steps.h"
+#include "advise/PipelineAdvisor.h"
 #include "config/ConfigImporter.h"
 #include "config/HfModelConfig.h"
 
@@ -17,6 +18,7 @@ ProjectDocument::ProjectDocument(QObject* parent)
     : QObject(parent)
 {
     connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this] { emit modifiedChanged(isModified()); });
+    connect(&m_partitionWorker, &PartitionWorker::ready, this, &ProjectDocument::recompute);
     recompute();
 }
 
@@ -168,7 +170,16 @@ QString ProjectDocument::saveAs(const QString& path)
 
 void ProjectDocument::recompute()
 {
-    m_plan = makePlan(m_project);
+    // Nothing longer than a frame on the window's thread: a larger balanced partition goes to the worker.
+    m_plan = makePlan(m_project, kWindowPartitionPolicy);
+    const Advice* pipeline = m_plan.find("pipeline");
+    const bool computing = pipeline && pipeline->details.contains("partition")
+        && pipeline->details["partition"].value("state", std::string()) == "computing";
+    const auto input = computing ? balancedPartitionInput(m_project.answers) : std::nullopt;
+    if (input)
+        m_partitionWorker.request(*input);
+    else
+        m_partitionWorker.cancel();
     emit changed();
 }
 

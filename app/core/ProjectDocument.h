@@ -1,4 +1,5 @@
 #pragma once
+#include "PartitionWorker.h"
 #include "Plan.h"
 #include "project/ProjectFile.h"
 
@@ -20,6 +21,8 @@ public:
     const Project& project() const { return m_project; }
     const Plan& plan() const { return m_plan; }
     QUndoStack* undoStack() { return &m_undoStack; }
+    // Computes the pipeline partitions too large for a frame (the plan shows "computing…" meanwhile).
+    const PartitionWorker& partitionWorker() const { return m_partitionWorker; }
     QString fileName() const { return m_fileName; }
     QString displayName() const;
     // Unsaved edits (the undo stack) or a workflow marked done since the last save.
@@ -57,6 +60,7 @@ signals:
 private:
     void recompute();
 
+    PartitionWorker m_partitionWorker; // a partition it delivers makes the plan again
     Project m_project;
     Plan m_plan;
     QUndoStack m_undoStack;

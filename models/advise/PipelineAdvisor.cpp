@@ -4,6 +4,7 @@
 #include "advise/PipelineAdvisor.h"
 
 #include "advise/BatchKeys.h"
+#include "estimate/PartitionMemo.h"
 #include "estimate/PipelinePartition.h"
 #include "estimate/StepModel.h"
 #include "knowledge/DeepSpeedFacts.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <regex>
@@ -61,21 +63,22 @@ std::string percent(double fraction)
     return buf;
 }
 
-// What DeepSpeed's PipelineModule._partition_layers would do with these layers: the boundaries, or the
-// failed check that quotes the exception it would raise.
-struct Partition {
-    std::vector<int> parts; // empty when DeepSpeed would raise
+// The weights DeepSpeed's PipelineModule._partition_layers passes to partition_balanced for this method, or
+// the failed check that quotes the exception it would raise. "uniform" passes none (`uniform` set).
+struct PartitionWeights {
+    bool uniform = false;
+    std::vector<double> weights;
     std::optional<Check> failure;
 };
 
-Partition partitionLayers(const std::vector<PipelineLayer>& layers, int stages, const std::string& requested)
+PartitionWeights partitionWeights(const std::vector<PipelineLayer>& layers, const std::string& requested)
 {
     auto fail = [](const char* code, std::string message) {
-        return Partition{{}, Check{CheckLevel::Fail, code, std::move(message), "ds-pipeline-module"}};
+        return PartitionWeights{false, {}, Check{CheckLevel::Fail, code, std::move(message), "ds-pipeline-module"}};
     };
     const std::string method = lower(requested); // DeepSpeed lower-cases the method before matching it
     if (method == "uniform")
-        return {partitionUniform(static_cast<int>(layers.size()), stages), std::nullopt};
+        return {true, {}, std::nullopt};
     std::vector<double> weights;
     if (method == "parameters") {
         for (const auto& l : layers)
@@ -115,18 +118,127 @@ Partition partitionLayers(const std::vector<PipelineLayer>& layers, int stages, 
                     "DeepSpeed would raise NotImplementedError: Partitioning method " + method
                         + " not implemented. Use uniform, parameters or type:REGEX.");
     }
-    if (const std::int64_t work = balancedPartitionWork(static_cast<std::int64_t>(weights.size()), stages);
-        work > kMaxBalancedPartitionWork)
-        return fail(
-            "pipeline-partition-too-large",
-            "partition_method \"" + requested + "\": DeepSpeed's balanced partition of "
-                + std::to_string(weights.size()) + " layers into " + std::to_string(stages) + " stages tries "
-                + std::to_string(work) + " split points (the work grows as layers² × stages), more than the "
-                + std::to_string(kMaxBalancedPartitionWork)
-                + " the wizard computes. Use \"uniform\" (layers per "
-                  "stage, instant), or fewer stages or layers; DeepSpeed runs the same search, in Python, when it "
-                  "builds the PipelineModule.");
-    return {partitionBalanced(weights, stages), std::nullopt};
+    return {false, std::move(weights), std::nullopt};
+}
+
+// How the layer→stage plan was obtained (details.partition.state).
+enum class PartitionState {
+    Uniform,     // partition_method "uniform": nothing to compute
+    Computed,    // DeepSpeed's balanced partition, from the memo or computed now
+    Computing,   // too large to compute now; the caller's worker computes it, the uniform partition shown meanwhile
+    NotComputed, // too large for this caller; the uniform partition shown instead
+    Failed       // DeepSpeed would raise: no plan
+};
+
+const char* toString(PartitionState state)
+{
+    switch (state) {
+    case PartitionState::Uniform: return "uniform";
+    case PartitionState::Computed: return "computed";
+    case PartitionState::Computing: return "computing";
+    case PartitionState::NotComputed: return "not_computed";
+    case PartitionState::Failed: return "failed";
+    }
+    return "failed";
+}
+
+// What DeepSpeed's PipelineModule._partition_layers would do with these layers: the boundaries, or the
+// failed check that quotes the exception it would raise.
+struct Partition {
+    std::vector<int> parts; // empty when DeepSpeed would raise
+    std::optional<Check> failure;
+    PartitionState state = PartitionState::Failed;
+    std::int64_t splits = 0;              // candidate splits partitionBalanced tries (the wizard's cost)
+    std::int64_t deepSpeedIterations = 0; // iterations of DeepSpeed's own loop (its cost, in Python)
+};
+
+Partition partitionLayers(const std::vector<PipelineLayer>& layers, int stages, const std::string& requested,
+                          const PartitionPolicy& policy)
+{
+    PartitionWeights w = partitionWeights(layers, requested);
+    if (w.failure)
+        return {{}, std::move(w.failure), PartitionState::Failed};
+    const int n = static_cast<int>(layers.size());
+    if (w.uniform)
+        return {partitionUniform(n, stages), std::nullopt, PartitionState::Uniform};
+    Partition p;
+    p.splits = balancedPartitionWork(n, stages);
+    p.deepSpeedIterations = deepSpeedPartitionIterations(n, stages);
+    const BalancedPartitionInput input{std::move(w.weights), stages};
+    PartitionMemo& memo = PartitionMemo::shared();
+    if (auto known = memo.find(input)) {
+        p.parts = *known;
+        p.state = PartitionState::Computed;
+    } else if (p.splits <= policy.computeNow) {
+        p.parts = *memo.compute(input);
+        p.state = PartitionState::Computed;
+    } else {
+        p.parts = partitionUniform(n, stages); // shown, labelled, until (or instead of) the balanced one
+        p.state = p.splits <= policy.computeLater ? PartitionState::Computing : PartitionState::NotComputed;
+    }
+    return p;
+}
+
+std::string secondsText(double seconds)
+{
+    char buf[64];
+    if (seconds < 120)
+        std::snprintf(buf, sizeof buf, "%.0f s", seconds);
+    else if (seconds < 2 * 3600)
+        std::snprintf(buf, sizeof buf, "%.0f minutes", seconds / 60);
+    else if (seconds < 2 * 86400)
+        std::snprintf(buf, sizeof buf, "%.1f hours", seconds / 3600);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f days", seconds / 86400);
+    return buf;
+}
+
+// The wizard's state of the partition, and DeepSpeed's own cost of it where that is long enough to matter.
+void addPartitionChecks(Advice& adv, const Partition& p, std::size_t layerCount, int stages,
+                        const std::string& requested, const PartitionPolicy& policy)
+{
+    const double deepSpeedSeconds = static_cast<double>(p.deepSpeedIterations) / kDeepSpeedPartitionIterationsPerSecond;
+    adv.details["partition"] = oj{{"state", toString(p.state)},
+                                  {"shown", p.state == PartitionState::Computed ? "balanced" : "uniform"},
+                                  {"splits", p.splits},
+                                  {"deepspeed_iterations", p.deepSpeedIterations},
+                                  {"deepspeed_seconds", deepSpeedSeconds}};
+    const std::string what = "DeepSpeed's balanced partition (partition_method \"" + requested + "\") of "
+        + std::to_string(layerCount) + " layers into " + std::to_string(stages) + " stages";
+    if (p.state == PartitionState::Computing)
+        adv.checks.push_back({CheckLevel::Warn, "pipeline-partition-computing",
+                              "computing… " + what + " (" + std::to_string(p.splits)
+                                  + " candidate splits, in the background). Until it arrives the stages shown are "
+                                    "the uniform partition's (layers per stage), not the balanced one.",
+                              "ds-partition"});
+    if (p.state == PartitionState::NotComputed)
+        adv.checks.push_back({CheckLevel::Warn, "pipeline-partition-not-computed",
+                              what + " tries " + std::to_string(p.splits)
+                                  + " candidate splits (layers² × stages), more than the "
+                                  + std::to_string(std::max(policy.computeNow, policy.computeLater))
+                                  + " the wizard computes here; the stages shown are the uniform partition's "
+                                    "(layers per stage)."
+                                  + (p.splits <= kMaxBackgroundPartitionWork
+                                         ? " The window computes it in the background."
+                                         : ""),
+                              "ds-partition"});
+    if (deepSpeedSeconds > kSlowDeepSpeedPartitionSeconds) {
+        char rate[32];
+        std::snprintf(rate, sizeof rate, "%.1f", kDeepSpeedPartitionIterationsPerSecond / 1e6);
+        adv.checks.push_back(
+            {CheckLevel::Warn, "pipeline-partition-slow-in-deepspeed",
+             "DeepSpeed computes this partition itself, in Python, when each process builds the PipelineModule: "
+             "its partition_balanced loops over every split of every (layers, stages) cell, "
+                 + std::to_string(p.deepSpeedIterations) + " iterations here, about " + secondsText(deepSpeedSeconds)
+                 + " at the wizard's assumed " + rate
+                 + " million iterations per second (measured with DeepSpeed 0.19.5 under Python 3.11). "
+                   "partition_method \"uniform\" is instant (layers per stage; with equal blocks it differs from "
+                   "the balanced one only around the embedding and head). \"type:REGEX\" runs the same search over "
+                   "0/1 weights, so it is no faster; fewer, larger layers are (g blocks per layer divide the time by "
+                   "about g²).",
+             "ds-partition-balanced-loop"});
+        adv.sources.push_back("ds-partition-balanced-loop");
+    }
 }
 
 int zeroStageOf(const Advice& zero, const Answers& a)
@@ -580,7 +692,18 @@ std::vector<PipelineLayer> pipelineLayers(const Answers& a)
     return layers;
 }
 
-Advice advisePipeline(const Answers& a, const Advice& zero)
+std::optional<BalancedPartitionInput> balancedPartitionInput(const Answers& a)
+{
+    const auto stages = a.integer("pipeline.stages");
+    if (stages <= 1 || stages > std::numeric_limits<int>::max() || !parseLayerParams(a.text("pipeline.layer_params")))
+        return std::nullopt;
+    PartitionWeights w = partitionWeights(pipelineLayers(a), a.text("pipeline.partition_method"));
+    if (w.uniform || w.failure)
+        return std::nullopt;
+    return BalancedPartitionInput{std::move(w.weights), static_cast<int>(stages)};
+}
+
+Advice advisePipeline(const Answers& a, const Advice& zero, const PartitionPolicy& policy)
 {
     Advice adv;
     adv.workflow = "pipeline";
@@ -632,9 +755,11 @@ Advice advisePipeline(const Answers& a, const Advice& zero)
     s.bubble = static_cast<double>(s.stages - 1) / static_cast<double>(s.batch.gradientAccumulation + s.stages - 1);
 
     addTopologyChecks(adv, s, static_cast<int>(layers.size()));
-    const Partition partition = partitionLayers(layers, s.stages, a.text("pipeline.partition_method"));
+    const Partition partition = partitionLayers(layers, s.stages, a.text("pipeline.partition_method"), policy);
     if (partition.failure)
         adv.checks.push_back(*partition.failure);
+    else
+        addPartitionChecks(adv, partition, layers.size(), s.stages, a.text("pipeline.partition_method"), policy);
     std::int64_t layerTotal = 0;
     for (const auto& l : layers)
         layerTotal += l.params;
@@ -647,9 +772,14 @@ Advice advisePipeline(const Answers& a, const Advice& zero)
                                     "the layer counts."
                                   + (derived ? " Give pipeline.layer_params for the real layers." : ""),
                               derived ? "narayanan-params" : ""});
-    if (!partition.parts.empty())
+    if (!partition.parts.empty()) {
         addPlan(adv, a, s, layers, partition.parts);
-    else
+        if (partition.state == PartitionState::Computing)
+            adv.headline = "computing… the " + a.text("pipeline.partition_method") + " partition; meanwhile uniform: "
+                + adv.headline;
+        else if (partition.state == PartitionState::NotComputed)
+            adv.headline = "uniform partition shown (the balanced one is too large to compute here): " + adv.headline;
+    } else
         adv.headline = std::to_string(s.stages) + " pipeline stages: the partition method fails (see the checks)";
     addZeroChecks(adv, s.zeroStage);
     addBubbleAndBatch(adv, s);

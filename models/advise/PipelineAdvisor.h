@@ -1,9 +1,11 @@
 #pragma once
 #include "advise/Advice.h"
+#include "estimate/PartitionMemo.h"
 #include "project/Answers.h"
 #include "util/Result.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +33,15 @@ Result<std::vector<std::int64_t>> parseLayerParams(std::string_view list);
 std::vector<PipelineLayer> pipelineLayers(const Answers& answers);
 
 // The layer→stage plan, bubble, batch keys, PipelineModule snippet and checks. `zero` is the ZeRO
-// workflow's advice (pipeline parallelism allows ZeRO stage 0 or 1 only).
-Advice advisePipeline(const Answers& answers, const Advice& zero);
+// workflow's advice (pipeline parallelism allows ZeRO stage 0 or 1 only). A balanced partition comes from
+// PartitionMemo::shared() or is computed now within `policy.computeNow`; above it the plan shows the uniform
+// partition, labelled, with details.partition.state "computing" (within policy.computeLater: the caller's
+// worker computes balancedPartitionInput(answers) into the memo and plans again) or "not_computed".
+Advice advisePipeline(const Answers& answers, const Advice& zero, const PartitionPolicy& policy = {});
+
+// The input of the balanced partition advisePipeline needs for these answers (the weights DeepSpeed derives
+// for "parameters" or "type:REGEX", and the stages); empty when there is none (no pipeline, "uniform", a
+// method or layer list DeepSpeed would refuse).
+std::optional<BalancedPartitionInput> balancedPartitionInput(const Answers& answers);
 
 } // namespace dsw

@@ -39,6 +39,17 @@ std::int64_t balancedPartitionWork(std::int64_t numItems, std::int64_t numParts)
     return mulSat(numParts - 1, pairs); // (spare + 1)(spare + 2)/2 splits per level after the first
 }
 
+std::int64_t deepSpeedPartitionIterations(std::int64_t n, std::int64_t m)
+{
+    if (m < 1 || n <= m)
+        return 0;
+    // Rows i <= m loop i·i times, rows i > m loop i·m times: m(m+1)(2m+1)/6 + m(n − m)(n + m + 1)/2.
+    const std::int64_t firstRows = mulSat(m, m + 1, 2 * m + 1) / 6;
+    const std::int64_t a = n - m, b = n + m + 1; // one of them is even: their sum is odd
+    const std::int64_t laterRows = mulSat(m, a % 2 == 0 ? mulSat(a / 2, b) : mulSat(a, b / 2));
+    return addSat(firstRows, laterRows);
+}
+
 // DeepSpeed fills an (n+1) × (m+1) table with a loop over every split k < i for every cell (i, j).
 // This computes the same states and picks the same splits, with less work:
 //  - cells (k, j−1) with k < j−1 (and (k, 0) with k > 0) are never reached and stay at +∞; a candidate
@@ -48,7 +59,9 @@ std::int64_t balancedPartitionWork(std::int64_t numItems, std::int64_t numParts)
 //  - "replace when state.cost >= cost", in k order, ends at the last k of least cost: that is what
 //    is kept, without writing the intermediate states.
 // Costs are computed from the same doubles in the same order, so every comparison is DeepSpeed's.
-std::vector<int> partitionBalanced(const std::vector<double>& weights, int numParts)
+namespace {
+
+std::vector<int> balanced(const std::vector<double>& weights, int numParts, const std::atomic<bool>* cancelled)
 {
     if (numParts < 1)
         throw std::invalid_argument("partitionBalanced: numParts must be >= 1");
@@ -81,6 +94,8 @@ std::vector<int> partitionBalanced(const std::vector<double>& weights, int numPa
         splitAt(i, 1) = 0;
     }
     for (int j = 2; j <= m; ++j) {
+        if (cancelled && cancelled->load(std::memory_order_relaxed))
+            return {};
         for (int i = j; i <= j + spare; ++i) {
             const double total = prefix[static_cast<std::size_t>(i)];
             double bestCost = std::numeric_limits<double>::infinity();
@@ -108,6 +123,18 @@ std::vector<int> partitionBalanced(const std::vector<double>& weights, int numPa
         parts.push_back(splitAt(parts.back(), j));
     std::reverse(parts.begin(), parts.end());
     return parts;
+}
+
+} // namespace
+
+std::vector<int> partitionBalanced(const std::vector<double>& weights, int numParts)
+{
+    return balanced(weights, numParts, nullptr);
+}
+
+std::vector<int> partitionBalanced(const std::vector<double>& weights, int numParts, const std::atomic<bool>& cancelled)
+{
+    return balanced(weights, numParts, &cancelled);
 }
 
 } // namespace dsw

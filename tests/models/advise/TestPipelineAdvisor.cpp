@@ -11,11 +11,14 @@
 #include "TestAnswers.h"
 #include "advise/PipelineAdvisor.h"
 #include "advise/ZeroAdvisor.h"
+#include "estimate/PartitionMemo.h"
+#include "estimate/PipelinePartition.h"
 #include "estimate/StepModel.h"
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
 #include "util/Count.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 #include <algorithm>
@@ -602,6 +605,104 @@ private slots:
         const Advice adv = advisePipeline(a, zero);
         QVERIFY(adv.details["zero_stage"] == zero.details["recommended"]["stage"]);
         QVERIFY(adv.details["activation_checkpointing"] == zero.details["recommended"]["activation_checkpointing"]);
+    }
+
+    // A balanced partition too large for a frame is not computed on the caller's thread under the window's
+    // policy: the plan shows the uniform partition, labelled "computing…", and says which input to compute.
+    // Once a worker stores the result the same answers plan with it, and the memo is not recomputed.
+    void largePartitionIsDeferredUntilStored()
+    {
+        QStringList settings = small(8, 1, 8, "parameters", 8);
+        settings << "model.layers=2000"; // 2 002 layers into 8 stages: 7·1995·1996/2 = 13 937 070 splits
+        const Answers a = answersFrom(settings);
+        PartitionMemo::shared().clear();
+        const std::uint64_t computedBefore = PartitionMemo::shared().computations();
+
+        const Advice pending = advisePipeline(a, zeroAdvice(0, false), kWindowPartitionPolicy);
+        QCOMPARE(pending.details["partition"]["state"].get<std::string>(), std::string("computing"));
+        QCOMPARE(pending.details["partition"]["shown"].get<std::string>(), std::string("uniform"));
+        QCOMPARE(pending.details["partition"]["splits"].get<std::int64_t>(), std::int64_t{7} * 1995 * 1996 / 2);
+        QCOMPARE(pending.details["plan"]["parts"].get<std::vector<int>>(), partitionUniform(2002, 8));
+        QVERIFY2(pending.headline.rfind("computing…", 0) == 0, pending.headline.c_str());
+        const Check* computing = findCheck(pending, "pipeline-partition-computing");
+        QVERIFY(computing && computing->level == CheckLevel::Warn);
+        QVERIFY2(computing->message.find("uniform partition") != std::string::npos, computing->message.c_str());
+        QCOMPARE(PartitionMemo::shared().computations(), computedBefore); // nothing computed
+
+        const auto input = balancedPartitionInput(a);
+        QVERIFY(input);
+        QCOMPARE(input->parts, 8);
+        QCOMPARE(input->weights.size(), std::size_t{2002});
+        QCOMPARE(input->weights[1], static_cast<double>(transformerBlockParams(1024)));
+        const std::vector<int> balanced = partitionBalanced(input->weights, input->parts);
+        PartitionMemo::shared().store(*input, balanced);
+
+        const Advice done = advisePipeline(a, zeroAdvice(0, false), kWindowPartitionPolicy);
+        QCOMPARE(done.details["partition"]["state"].get<std::string>(), std::string("computed"));
+        QCOMPARE(done.details["partition"]["shown"].get<std::string>(), std::string("balanced"));
+        QCOMPARE(done.details["plan"]["parts"].get<std::vector<int>>(), balanced);
+        QVERIFY(!findCheck(done, "pipeline-partition-computing"));
+        QVERIFY2(done.headline.find("computing") == std::string::npos, done.headline.c_str());
+        QCOMPARE(PartitionMemo::shared().computations(), computedBefore);
+
+        // The command line's policy computes this size itself, and the second plan is a memo hit.
+        PartitionMemo::shared().clear();
+        const Advice now = advisePipeline(a, zeroAdvice(0, false));
+        QCOMPARE(now.details["plan"]["parts"].get<std::vector<int>>(), balanced);
+        QCOMPARE(PartitionMemo::shared().computations(), computedBefore + 1);
+        advisePipeline(a, zeroAdvice(0, false));
+        QCOMPARE(PartitionMemo::shared().computations(), computedBefore + 1);
+    }
+
+    // 10 002 layers into 1 024 stages (4.1e10 splits; DeepSpeed's own loop 5.1e10 iterations) returns at once
+    // under either policy, because nothing computes it here; it says how long DeepSpeed would take and what to
+    // use instead.
+    void hugePartitionIsNeverComputedSynchronously()
+    {
+        QStringList settings = small(64, 16, 1024, "parameters", 8);
+        settings << "model.layers=10000";
+        const Answers a = answersFrom(settings);
+        const std::uint64_t computedBefore = PartitionMemo::shared().computations();
+        QElapsedTimer clock;
+        clock.start();
+        const Advice window = advisePipeline(a, zeroAdvice(0, false), kWindowPartitionPolicy);
+        const Advice commandLine = advisePipeline(a, zeroAdvice(0, false));
+        QVERIFY2(clock.elapsed() < 60'000, "a generous budget: computing it would take about a minute or more");
+        QCOMPARE(PartitionMemo::shared().computations(), computedBefore);
+
+        QCOMPARE(window.details["partition"]["state"].get<std::string>(), std::string("computing"));
+        QCOMPARE(commandLine.details["partition"]["state"].get<std::string>(), std::string("not_computed"));
+        for (const Advice* adv : {&window, &commandLine}) {
+            QCOMPARE(adv->details["plan"]["parts"].get<std::vector<int>>(), partitionUniform(10002, 1024));
+            QCOMPARE(adv->details["partition"]["deepspeed_iterations"].get<std::int64_t>(),
+                     deepSpeedPartitionIterations(10002, 1024));
+            const Check* slow = findCheck(*adv, "pipeline-partition-slow-in-deepspeed");
+            QVERIFY(slow && slow->level == CheckLevel::Warn);
+            QCOMPARE(slow->source, std::string("ds-partition-balanced-loop"));
+            // 51 046 646 272 iterations at 0.7 million per second: 72 924 s, 20.3 hours.
+            QVERIFY2(slow->message.find("51046646272 iterations here, about 20.3 hours") != std::string::npos,
+                     slow->message.c_str());
+            QVERIFY2(slow->message.find("\"uniform\" is instant") != std::string::npos, slow->message.c_str());
+            QVERIFY2(slow->message.find("\"type:REGEX\" runs the same search") != std::string::npos,
+                     slow->message.c_str());
+        }
+        const Check* notComputed = findCheck(commandLine, "pipeline-partition-not-computed");
+        QVERIFY(notComputed);
+        QVERIFY2(notComputed->message.find("The window computes it in the background.") != std::string::npos,
+                 notComputed->message.c_str());
+        QVERIFY2(commandLine.headline.rfind("uniform partition shown", 0) == 0, commandLine.headline.c_str());
+    }
+
+    // DeepSpeed's own time is said only where it is long: 32 blocks into 4 stages is instant there too.
+    void smallPartitionsSayNothingAboutDeepSpeedsTime()
+    {
+        const Advice adv = advisePipeline(answersFrom(small(8, 1, 2, "parameters", 8)), zeroAdvice(0, false));
+        QVERIFY(!findCheck(adv, "pipeline-partition-slow-in-deepspeed"));
+        QCOMPARE(adv.details["partition"]["state"].get<std::string>(), std::string("computed"));
+        const Advice uniform = advisePipeline(answersFrom(small(8, 1, 2, "uniform", 8)), zeroAdvice(0, false));
+        QCOMPARE(uniform.details["partition"]["state"].get<std::string>(), std::string("uniform"));
+        QVERIFY(!balancedPartitionInput(answersFrom(small(8, 1, 2, "uniform", 8))));
+        QVERIFY(!balancedPartitionInput(answersFrom(small(8, 1, 2, "type:nothing", 8))));
     }
 };
 

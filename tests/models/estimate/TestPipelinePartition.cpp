@@ -203,8 +203,28 @@ private slots:
         QCOMPARE(balancedPartitionWork(10002, 8), std::int64_t{7} * 9995 * 9996 / 2);
         QCOMPARE(balancedPartitionWork(std::int64_t{1} << 40, std::int64_t{1} << 30),
                  std::numeric_limits<std::int64_t>::max());
-        QVERIFY(balancedPartitionWork(7500, 8) <= kMaxBalancedPartitionWork);
+        QVERIFY(balancedPartitionWork(10002, 8) <= kMaxBalancedPartitionWork); // the command line computes it
         QVERIFY(balancedPartitionWork(10002, 1024) > kMaxBalancedPartitionWork);
+        QVERIFY(balancedPartitionWork(10002, 1024) <= kMaxBackgroundPartitionWork); // a worker does
+        QVERIFY(balancedPartitionWork(1000, 8) <= kFramePartitionWork);
+    }
+
+    // DeepSpeed's loop runs k over range(i) for every j in 1..min(i, m), for every i in 1..n: counted by brute
+    // force against the closed form.
+    void deepSpeedIterationsCountItsLoop()
+    {
+        for (std::int64_t n = 0; n <= 40; ++n)
+            for (std::int64_t m = 1; m <= 12; ++m) {
+                std::int64_t loops = 0;
+                if (n > m)
+                    for (std::int64_t i = 1; i <= n; ++i)
+                        loops += i * std::min(i, m);
+                QCOMPARE(deepSpeedPartitionIterations(n, m), loops);
+            }
+        QCOMPARE(deepSpeedPartitionIterations(10002, 8), std::int64_t{8 * 9 * 17 / 6} + 8LL * 9994 * 10011 / 2);
+        QCOMPARE(deepSpeedPartitionIterations(std::int64_t{1} << 40, std::int64_t{1} << 30),
+                 std::numeric_limits<std::int64_t>::max());
+        QCOMPARE(deepSpeedPartitionIterations(5, 0), std::int64_t{0});
     }
 
     void rejectsNoParts()
