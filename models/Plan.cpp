@@ -122,10 +122,27 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
 }
 
 namespace {
-void lintPlan(Plan& plan, const Answers& answers)
+// The linter on the config shown (lines of its 2-space dump). For an import it also reads what the file's text said
+// beyond its JSON, so the file's own findings (duplicate keys, not strict JSON, quoteless values) stay.
+void lintPlan(Plan& plan, const Answers& answers, const ImportedText& text = {})
 {
-    if (auto parsed = parseConfigText(plan.config.dump(2)))
-        plan.lint = lintConfig(parsed.value(), answers);
+    auto parsed = parseConfigText(plan.config.dump(2));
+    if (!parsed)
+        return;
+    ParsedConfig config = std::move(parsed).value();
+    for (const auto& d : text.duplicates)
+        config.duplicates.push_back({d.pointer, d.line});
+    config.hjsonSyntax = text.hjsonSyntax;
+    config.strictJson = text.hjsonSyntax.empty();
+    for (const std::string& pointer : text.quotelessValues) { // unless an accepted suggestion replaced it
+        try {
+            const oj::json_pointer p(pointer);
+            if (config.json.contains(p) && config.json.at(p).is_string())
+                config.quotelessValues.push_back(pointer);
+        } catch (const nlohmann::json::exception&) { // a malformed pointer in a hand-edited project: not the file's
+        }
+    }
+    plan.lint = lintConfig(config, answers);
 }
 } // namespace
 
@@ -136,7 +153,8 @@ Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
         lintPlan(plan, project.answers);
         return plan;
     }
-    plan.suggestions = suggestionsFor(project.importedConfig, plan.config);
+    plan.suggestions = suggestionsFor(project.importedConfig, plan.config, project.answers);
+    plan.suggestionsNeed = suggestionInputsMissing(project.answers);
     for (auto& s : plan.suggestions) {
         s.accepted = std::find(project.acceptedSuggestions.begin(), project.acceptedSuggestions.end(), s.pointer)
             != project.acceptedSuggestions.end();
@@ -153,8 +171,23 @@ Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
                         plan.findings.end());
     for (auto& f : crossWorkflowFindings(plan.config, project.answers))
         plan.findings.push_back(std::move(f));
-    lintPlan(plan, project.answers);
+    lintPlan(plan, project.answers, project.importedText);
     return plan;
+}
+
+ExportOptions exportOptionsFor(const Plan& plan, const Project& project, ExportOptions base)
+{
+    const Answers& a = project.answers;
+    const std::string checkpointing = a.text("training.activation_checkpointing");
+    const Advice* zero = plan.find("zero");
+    if (a.has("training.activation_checkpointing") && checkpointing != "auto")
+        base.gradientCheckpointing = checkpointing == "on";
+    else if (zero && zero->details.contains("recommended")
+             && zero->details.at("recommended").contains("activation_checkpointing")
+             && (!project.importedConfig.is_object() || suggestionInputsMissing(a).empty()))
+        base.gradientCheckpointing = zero->details.at("recommended").at("activation_checkpointing").get<bool>();
+    base.attention = a.text("model.attention_impl");
+    return base;
 }
 
 nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow)
@@ -183,6 +216,8 @@ nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow)
                                           {"reason", s.reason},
                                           {"accepted", s.accepted}});
     }
+    if (!plan.suggestionsNeed.empty())
+        j["suggestions_need"] = plan.suggestionsNeed;
     j["basis"] = plan.basis;
     return j;
 }

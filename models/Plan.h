@@ -1,6 +1,7 @@
 #pragma once
 #include "advise/Advice.h"
 #include "advise/ConfigComposer.h"
+#include "config/ConfigExport.h"
 #include "config/ImportedConfigPlan.h"
 #include "estimate/PartitionMemo.h"
 #include "lint/ConfigLinter.h"
@@ -21,6 +22,7 @@ struct Plan {
     std::vector<std::string> inputErrors; // answers that do not validate
     std::string basis;                    // "Based on DeepSpeed 0.19.5's documentation and code; ..."
     std::vector<Suggestion> suggestions;  // for an imported config: what the wizard would change
+    std::vector<std::string> suggestionsNeed; // for an imported config: inputs the suggestions wait for (ids)
     std::vector<LintFinding> lint;        // the linter on `config` (with lines of its 2-space dump)
 
     const Advice* find(const std::string& workflow) const;
@@ -35,6 +37,11 @@ std::string workflowTitle(const std::string& id);
 Plan makePlan(const Answers& answers, const PartitionPolicy& partitioning = {});
 // For a project imported from a ds_config, `config` is that config with the accepted suggestions only.
 Plan makePlan(const Project& project, const PartitionPolicy& partitioning = {});
+
+// What the exported launch.sh needs from the plan beyond the config: whether it checkpoints activations (the
+// answer when given, else the ZeRO workflow's chosen plan; not known for an import whose model or cluster is not
+// given) and the attention kernel it was sized for. `base` supplies the rest (the training script).
+ExportOptions exportOptionsFor(const Plan& plan, const Project& project, ExportOptions base = {});
 
 // `ds-wizard recommend --format json`; `onlyWorkflow` limits "workflows" to one id when not empty.
 nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow = {});

@@ -72,6 +72,14 @@ int runImport(const QStringList& args, QTextStream& out)
     writeOutput(p.value("output"), project.value(), out);
     for (const auto& note : imported.notes)
         out << "note: " << safe(note) << "\n";
+    if (imported.project.importedConfig.is_object())
+        if (const auto need = suggestionInputsMissing(imported.project.answers); !need.empty()) {
+            QStringList ids;
+            for (const auto& id : need)
+                ids << QString::fromStdString(id);
+            out << "note: the wizard's suggestions for this config wait for the model and the cluster; give "
+                << ids.join(", ") << " (recommend --project ... --set id=value, or Setup in the window)\n";
+        }
     out << "wrote " << safe(p.value("output")) << "\n";
     return 0;
 }
@@ -97,8 +105,9 @@ int runExport(const QStringList& args, QTextStream& out)
     const QStringList inputs = p.isSet("project") ? QStringList{p.value("project")} : QStringList{};
     checkOutputPath(path, inputs, bundle);
     const Project project = projectFromOptions(p);
+    const Plan plan = makePlan(project);
     const ExportPlacement placement =
-        placeExport(exportFiles(makePlan(project).config, project.answers, *target), path, bundle);
+        placeExport(exportFiles(plan.config, project.answers, *target, exportOptionsFor(plan, project)), path, bundle);
     for (const auto& f : placement.files) // the files beside -o (the hostfile, a bundle's files)
         for (const QString& input : inputs)
             if (isSameFile(f.path, input))

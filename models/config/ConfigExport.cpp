@@ -48,6 +48,8 @@ LaunchSetup launchSetup(const Answers& answers, const ExportOptions& options)
     s.nodes = std::max<std::int64_t>(1, answers.integer("hardware.nodes"));
     s.gpusPerNode = std::max<std::int64_t>(1, answers.integer("hardware.gpus_per_node"));
     s.trainingScript = options.trainingScript;
+    s.gradientCheckpointing = options.gradientCheckpointing;
+    s.attention = options.attention;
     return s;
 }
 
@@ -92,11 +94,12 @@ std::string accelerateYaml(const oj& config, const LaunchSetup& s)
 
 ExportFile deepspeedJsonFile(const oj& config) { return {kDeepSpeedConfigFileName, jsonText(config)}; }
 
-ExportFile hfJsonFile(const oj& config, const LaunchSetup& s)
+oj hfForm(const oj& config, const std::string& launcher)
 {
-    return {kDeepSpeedConfigFileName,
-            jsonText(withExportedWarmup(withAutoValues(config, autoFillerForLauncher(s.launcher))))};
+    return withExportedWarmup(withAutoValues(config, autoFillerForLauncher(launcher)));
 }
+
+ExportFile hfJsonFile(const oj& config, const LaunchSetup& s) { return {kDeepSpeedConfigFileName, jsonText(hfForm(config, s.launcher))}; }
 
 void appendLaunch(std::vector<ExportFile>& out, const oj& config, const LaunchSetup& s)
 {
@@ -121,6 +124,21 @@ std::string exportTargetName(ExportTarget target)
         if (t == target)
             return text;
     return {};
+}
+
+ConfigForm launcherConfigForm(const Answers& answers)
+{
+    return answers.text("software.launcher") == "deepspeed" ? ConfigForm::Strict : ConfigForm::HfAuto;
+}
+
+nlohmann::ordered_json configInForm(const nlohmann::ordered_json& config, const Answers& answers, ConfigForm form)
+{
+    return form == ConfigForm::Strict ? config : hfForm(config, answers.text("software.launcher"));
+}
+
+std::string configText(const nlohmann::ordered_json& config, const Answers& answers, ConfigForm form)
+{
+    return jsonText(configInForm(config, answers, form));
 }
 
 std::vector<ExportFile> exportFiles(const nlohmann::ordered_json& config, const Answers& answers, ExportTarget target,

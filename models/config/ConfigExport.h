@@ -33,7 +33,21 @@ struct ExportOptions {
     // The user's training script as launch.sh names it (relative to the export folder, or absolute). The default
     // is a placeholder, marked in the script as one to replace. Written shell-quoted, so any path is safe.
     std::string trainingScript = "train.py";
+    // From the plan (Plan.h: exportOptionsFor): what launch.sh passes or marks FILL IN (LaunchScript.h: LaunchSetup).
+    std::optional<bool> gradientCheckpointing;
+    std::string attention;
 };
+
+// The two forms of ds_config.json: strict, what plain DeepSpeed needs ("auto" is an error there), and the Hugging
+// Face form, with "auto" where the Trainer or Accelerate fills the value (and the exported warmup, HfAutoValues.h).
+enum class ConfigForm { Strict, HfAuto };
+
+// The form the launcher reads: HfAuto for software.launcher hf-trainer and accelerate, Strict for deepspeed.
+ConfigForm launcherConfigForm(const Answers& answers);
+// `config` (strict) in `form`, for the launcher of `answers`: exactly what the DeepSpeedJson / HfJson export writes.
+nlohmann::ordered_json configInForm(const nlohmann::ordered_json& config, const Answers& answers, ConfigForm form);
+// The file text of configInForm (2-space indent, trailing newline): the preview, Copy JSON and the export.
+std::string configText(const nlohmann::ordered_json& config, const Answers& answers, ConfigForm form);
 
 // Parses "deepspeed-json", "hf-json", "accelerate-yaml", "launch", "bundle".
 std::optional<ExportTarget> exportTargetFromName(const std::string& name);

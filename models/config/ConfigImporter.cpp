@@ -81,6 +81,20 @@ ImportedProject importConfig(const ParsedConfig& parsed)
     ImportedProject out;
     const oj& c = parsed.json;
     out.project.importedConfig = c;
+    // The file's own problems stay with the project (Plan lints them again); a key written twice keeps its last
+    // value, as a loader that builds a dict does, and the note says so.
+    for (std::size_t i = 0; i < parsed.duplicates.size(); ++i) {
+        const ParsedConfig::Duplicate& d = parsed.duplicates[i];
+        out.project.importedText.duplicates.push_back({d.pointer, d.line});
+        if (std::any_of(parsed.duplicates.begin() + static_cast<std::ptrdiff_t>(i) + 1, parsed.duplicates.end(),
+                        [&](const ParsedConfig::Duplicate& later) { return later.pointer == d.pointer; }))
+            continue; // written again further down: that one is kept
+        const oj* kept = at(c, d.pointer);
+        out.notes.push_back(d.pointer + " is written more than once; the value on line " + std::to_string(d.line)
+                            + (kept ? " (" + kept->dump() + ")" : std::string()) + " is the one kept");
+    }
+    out.project.importedText.hjsonSyntax = parsed.hjsonSyntax;
+    out.project.importedText.quotelessValues = parsed.quotelessValues;
     AnswerWriter w(out);
 
     w.take(c, "/train_micro_batch_size_per_gpu", "training.micro_batch_size");

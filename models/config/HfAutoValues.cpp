@@ -1,5 +1,5 @@
 // Sources (resources/knowledge/sources.tsv): hf-trainer-auto, hf-zero3-auto, accelerate-ds-auto, hf-warmup-steps,
-// ds-warmup-positive, ds-lr-schedules.
+// ds-warmup-positive, ds-lr-schedules, ds-fused-adam-defaults.
 #include "config/HfAutoValues.h"
 
 namespace dsw {
@@ -188,6 +188,34 @@ std::vector<std::string> trainerArgumentsFor(const Rule& rule, const oj& value, 
     return {rule.flag, argumentText(value)};
 }
 
+// DeepSpeed's Adam and AdamW (FusedAdam, DeepSpeedCPUAdam: ops/adam, ds-fused-adam-defaults) default betas, eps and
+// weight_decay to (0.9, 0.999), 1e-8 and 0, which are also TrainingArguments' defaults for adam_beta1/2, adam_epsilon
+// and weight_decay (and DummyOptim's weight_decay). A config that leaves them out ignores the user's --weight_decay
+// and --adam_* silently, so the filler's form writes them, as "auto", with DeepSpeed's default as the value to give.
+oj withAdamDefaults(const oj& config, AutoFiller filler)
+{
+    const oj* type = find(config, {"optimizer", "type"});
+    const oj* params = find(config, {"optimizer", "params"});
+    if (!type || !type->is_string() || !params || !params->is_object())
+        return config;
+    std::string name = type->get<std::string>();
+    for (char& c : name)
+        c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    if (name != "adam" && name != "adamw")
+        return config;
+    oj out = config;
+    oj& p = out["optimizer"]["params"];
+    if (filler == AutoFiller::TransformersTrainer) {
+        if (!p.contains("betas"))
+            p["betas"] = oj::array({0.9, 0.999});
+        if (!p.contains("eps"))
+            p["eps"] = 1e-8;
+    }
+    if (!p.contains("weight_decay"))
+        p["weight_decay"] = 0.0;
+    return out;
+}
+
 } // namespace
 
 AutoFiller autoFillerForLauncher(const std::string& launcher)
@@ -195,11 +223,12 @@ AutoFiller autoFillerForLauncher(const std::string& launcher)
     return launcher == "accelerate" ? AutoFiller::Accelerate : AutoFiller::TransformersTrainer;
 }
 
-std::vector<AutoValue> autoValues(const nlohmann::ordered_json& config, AutoFiller filler)
+std::vector<AutoValue> autoValues(const nlohmann::ordered_json& strict, AutoFiller filler)
 {
     std::vector<AutoValue> out;
-    if (!config.is_object())
+    if (!strict.is_object())
         return out;
+    const oj config = withAdamDefaults(strict, filler);
     for (const Rule& rule : rules()) {
         const char* source = filler == AutoFiller::TransformersTrainer ? rule.trainer : rule.accelerate;
         if (!source)
@@ -220,7 +249,9 @@ std::vector<AutoValue> autoValues(const nlohmann::ordered_json& config, AutoFill
 
 nlohmann::ordered_json withAutoValues(const nlohmann::ordered_json& config, AutoFiller filler)
 {
-    oj out = config;
+    if (!config.is_object())
+        return config;
+    oj out = withAdamDefaults(config, filler);
     for (const AutoValue& av : autoValues(config, filler))
         out.at(oj::json_pointer(av.pointer)) = "auto"; // at(): replaces in place, so the key keeps its position
     return out;

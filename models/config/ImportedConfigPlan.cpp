@@ -38,6 +38,43 @@ void diff(const oj& imported, const oj& wizard, const std::string& pointer, cons
 
 bool enabled(const oj& config, const char* key) { return isEnabled(config, key); }
 
+bool containsAuto(const oj& v)
+{
+    if (v.is_string())
+        return v.get<std::string>() == "auto";
+    if (v.is_structured())
+        for (const auto& item : v)
+            if (containsAuto(item))
+                return true;
+    return false;
+}
+
+bool startsWith(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+
+// The base keys the wizard writes from training answers: given ones only (advise/BatchKeys: the ZeRO search picks
+// micro-batch x accumulation for a given global batch, so that one answer carries all three).
+bool baseAnswersGiven(const std::string& pointer, const Answers& a)
+{
+    const bool global = a.has("training.global_batch_size");
+    const bool micro = a.has("training.micro_batch_size");
+    const bool accumulation = a.has("training.gradient_accumulation_steps");
+    if (pointer == "/train_batch_size")
+        return global || (micro && accumulation);
+    if (pointer == "/train_micro_batch_size_per_gpu")
+        return global || micro;
+    if (pointer == "/gradient_accumulation_steps")
+        return global || accumulation;
+    if (pointer == "/gradient_clipping")
+        return a.has("training.gradient_clipping");
+    if (pointer == "/optimizer")
+        return a.has("training.optimizer") && a.has("training.learning_rate");
+    if (startsWith(pointer, "/optimizer/params"))
+        return a.has("training.learning_rate");
+    if (startsWith(pointer, "/optimizer/"))
+        return a.has("training.optimizer");
+    return true;
+}
+
 } // namespace
 
 std::vector<Suggestion> suggestionsFor(const oj& imported, const oj& wizard)
@@ -52,6 +89,35 @@ std::vector<Suggestion> suggestionsFor(const oj& imported, const oj& wizard)
         if (enabled(imported, from) && wizardUsesOther && !wizard.contains(from))
             out.push_back({std::string("/") + from, imported.at(from), nullptr, "precision", "", false});
     }
+    return out;
+}
+
+std::vector<std::string> suggestionInputsMissing(const Answers& answers)
+{
+    std::vector<std::string> out;
+    if (!answers.has("model.params") && !answers.describesShape())
+        out.push_back("model.params");
+    for (const char* id : {"hardware.gpu", "hardware.gpus_per_node", "hardware.nodes"})
+        if (!answers.has(id))
+            out.push_back(id);
+    return out;
+}
+
+bool suggestionAllowed(const Suggestion& suggestion, const Answers& answers)
+{
+    if (answers.text("software.launcher") != "deepspeed" && containsAuto(suggestion.from))
+        return false;
+    return baseAnswersGiven(suggestion.pointer, answers);
+}
+
+std::vector<Suggestion> suggestionsFor(const oj& imported, const oj& wizard, const Answers& answers)
+{
+    if (!suggestionInputsMissing(answers).empty())
+        return {};
+    std::vector<Suggestion> out;
+    for (Suggestion& s : suggestionsFor(imported, wizard))
+        if (suggestionAllowed(s, answers))
+            out.push_back(std::move(s));
     return out;
 }
 

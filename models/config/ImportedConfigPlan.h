@@ -1,4 +1,6 @@
 #pragma once
+#include "project/Answers.h"
+
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -18,6 +20,20 @@ struct Suggestion {
 // The wizard's differences from an imported config, key by key (a whole block when the imported
 // config lacks it). Keys the wizard does not model are never touched.
 std::vector<Suggestion> suggestionsFor(const nlohmann::ordered_json& imported, const nlohmann::ordered_json& wizard);
+
+// The answers the suggestions for an imported config wait for, as the ids of those not given: the model
+// ("model.params": neither it, a preset nor a shape) and the cluster ("hardware.gpu", "hardware.gpus_per_node",
+// "hardware.nodes"). While one is missing there are no suggestions: they would come from defaults, not the user.
+std::vector<std::string> suggestionInputsMissing(const Answers& answers);
+
+// Whether `suggestion` may be offered: never one that replaces "auto" for a Hugging Face launcher (the Trainer or
+// Accelerate fills it, and a number there must match its own arguments), and never a batch, clipping or optimizer
+// value taken from answers the user did not give (the wizard's defaults).
+bool suggestionAllowed(const Suggestion& suggestion, const Answers& answers);
+
+// suggestionsFor(imported, wizard), keeping only those allowed; none while suggestionInputsMissing() is not empty.
+std::vector<Suggestion> suggestionsFor(const nlohmann::ordered_json& imported, const nlohmann::ordered_json& wizard,
+                                       const Answers& answers);
 
 // The imported config with the accepted suggestions applied, keys in their original order.
 nlohmann::ordered_json applySuggestions(nlohmann::ordered_json imported, const std::vector<Suggestion>& suggestions);

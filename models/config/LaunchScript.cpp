@@ -94,9 +94,39 @@ std::string autoValuesComment(const oj& config, const LaunchSetup& s)
     return out + warmupComment(config, s);
 }
 
-Words trainerFlags(const oj& config)
+// The attention implementation the plan's memory and time assume, as Transformers' from_pretrained names it.
+std::string hfAttentionName(const std::string& attention)
+{
+    return attention == "flash" ? "flash_attention_2" : attention; // "sdpa", "eager"
+}
+
+// What the plan relies on that launch.sh cannot pass: the script does it, so it is a marked FILL IN.
+std::string scriptSettingsComment(const LaunchSetup& s)
+{
+    std::string out;
+    if (!s.gradientCheckpointing)
+        out += isTrainer(s) ? "# FILL IN: the wizard does not know whether this plan checkpoints activations; add\n"
+                              "# --gradient_checkpointing below if it does (the Memory tab says).\n"
+                            : "# FILL IN: the wizard does not know whether this plan checkpoints activations; if it "
+                              "does,\n# enable it in your script (model.gradient_checkpointing_enable()).\n";
+    else if (*s.gradientCheckpointing && !isTrainer(s))
+        out += "# FILL IN: the plan only fits with activation checkpointing: enable it in your script\n"
+               "# (model.gradient_checkpointing_enable() for a Transformers model, or deepspeed.checkpointing).\n";
+    if (!s.attention.empty())
+        out += "# FILL IN: the plan assumes the " + s.attention + " attention kernel: load the model with\n"
+            + "# from_pretrained(..., attn_implementation=\"" + hfAttentionName(s.attention) + "\")"
+            + (isTrainer(s) ? " (TrainingArguments has no flag for it).\n" : ".\n");
+    else
+        out += "# FILL IN: the wizard does not know the attention kernel; load the model with the one the plan\n"
+               "# was sized for (from_pretrained(..., attn_implementation=...)).\n";
+    return out;
+}
+
+Words trainerFlags(const oj& config, const LaunchSetup& s)
 {
     Words out;
+    if (s.gradientCheckpointing.value_or(false))
+        out.push_back("--gradient_checkpointing"); // the plan's memory counts on it (TrainingArguments' field)
     for (const AutoValue& av : autoValues(config, AutoFiller::TransformersTrainer))
         out.insert(out.end(), av.trainerArguments.begin(), av.trainerArguments.end());
     // The Trainer's fill_match compares a number at warmup_num_steps with --warmup_steps: pass the same one.
@@ -115,11 +145,11 @@ std::string deepspeedCommand(const oj& config, const LaunchSetup& s)
     std::string out;
     if (s.nodes > 1)
         out += "# Run on one node: the launcher starts all nodes listed in hostfile over passwordless SSH (pdsh).\n";
-    out += kFillInScript;
+    out += kFillInScript + scriptSettingsComment(s);
 
     std::vector<std::string> lines = {joinQuoted(launcher), shellQuote(s.trainingScript)};
     if (isTrainer(s)) {
-        const Words flags = trainerFlags(config);
+        const Words flags = trainerFlags(config, s);
         // One flag per line: "--name value" or a lone "--bf16".
         for (std::size_t i = 0; i < flags.size(); ++i) {
             const bool hasValue = i + 1 < flags.size() && flags[i + 1].rfind("--", 0) != 0;
@@ -150,7 +180,7 @@ std::string accelerateCommand(const LaunchSetup& s)
             + others + " (it overrides machine_rank: 0 there).\n";
         first += " --machine_rank \"${MACHINE_RANK:-0}\"";
     }
-    out += kFillInScript;
+    out += kFillInScript + scriptSettingsComment(s);
     return out + commandLines({first, shellQuote(s.trainingScript)});
 }
 

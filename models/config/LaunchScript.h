@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace dsw {
@@ -11,6 +12,11 @@ struct LaunchSetup {
     std::int64_t nodes = 1;
     std::int64_t gpusPerNode = 1;
     std::string trainingScript = "train.py";
+    // What the plan relies on that lives in the training script, not in ds_config.json: activation checkpointing
+    // (nullopt: not known, marked FILL IN) and the attention kernel (model.attention_impl: eager | sdpa | flash;
+    // empty: not known). The Trainer takes --gradient_checkpointing; the rest is the script's, said as FILL IN.
+    std::optional<bool> gradientCheckpointing;
+    std::string attention;
 };
 
 // One POSIX shell word: as is when it holds only characters no shell treats specially, otherwise in single

@@ -6,6 +6,7 @@
 #include "util/Utf8.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace dsw {
 
@@ -21,6 +22,38 @@ std::string lineAndColumn(const std::string& bytes, std::size_t offset)
 }
 
 std::string mebibytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MiB"; }
+
+bool isTextList(const oj& v)
+{
+    return v.is_array() && std::all_of(v.begin(), v.end(), [](const oj& item) { return item.is_string(); });
+}
+
+// "imported_text": {"duplicates": [{"pointer", "line"}], "syntax": [text], "quoteless": [pointer]}.
+Result<ImportedText> parseImportedText(const oj& v)
+{
+    const auto bad = [] {
+        return Result<ImportedText>::failure("\"imported_text\" must be {\"duplicates\": [{\"pointer\", \"line\"}], "
+                                             "\"syntax\": [text], \"quoteless\": [JSON pointers]}");
+    };
+    if (!v.is_object())
+        return bad();
+    ImportedText text;
+    const oj duplicates = v.value("duplicates", oj::array());
+    const oj syntax = v.value("syntax", oj::array());
+    const oj quoteless = v.value("quoteless", oj::array());
+    if (!duplicates.is_array() || !isTextList(syntax) || !isTextList(quoteless))
+        return bad();
+    for (const oj& d : duplicates) {
+        if (!d.is_object() || !d.contains("pointer") || !d["pointer"].is_string() || !d.contains("line")
+            || !d["line"].is_number_integer() || d["line"].get<std::int64_t>() < 0
+            || d["line"].get<std::int64_t>() > std::numeric_limits<int>::max())
+            return bad();
+        text.duplicates.push_back({d["pointer"].get<std::string>(), d["line"].get<int>()});
+    }
+    text.hjsonSyntax = syntax.get<std::vector<std::string>>();
+    text.quotelessValues = quoteless.get<std::vector<std::string>>();
+    return text;
+}
 
 } // namespace
 
@@ -141,9 +174,16 @@ Result<Project> parse(const std::string& bytes)
             return Result<Project>::failure("\"accepted_suggestions\" must be a list of JSON pointers");
         for (const auto& p : accepted)
             project.acceptedSuggestions.push_back(p.get<std::string>());
+        if (root.contains("imported_text")) {
+            auto text = parseImportedText(root["imported_text"]);
+            if (!text)
+                return Result<Project>::failure(text.error());
+            project.importedText = std::move(text).value();
+        }
     }
-    static const std::vector<std::string> known = {
-        "format", "version", "answers", "handled", "notes", "imported_config", "accepted_suggestions"};
+    static const std::vector<std::string> known = {"format",          "version",          "answers",
+                                                   "handled",         "notes",            "imported_config",
+                                                   "accepted_suggestions", "imported_text"};
     OrderedObjectBuilder unknownKeys;
     for (const auto& [key, value] : root.items())
         if (std::find(known.begin(), known.end(), key) == known.end())
@@ -191,6 +231,14 @@ std::string serializeProject(const Project& project)
     if (!project.importedConfig.is_null()) {
         root.set("imported_config", project.importedConfig);
         root.set("accepted_suggestions", project.acceptedSuggestions);
+        if (!project.importedText.empty()) {
+            oj duplicates = oj::array();
+            for (const auto& d : project.importedText.duplicates)
+                duplicates.push_back(oj{{"pointer", d.pointer}, {"line", d.line}});
+            root.set("imported_text", oj{{"duplicates", duplicates},
+                                         {"syntax", project.importedText.hjsonSyntax},
+                                         {"quoteless", project.importedText.quotelessValues}});
+        }
     }
     for (const auto& [key, value] : project.unknownKeys.items())
         root.set(key, value);

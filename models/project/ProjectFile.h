@@ -20,6 +20,21 @@ struct HandledWorkflow {
     bool operator==(const HandledWorkflow&) const = default;
 };
 
+// What an imported file's text said beyond its JSON (config/ConfigText.h: ParsedConfig), kept so that the file's own
+// lint findings (duplicate-key, not-strict-json, unquoted-value) stay in the plan after import and reopening.
+struct ImportedText {
+    struct Duplicate {
+        std::string pointer; // a key written more than once in one object: the file's last value is the one kept
+        int line = 0;        // the line of that later occurrence in the file
+        bool operator==(const Duplicate&) const = default;
+    };
+    std::vector<Duplicate> duplicates;
+    std::vector<std::string> hjsonSyntax;     // "comments", "trailing commas", ...: empty for strict JSON
+    std::vector<std::string> quotelessValues; // pointers of hjson quoteless values
+    bool empty() const { return duplicates.empty() && hjsonSyntax.empty() && quotelessValues.empty(); }
+    bool operator==(const ImportedText&) const = default;
+};
+
 // A *.dswiz file: {"format": "ds-wizard-project", "version": 1, "answers", "handled", "notes"}.
 struct Project {
     Answers answers;
@@ -29,6 +44,7 @@ struct Project {
     // wizard's suggestions the user accepted (JSON pointers into the composed config). Null when not imported.
     nlohmann::ordered_json importedConfig;
     std::vector<std::string> acceptedSuggestions;
+    ImportedText importedText; // saved as "imported_text" when not empty
     nlohmann::ordered_json unknownKeys = nlohmann::ordered_json::object();    // kept on re-save
     nlohmann::ordered_json unknownAnswers = nlohmann::ordered_json::object(); // ids this version does not know
 

@@ -835,6 +835,125 @@ private slots:
         QCOMPARE(ran.mid(1), argv);
     }
 
+    void hfFormGivesTheFillerEveryOptimizerField_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QString>("launcher");
+        QTest::addColumn<QStringList>("autoKeys"); // optimizer.params keys that are "auto" in the HF form
+        QTest::addColumn<QStringList>("flags");    // what launch.sh passes the Trainer for them
+        // The wizard writes only lr: the Trainer's --adam_beta1/2, --adam_epsilon and --weight_decay would be ignored
+        // without the other three keys; their values are DeepSpeed's Adam defaults (= TrainingArguments' defaults).
+        QTest::newRow("AdamW, Trainer") << "AdamW" << "hf-trainer" << QStringList{"lr", "betas", "eps", "weight_decay"}
+                                        << QStringList{"--learning_rate 0.0003", "--adam_beta1 0.9",
+                                                       "--adam_beta2 0.999", "--adam_epsilon 1e-08",
+                                                       "--weight_decay 0.0"};
+        QTest::newRow("Adam, Trainer") << "Adam" << "hf-trainer" << QStringList{"lr", "betas", "eps", "weight_decay"}
+                                       << QStringList{"--weight_decay 0.0"};
+        // Accelerate's DummyOptim takes lr and weight_decay only.
+        QTest::newRow("AdamW, Accelerate") << "AdamW" << "accelerate" << QStringList{"lr", "weight_decay"}
+                                           << QStringList{};
+        // Other optimizers' defaults differ (Lion's betas are (0.9, 0.99)): nothing is added for them.
+        QTest::newRow("Lion, Trainer") << "Lion" << "hf-trainer" << QStringList{"lr"}
+                                       << QStringList{"--learning_rate 0.0003"};
+    }
+    void hfFormGivesTheFillerEveryOptimizerField()
+    {
+        QFETCH(QString, type);
+        QFETCH(QString, launcher);
+        QFETCH(QStringList, autoKeys);
+        QFETCH(QStringList, flags);
+        const oj config = {{"train_micro_batch_size_per_gpu", 4},
+                           {"optimizer", {{"type", type.toStdString()}, {"params", {{"lr", 0.0003}}}}}};
+        const Answers answers = cluster(launcher, 1, 8);
+        const oj hf = oj::parse(exportFiles(config, answers, ExportTarget::HfJson).front().content);
+        QStringList keys;
+        for (const auto& [key, value] : hf["optimizer"]["params"].items()) {
+            QVERIFY2(value == "auto", key.c_str());
+            keys << q(key);
+        }
+        QCOMPARE(keys, autoKeys);
+        QCOMPARE(config["optimizer"]["params"].size(), std::size_t(1)); // the strict config is not changed
+        const QString script = q(contentOf(exportFiles(config, answers, ExportTarget::Launch), "launch.sh"));
+        for (const QString& flag : flags)
+            QVERIFY2(script.contains("  " + flag + " \\\n"), qPrintable(flag + " in\n" + script));
+    }
+
+    void launchCarriesWhatThePlanReliesOn_data()
+    {
+        QTest::addColumn<QString>("launcher");
+        QTest::addColumn<int>("checkpointing"); // -1: not known
+        QTest::addColumn<QString>("attention");
+        QTest::addColumn<QStringList>("present");
+        QTest::addColumn<QStringList>("absent");
+        const QString flag = QStringLiteral("  --gradient_checkpointing \\\n");
+        QTest::newRow("Trainer, checkpointing")
+            << "hf-trainer" << 1 << "flash"
+            << QStringList{flag, "  --bf16 \\\n", "  --deepspeed ds_config.json\n",
+                           "attn_implementation=\"flash_attention_2\""}
+            << QStringList{"whether this plan checkpoints"};
+        QTest::newRow("Trainer, no checkpointing") << "hf-trainer" << 0 << "sdpa"
+                                                   << QStringList{"attn_implementation=\"sdpa\""}
+                                                   << QStringList{"--gradient_checkpointing", "FILL IN: the plan only"};
+        QTest::newRow("Trainer, not known")
+            << "hf-trainer" << -1 << ""
+            << QStringList{"# FILL IN: the wizard does not know whether this plan checkpoints activations; add\n"
+                           "# --gradient_checkpointing below",
+                           "FILL IN: the wizard does not know the attention kernel"}
+            << QStringList{flag};
+        QTest::newRow("deepspeed, checkpointing")
+            << "deepspeed" << 1 << "eager"
+            << QStringList{"# FILL IN: the plan only fits with activation checkpointing",
+                           "model.gradient_checkpointing_enable()", "attn_implementation=\"eager\""}
+            << QStringList{flag};
+        QTest::newRow("accelerate, checkpointing") << "accelerate" << 1 << "sdpa"
+                                                   << QStringList{"# FILL IN: the plan only fits with activation"}
+                                                   << QStringList{flag};
+    }
+    void launchCarriesWhatThePlanReliesOn()
+    {
+        QFETCH(QString, launcher);
+        QFETCH(int, checkpointing);
+        QFETCH(QString, attention);
+        QFETCH(QStringList, present);
+        QFETCH(QStringList, absent);
+        ExportOptions options;
+        if (checkpointing >= 0)
+            options.gradientCheckpointing = checkpointing == 1;
+        options.attention = attention.toStdString();
+        const oj config = {{"train_micro_batch_size_per_gpu", 4}, {"bf16", {{"enabled", true}}}};
+        const QString script =
+            q(contentOf(exportFiles(config, cluster(launcher, 1, 8), ExportTarget::Launch, options), "launch.sh"));
+        for (const QString& text : present)
+            QVERIFY2(script.contains(text), qPrintable(text + " in\n" + script));
+        for (const QString& text : absent)
+            QVERIFY2(!script.contains(text), qPrintable(text + " not in\n" + script));
+    }
+
+    void configFormFollowsTheLauncher_data()
+    {
+        QTest::addColumn<QString>("launcher");
+        QTest::addColumn<bool>("hf");
+        QTest::newRow("deepspeed") << "deepspeed" << false;
+        QTest::newRow("hf-trainer") << "hf-trainer" << true;
+        QTest::newRow("accelerate") << "accelerate" << true;
+    }
+    void configFormFollowsTheLauncher()
+    {
+        QFETCH(QString, launcher);
+        QFETCH(bool, hf);
+        const Answers answers = cluster(launcher, 1, 8);
+        QCOMPARE(launcherConfigForm(answers) == ConfigForm::HfAuto, hf);
+        const oj config = zero2Config();
+        // Each form is exactly what its export writes (the preview and Copy JSON show these texts).
+        QCOMPARE(configText(config, answers, ConfigForm::Strict),
+                 exportFiles(config, answers, ExportTarget::DeepSpeedJson).front().content);
+        QCOMPARE(configText(config, answers, ConfigForm::HfAuto),
+                 exportFiles(config, answers, ExportTarget::HfJson).front().content);
+        QVERIFY(configInForm(config, answers, ConfigForm::Strict) == config);
+        QVERIFY(!autoPointers(configInForm(config, answers, ConfigForm::HfAuto)).empty());
+        QVERIFY(autoPointers(configInForm(config, answers, ConfigForm::Strict)).empty());
+    }
+
     void shellQuoteWords_data()
     {
         QTest::addColumn<QString>("word");

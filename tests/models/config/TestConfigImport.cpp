@@ -3,6 +3,7 @@
 #include "config/ConfigImporter.h"
 
 #include <QDir>
+#include <algorithm>
 #include <QFile>
 #include <QTest>
 
@@ -11,6 +12,26 @@ using oj = nlohmann::ordered_json;
 
 namespace {
 QString corpusDir() { return QStringLiteral(DSW_SOURCE_DIR "/../shared/corpus/ds_configs"); }
+
+// The model and the cluster, which an import's suggestions wait for (ImportedConfigPlan.h: suggestionInputsMissing).
+void giveModelAndCluster(Project& project)
+{
+    project.answers.set("model.params", 7e9);
+    project.answers.set("hardware.gpu", "a100-80gb");
+    project.answers.set("hardware.gpus_per_node", 8);
+    project.answers.set("hardware.nodes", 1);
+}
+
+bool hasSuggestionUnder(const Plan& plan, const std::string& prefix)
+{
+    return std::any_of(plan.suggestions.begin(), plan.suggestions.end(),
+                       [&](const Suggestion& s) { return s.pointer.rfind(prefix, 0) == 0; });
+}
+
+bool hasLint(const Plan& plan, const std::string& code)
+{
+    return std::any_of(plan.lint.begin(), plan.lint.end(), [&](const LintFinding& f) { return f.code == code; });
+}
 
 ParsedConfig parsed(const std::string& text)
 {
@@ -100,15 +121,19 @@ private slots:
         // Through the project file as well, as `ds-wizard import` then `recommend --format config` do.
         auto reloaded = parseProject(serializeProject(imported.project));
         QVERIFY(reloaded.ok());
-        const Plan plan = makePlan(reloaded.value());
+        Project project = reloaded.value();
+        giveModelAndCluster(project);
+        const Plan plan = makePlan(project);
         QCOMPARE(plan.config.dump(), oj::parse(text).dump()); // keys, order and values, large integers exact
-        QVERIFY(!plan.suggestions.empty());                   // e.g. gradient_clipping written explicitly
+        QVERIFY(!plan.suggestions.empty());                   // e.g. the micro-batch for 8 GPUs
     }
 
     void acceptedSuggestionsAreApplied()
     {
         auto imported = importConfig(parsed(
             R"({"train_batch_size": 16, "train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 2}})"));
+        giveModelAndCluster(imported.project);
+        imported.project.answers.set("training.gradient_clipping", 1.0); // given: the wizard writes it explicitly
         Plan plan = makePlan(imported.project);
         const auto clip = std::find_if(plan.suggestions.begin(), plan.suggestions.end(),
                                        [](const Suggestion& s) { return s.pointer == "/gradient_clipping"; });
@@ -125,6 +150,7 @@ private slots:
         // fp16 config imported for an A100: the wizard suggests bf16 and removing fp16, never both on.
         auto imported = importConfig(parsed(R"({"fp16": {"enabled": true}, "zero_optimization": {"stage": 1}})"));
         imported.project.answers.set("training.precision", "auto");
+        giveModelAndCluster(imported.project);
         Plan plan = makePlan(imported.project);
         for (const auto& s : plan.suggestions)
             if (s.workflow == "precision")
@@ -132,6 +158,87 @@ private slots:
         plan = makePlan(imported.project);
         QVERIFY(plan.config.contains("bf16"));
         QVERIFY(!plan.config.contains("fp16"));
+    }
+
+    void theFilesOwnFindingsStayAfterImport()
+    {
+        // A comment and a key written twice: lint reports both on the file; after import they stay in the plan's
+        // findings (also through the project file), and a note says which value was kept.
+        const std::string text = "{\n  // tuned by hand\n  \"train_batch_size\": 16,\n  \"zero_optimization\": "
+                                 "{\"stage\": 1},\n  \"train_batch_size\": 32\n}\n";
+        const ParsedConfig file = parsed(text);
+        const auto imported = importConfig(file);
+        QCOMPARE(imported.project.importedConfig["train_batch_size"].get<int>(), 32); // the last one, as before
+        QVERIFY(std::any_of(imported.notes.begin(), imported.notes.end(), [](const std::string& n) {
+            return n.find("/train_batch_size is written more than once") != std::string::npos
+                && n.find("line 5 (32) is the one kept") != std::string::npos;
+        }));
+        for (const Project& project : {imported.project, parseProject(serializeProject(imported.project)).value()}) {
+            const Plan plan = makePlan(project);
+            QVERIFY(hasLint(plan, "duplicate-key"));
+            QVERIFY(hasLint(plan, "not-strict-json"));
+        }
+        // A strict file without duplicates has neither.
+        const Plan clean = makePlan(importConfig(parsed(R"({"train_batch_size": 16})")).project);
+        QVERIFY(!hasLint(clean, "duplicate-key"));
+        QVERIFY(!hasLint(clean, "not-strict-json"));
+    }
+
+    void aBadImportedTextInAProjectIsRefused()
+    {
+        const std::string bad = R"({"format": "ds-wizard-project", "version": 1, "answers": {},
+            "imported_config": {"train_batch_size": 4}, "imported_text": {"duplicates": [{"pointer": 3}]}})";
+        const auto r = parseProject(bad);
+        QVERIFY(!r.ok());
+        QVERIFY(r.error().find("imported_text") != std::string::npos);
+    }
+
+    void noSuggestionsUntilTheModelAndClusterAreGiven()
+    {
+        auto imported = importConfig(parsed(
+            R"({"train_batch_size": 16, "train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 0}})"));
+        Plan plan = makePlan(imported.project);
+        QVERIFY(plan.suggestions.empty()); // the wizard would only have its defaults (a 7B model on 8 A100s)
+        QCOMPARE(plan.suggestionsNeed,
+                 (std::vector<std::string>{"model.params", "hardware.gpu", "hardware.gpus_per_node", "hardware.nodes"}));
+        imported.project.answers.set("model.params", 7e9);
+        imported.project.answers.set("hardware.gpu", "a100-80gb");
+        imported.project.answers.set("hardware.gpus_per_node", 8);
+        QCOMPARE(makePlan(imported.project).suggestionsNeed, std::vector<std::string>{"hardware.nodes"});
+        imported.project.answers.set("hardware.nodes", 1);
+        plan = makePlan(imported.project);
+        QVERIFY(plan.suggestionsNeed.empty());
+        QVERIFY(hasSuggestionUnder(plan, "/gradient_accumulation_steps")); // 16 = 2 x 1 x 8 GPUs, from the file's batch
+        // Clipping and the optimizer are not in the file and the user gave neither: no value from defaults.
+        QVERIFY(!hasSuggestionUnder(plan, "/gradient_clipping"));
+        QVERIFY(!hasSuggestionUnder(plan, "/optimizer"));
+        imported.project.answers.set("training.optimizer", "adamw");
+        imported.project.answers.set("training.learning_rate", 3e-4);
+        QVERIFY(hasSuggestionUnder(makePlan(imported.project), "/optimizer"));
+    }
+
+    void anHfImportKeepsItsAutoValues()
+    {
+        // axolotl's ZeRO-3 config, launcher hf-trainer (from its "auto"): no suggestion replaces "auto", none adds an
+        // optimizer with a fixed learning rate, with or without the model and cluster.
+        QFile f(corpusDir() + "/axolotl-ai-cloud__axolotl__deepspeed_configs__zero3_bf16_cpuoffload_all.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        auto imported = importConfig(parsed(f.readAll().toStdString()));
+        QCOMPARE(imported.project.answers.text("software.launcher"), std::string("hf-trainer"));
+        QVERIFY(makePlan(imported.project).suggestions.empty());
+        giveModelAndCluster(imported.project);
+        for (const char* launcher : {"hf-trainer", "accelerate"}) {
+            imported.project.answers.set("software.launcher", launcher);
+            const Plan plan = makePlan(imported.project);
+            QVERIFY(plan.suggestionsNeed.empty());
+            for (const Suggestion& s : plan.suggestions)
+                QVERIFY2(!(s.from.is_string() && s.from.get<std::string>() == "auto"), s.pointer.c_str());
+            QVERIFY(!hasSuggestionUnder(plan, "/optimizer"));
+        }
+        // For plain DeepSpeed "auto" is an error, so values the user gave may replace it.
+        imported.project.answers.set("software.launcher", "deepspeed");
+        imported.project.answers.set("training.global_batch_size", 64);
+        QVERIFY(hasSuggestionUnder(makePlan(imported.project), "/train_batch_size"));
     }
 
     void everyStrictCorpusConfigRoundTrips()
