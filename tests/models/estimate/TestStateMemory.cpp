@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string_view>
 
 using namespace dsw;
 
@@ -71,6 +72,18 @@ ActivationCase exampleActivations(const ExampleRow& r)
     return c;
 }
 
+// train.py's activation peak. The bf16-low runs (bf16_full.json) enable torch.autocast, whose cross-entropy runs in
+// fp32 as Hugging Face's upcast loss does: the model's standard loss. The baseline runs call nn.CrossEntropyLoss on
+// the bf16 logits: log-softmax keeps its bf16 output, and its backward holds that with its incoming and outgoing
+// gradients, 3 × 2·s·b·v bytes, in place of the upcast loss's peak. With checkpointing the model's own peak.
+std::int64_t exampleActivationBytes(const ExampleRow& r)
+{
+    const ActivationCase c = exampleActivations(r);
+    if (r.checkpointing || r.states == StatePrecision::Bf16)
+        return modelActivations(c, LossImpl::Standard, r.checkpointing).peakBytes;
+    return addSat(mulSat(r.layers, layerActivations(c).bytes), mulSat(6, r.batch, kSeq, kVocab));
+}
+
 // The example's configs (configs/baseline.json, bf16_full.json): reduce_bucket_size 5e7, overlap_comm,
 // contiguous_gradients, stage3_param_persistence_threshold 0; everything else DeepSpeed's default. train.py builds
 // the model without zero.Init, so torch's own linear serves the blocks.
@@ -92,7 +105,7 @@ StateMemoryInputs exampleInputs(const ExampleRow& r, bool withActivations)
     in.zeroInit = false;
     in.fullCheckpointing = r.checkpointing;
     if (withActivations) {
-        in.activationBytes = modelActivations(exampleActivations(r), LossImpl::Standard, r.checkpointing).peakBytes;
+        in.activationBytes = exampleActivationBytes(r);
         in.activationSource = "activation-reference";
     }
     return in;
@@ -192,12 +205,12 @@ void TestStateMemory::deepSpeedExamplesPeak_data()
 {
     QTest::addColumn<int>("row");
     QTest::addColumn<double>("tolerance");
-    // ±10% (the issue's) for the 6.86B rows. ±20% for the 254M rows, whose peak is dominated by the loss: train.py
-    // runs cross-entropy on bf16 logits (baseline) or under torch.autocast (bf16-low), where the model keeps
-    // Hugging Face's fp32-upcast loss (12·s·b·v bytes at its peak); at b·s·v = 102M elements that difference is
-    // up to 0.6 GiB of 3.6-5.9.
+    // ±10%, the issue's, for every row but D2b, held to ±20%: the bf16-low runs enable torch.autocast, which keeps
+    // the attention softmax and LayerNorm outputs in fp32 where the model keeps bf16 activations. At 254M on 4 GPUs
+    // activations are most of the peak (about 4·a·s²·b + 8·s·b·h bytes a layer more, 0.9 GiB of 4.4); at 6.86B and
+    // on one GPU the model states dominate and the row stays within 10%.
     for (int i = 0; i < static_cast<int>(std::size(kRows)); ++i)
-        QTest::newRow(kRows[i].id) << i << (kRows[i].hidden >= 4096 ? 0.10 : 0.20);
+        QTest::newRow(kRows[i].id) << i << (std::string_view(kRows[i].id) == "D2b" ? 0.20 : 0.10);
 }
 
 // The peak: steady plus the larger of forward/backward (activations; without zero.Init and without
