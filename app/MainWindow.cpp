@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "BoundedText.h"
+#include "ChangePreviewDialog.h"
 #include "ExportDialog.h"
 #include "ExportWriter.h"
 #include "FindingsView.h"
@@ -13,6 +14,7 @@
 #include "SummaryPage.h"
 #include "WhyView.h"
 #include "WorkflowPage.h"
+#include "project/InputLabels.h"
 
 #include <QAction>
 #include <QApplication>
@@ -61,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_pages->addWidget(page);
         connect(page, &WorkflowPage::edited, this,
                 [this](const std::string& id, const nlohmann::json& value) { m_document->setAnswer(id, value); });
+        connect(page, &WorkflowPage::applyStepRequested, this, &MainWindow::applyMemoryStep);
         connect(page, &WorkflowPage::inputCut, this,
                 [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     }
@@ -108,6 +111,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_findings, &FindingsView::suggestionToggled, this, [this](const std::string& pointer, bool accepted) {
         m_document->setSuggestionAccepted(pointer, accepted);
     });
+    connect(m_findings, &FindingsView::applyRequested, this, &MainWindow::applySuggestion);
     setAcceptDrops(true);
     connect(m_back, &QPushButton::clicked, this, [this] { next(-1); });
     connect(m_next, &QPushButton::clicked, this, [this] { next(+1); });
@@ -344,6 +348,36 @@ void MainWindow::copyConfig()
 {
     QApplication::clipboard()->setText(QString::fromStdString(m_document->plan().config.dump(2) + "\n"));
     statusBar()->showMessage(tr("ds_config.json copied to the clipboard"), 4000);
+}
+
+bool MainWindow::applyMemoryStep(int index)
+{
+    const Advice* memory = m_document->plan().find("memory");
+    if (!memory || !memory->details.contains("steps") || index < 0)
+        return false;
+    return applyWithPreview(
+        previewMemoryStep(m_document->project().answers, memory->details.at("steps"), static_cast<std::size_t>(index)),
+        {});
+}
+
+bool MainWindow::applySuggestion(const std::string& pointer)
+{
+    for (const auto& s : m_document->plan().suggestions)
+        if (s.pointer == pointer)
+            return applyWithPreview(previewConfigChange(m_document->project().answers, s.pointer, s.to), s.pointer);
+    return false;
+}
+
+bool MainWindow::applyWithPreview(const ChangePreview& preview, const std::string& acceptPointer)
+{
+    const Answers answers = m_document->project().answers;
+    ChangePreviewDialog dialog(preview, answers, this);
+    if (dialog.exec() != QDialog::Accepted || !preview.cannotApply.empty())
+        return false;
+    m_document->applyChange(QString::fromStdString(withInputLabels(preview.title)), preview.edits, acceptPointer);
+    statusBar()->showMessage(tr("Applied %1 (Undo takes it back)").arg(boundedForDisplay(withInputLabels(preview.title))),
+                             10000);
+    return true;
 }
 
 void MainWindow::goToStep(const std::string& step)

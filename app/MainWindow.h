@@ -1,4 +1,5 @@
 #pragma once
+#include "advise/ChangePreview.h"
 #include "config/ConfigExport.h"
 
 #include <QMainWindow>
@@ -40,6 +41,10 @@ public:
     // Makes a new project from a ds_config file (no question about unsaved changes). False with a message on failure.
     bool importConfig(const QString& path);
     void copyConfig();
+    // Apply from the plan: a preview of the change (ChangePreviewDialog), then one undo step when the user applies
+    // it. `index` is the out-of-memory plan's step; `pointer` an import suggestion's. True when applied.
+    bool applyMemoryStep(int index);
+    bool applySuggestion(const std::string& pointer);
     void goToStep(const std::string& step);
     ProjectDocument* document() { return m_document; }
 
@@ -56,6 +61,7 @@ private:
     void showExportDialog();
     void rememberFile(const QString& path);
     void next(int direction);
+    bool applyWithPreview(const ChangePreview& preview, const std::string& acceptPointer);
 
     ProjectDocument* m_document;
     StepSidebar* m_sidebar;

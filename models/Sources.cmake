@@ -143,6 +143,8 @@ set(DSW_MODELS_CONFIG_SOURCES
     config/ConfigExport.h
     config/ConfigImporter.cpp
     config/ConfigImporter.h
+    config/ConfigLines.cpp
+    config/ConfigLines.h
     config/ConfigScan.cpp
     config/ConfigScan.h
     config/ConfigText.cpp

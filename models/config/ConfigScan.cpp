@@ -32,14 +32,17 @@ void appendEscaped(std::string& out, const std::string& text)
     out += '"';
 }
 
-// One left-to-right pass; containers are tracked on an explicit stack, never by recursion.
+bool isNumberChar(char c) { return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == 'e' || c == 'E'; }
+
+// One left-to-right pass; containers are tracked on an explicit stack, never by recursion. The text for the
+// parser is copied only from the first change on (strict JSON is parsed as it is).
 class Scanner {
 public:
     Scanner(const std::string& in, int maxDepth)
         : m_in(in)
         , m_maxDepth(maxDepth)
     {
-        m_out.json.reserve(in.size() + 16);
+        m_out.input = &in;
     }
 
     ScannedConfig run()
@@ -67,28 +70,45 @@ public:
             else
                 bareValue();
         }
-        if (m_i < m_in.size()) // stopped early: hand the rest to the parser unchanged
-            m_out.json.append(m_in, m_i, std::string::npos);
+        if (m_out.rewritten) { // the rest unchanged (all of it when it stopped early)
+            m_i = m_in.size();
+            flush();
+        }
+        m_out.keys.shrink_to_fit(); // they live while the JSON is built: no slack from doubling
+        m_out.values.shrink_to_fit();
         return std::move(m_out);
     }
 
 private:
     char next() const { return m_i + 1 < m_in.size() ? m_in[m_i + 1] : '\0'; }
 
+    // Copies the input up to where the scan is into the parser's text, starting that text if needed.
+    void flush()
+    {
+        if (!m_out.rewritten) {
+            m_out.rewritten = true;
+            m_out.rewrittenJson.reserve(m_in.size() + 16);
+        }
+        m_out.rewrittenJson.append(m_in, m_copied, m_i - m_copied);
+        m_copied = m_i;
+    }
+
     void copyOne()
     {
         if (m_in[m_i] == '\n')
             ++m_line;
-        m_out.json += m_in[m_i++];
+        ++m_i;
     }
 
     void blankLineComment()
     {
         m_out.comments = true;
+        flush();
         while (m_i < m_in.size() && m_in[m_i] != '\n') {
-            m_out.json += ' ';
+            m_out.rewrittenJson += ' ';
             ++m_i;
         }
+        m_copied = m_i;
     }
 
     void blankBlockComment()
@@ -96,20 +116,23 @@ private:
         m_out.comments = true;
         const std::size_t end = m_in.find("*/", m_i + 2);
         if (end == std::string::npos) { // unterminated: let the parser report it
-            m_out.json.append(m_in, m_i, std::string::npos);
             m_i = m_in.size();
             return;
         }
+        flush();
         for (; m_i < end + 2; ++m_i) {
             const bool newline = m_in[m_i] == '\n';
             m_line += newline ? 1 : 0;
-            m_out.json += newline ? '\n' : ' ';
+            m_out.rewrittenJson += newline ? '\n' : ' ';
         }
+        m_copied = m_i;
     }
 
     void value(bool quoteless = false)
     {
-        m_out.values.push_back({m_line, quoteless});
+        if (!m_stack.empty() && m_stack.back().bracket == '[')
+            ++m_out.values[m_stack.back().value].members;
+        m_out.values.push_back({m_line, 0, quoteless});
         m_expectValue = false;
         m_expectKey = false;
         m_lastWasValue = true;
@@ -125,7 +148,7 @@ private:
                 + std::to_string(at.line) + ", column " + std::to_string(at.column);
             return;
         }
-        m_stack.push_back(c);
+        m_stack.push_back({c, m_out.values.size() - 1});
         m_expectKey = c == '{';
         m_expectValue = c == '[';
         m_lastWasValue = false;
@@ -135,7 +158,8 @@ private:
     void close()
     {
         if (m_pendingComma != std::string::npos) { // hjson allows a comma before the closing bracket
-            m_out.json[m_pendingComma] = ' ';
+            flush(); // no bytes were inserted since the comma: its offset in the parser's text is known
+            m_out.rewrittenJson[m_pendingComma + m_inserted] = ' ';
             m_out.trailingCommas = true;
         }
         if (!m_stack.empty())
@@ -148,8 +172,8 @@ private:
 
     void comma()
     {
-        const bool inArray = !m_stack.empty() && m_stack.back() == '[';
-        m_pendingComma = m_lastWasValue ? m_out.json.size() : std::string::npos;
+        const bool inArray = !m_stack.empty() && m_stack.back().bracket == '[';
+        m_pendingComma = m_lastWasValue ? m_i : std::string::npos;
         m_expectValue = inArray;
         m_expectKey = !inArray;
         m_lastWasValue = false;
@@ -171,20 +195,20 @@ private:
         while (end < m_in.size() && m_in[end] != '"' && m_in[end] != '\n')
             end += m_in[end] == '\\' ? 2 : 1;
         if (end >= m_in.size() || m_in[end] != '"') { // unterminated: the parser reports it
-            m_out.json.append(m_in, m_i, std::string::npos);
             m_i = m_in.size();
             return;
         }
-        const bool isKey = !m_expectValue && !m_stack.empty() && m_stack.back() == '{';
+        const bool isKey = !m_expectValue && !m_stack.empty() && m_stack.back().bracket == '{';
         if (isKey) {
-            m_out.keys.push_back({m_in.substr(m_i + 1, end - m_i - 1), m_line});
+            ++m_out.values[m_stack.back().value].members;
+            m_out.keys.push_back(
+                {static_cast<std::uint32_t>(m_i + 1), static_cast<std::uint32_t>(end - m_i - 1), m_line});
             m_expectKey = false;
             m_lastWasValue = false;
             m_pendingComma = std::string::npos;
         } else {
             value();
         }
-        m_out.json.append(m_in, m_i, end + 1 - m_i);
         m_i = end + 1;
     }
 
@@ -206,14 +230,13 @@ private:
         }
         if ((c >= '0' && c <= '9') || c == '-') {
             value();
-            while (m_i < m_in.size() && std::string_view("0123456789+-.eE").find(m_in[m_i]) != std::string_view::npos)
-                copyOne();
+            while (m_i < m_in.size() && isNumberChar(m_in[m_i]))
+                ++m_i;
             return;
         }
         for (const char* word : {"true", "false", "null"})
             if (literalAt(word)) {
                 value();
-                m_out.json += word;
                 m_i += std::char_traits<char>::length(word);
                 return;
             }
@@ -231,24 +254,28 @@ private:
             --last;
         value(true);
         m_out.quotelessValues = true;
-        const std::size_t at = m_out.json.size();
-        appendEscaped(m_out.json, m_in.substr(m_i, last - m_i));
+        flush();
+        std::string& json = m_out.rewrittenJson;
+        const std::size_t at = json.size();
+        appendEscaped(json, m_in.substr(m_i, last - m_i));
         // A newline separates members in hjson; JSON needs the comma the string swallowed.
         std::size_t k = end;
         while (k < m_in.size() && isSpace(m_in[k]))
             ++k;
         const bool closes = k >= m_in.size() || m_in[k] == '}' || m_in[k] == ']' || m_in[k] == ',';
         if (!closes)
-            m_out.json += ',';
-        m_out.insertions.push_back({at, m_out.json.size() - at - (last - m_i)});
+            json += ',';
+        m_out.insertions.push_back({at, json.size() - at - (last - m_i)});
+        m_inserted += m_out.insertions.back().count;
         m_lastWasValue = closes;
         if (!closes) { // the inserted comma starts the next member
-            const bool inArray = !m_stack.empty() && m_stack.back() == '[';
+            const bool inArray = !m_stack.empty() && m_stack.back().bracket == '[';
             m_expectValue = inArray;
             m_expectKey = !inArray;
             m_lastWasValue = false;
         }
         m_i = last;
+        m_copied = m_i;
     }
 
     const std::string& m_in;
@@ -256,7 +283,13 @@ private:
     ScannedConfig m_out;
     std::size_t m_i = 0;
     int m_line = 1;
-    std::vector<char> m_stack;
+    struct Open {
+        char bracket;
+        std::size_t value; // its index in m_out.values
+    };
+    std::vector<Open> m_stack;
+    std::size_t m_copied = 0;   // input bytes already in the parser's text (when rewritten)
+    std::size_t m_inserted = 0; // bytes the parser's text has more than the input, so far
     bool m_expectValue = true; // the root value
     bool m_expectKey = false;
     bool m_lastWasValue = false;

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,16 +12,24 @@ namespace dsw {
 // parser descends, and turns the hjson that DeepSpeed's file loader accepts into strict JSON:
 // comments (// /* */ #) become spaces, trailing commas are dropped, and a quoteless value becomes a
 // string that runs to the end of its line, as hjson reads it ("GBSIZE," for `"a": GBSIZE,`).
+// Offsets are 32-bit: the reader scans at most kMaxConfigBytes.
 struct ScannedConfig {
     struct Key {
-        std::string raw; // the key's text between its quotes, escapes not decoded
+        std::uint32_t offset = 0; // the key's text between its quotes in the input, escapes not decoded
+        std::uint32_t length = 0;
         int line = 0;
     };
     struct Value { // every value, containers included, in document order (SAX event order)
         int line = 0;
-        bool quoteless = false;
+        std::uint32_t members : 31 = 0; // a container's keys or elements as written (a hint for reserving)
+        std::uint32_t quoteless : 1 = 0;
     };
-    std::string json;      // the text for the JSON parser; same lines as the input
+    // The text for the JSON parser, with the input's lines: the input itself when it is strict JSON
+    // (no copy of a large file), else the rewritten text.
+    const std::string& json() const { return rewritten ? rewrittenJson : *input; }
+    const std::string* input = nullptr;
+    bool rewritten = false;
+    std::string rewrittenJson;
     std::vector<Key> keys; // object keys in document order
     std::vector<Value> values;
     bool comments = false;

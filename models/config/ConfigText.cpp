@@ -16,9 +16,10 @@ namespace {
 
 using oj = nlohmann::ordered_json;
 
-// Builds the ordered JSON from SAX events, with a pointer, a line and duplicate detection per key.
+// Builds the ordered JSON from SAX events, with a line per key and array element and duplicate detection.
 // Keys and values arrive in the same order as the scanner saw them, so the n-th key event is the
-// scanner's n-th key. Objects get a key index so that huge objects stay linear.
+// scanner's n-th key. Keys are found in ConfigLines' table, so that huge objects stay linear; pointer
+// strings are made only for the few values a finding names (duplicates, quoteless values).
 class ConfigBuilder {
 public:
     ConfigBuilder(const ScannedConfig& scan, ParsedConfig& out)
@@ -42,20 +43,28 @@ public:
     bool key(oj::string_t& k)
     {
         Frame& f = m_stack.back();
-        f.key = k;
-        const std::string pointer = f.pointer + "/" + pointerToken(k);
         int line = 0;
         if (m_keysReliable && m_keyIndex < m_scan.keys.size()) {
             const ScannedConfig::Key& seen = m_scan.keys[m_keyIndex++];
-            if (seen.raw.find('\\') == std::string::npos && seen.raw != k)
+            const std::string_view raw = std::string_view(*m_scan.input).substr(seen.offset, seen.length);
+            if (raw.find('\\') == std::string_view::npos && raw != k)
                 m_keysReliable = false; // the scanner and the parser disagree: give no lines rather than wrong ones
             else
                 line = seen.line;
         }
-        if (f.index.count(k) != 0)
-            m_out.duplicates.push_back({pointer, line});
-        if (line > 0)
-            m_out.lineOfPointer[pointer] = line; // the occurrence whose value is kept (the last)
+        ConfigLines& lines = m_out.lines;
+        const std::uint32_t seen = lines.find(f.id, k, *f.node);
+        if (seen != ConfigLines::kNone) {
+            m_out.duplicates.push_back({pointerTo(k), line});
+            f.keyNode = lines.renew(seen, k); // the value that follows replaces the old one and its children
+            f.duplicateAt = lines.position(seen);
+            if (line > 0)
+                lines.setLine(f.keyNode, line); // the occurrence whose value is kept (the last)
+        } else {
+            f.keyNode = lines.add(f.id, k, static_cast<std::uint32_t>(f.node->size()), line);
+            f.duplicateAt = kNoDuplicate;
+        }
+        f.key = std::move(k);
         return true;
     }
 
@@ -70,7 +79,7 @@ public:
     // text is exact for strings, numbers and literals, but not for one-character tokens or the end.
     std::size_t tokenStart(std::size_t position, const std::string& lastToken) const
     {
-        const std::string& json = m_scan.json;
+        const std::string& json = m_scan.json();
         if (m_errorText.find("end of input") != std::string::npos || position == 0)
             return std::min(position, json.size());
         const char last = json[std::min(position, json.size()) - 1];
@@ -84,67 +93,101 @@ public:
     const std::string& errorText() const { return m_errorText; }
 
 private:
+    static constexpr std::uint32_t kNoDuplicate = ConfigLines::kNone;
+
     struct Frame {
         oj* node = nullptr;
-        std::string pointer;
-        std::string key;
-        std::unordered_map<std::string, std::size_t> index; // key -> position in the object
+        std::uint32_t id = ConfigLines::kRoot; // its node in m_out.lines
+        std::string key;                       // an object's current key
+        std::uint32_t keyNode = ConfigLines::kNone;
+        std::uint32_t duplicateAt = kNoDuplicate; // where the current key was first written
+        std::size_t child = 0;                    // the position of the member or element being read
     };
 
-    // Inserts a value where the parser is; returns it (stable until its parent changes, which
-    // happens only after it is closed).
-    oj* insert(oj&& v, std::string& pointer, bool isString)
+    // The pointer of `last` in the innermost open container (the path to it from the open frames).
+    std::string pointerTo(const std::string& last) const
+    {
+        std::string pointer;
+        for (std::size_t i = 0; i + 1 < m_stack.size(); ++i) {
+            const Frame& f = m_stack[i];
+            pointer += '/';
+            if (f.node->is_object())
+                pointer += pointerToken((f.node->get_ref<const oj::object_t&>().begin()
+                                         + static_cast<std::ptrdiff_t>(f.child))
+                                            ->first);
+            else
+                pointer += std::to_string(f.child);
+        }
+        return pointer + "/" + pointerToken(last);
+    }
+
+    // Inserts a value where the parser is; returns it and its node (stable until its parent changes,
+    // which happens only after it is closed).
+    oj* insert(oj&& v, bool isString, std::uint32_t& id)
     {
         const std::size_t ordinal = m_valueIndex++;
+        const ScannedConfig::Value* seen =
+            m_valuesReliable && ordinal < m_scan.values.size() ? &m_scan.values[ordinal] : nullptr;
+        if (seen && seen->quoteless && !isString) {
+            m_valuesReliable = false;
+            seen = nullptr;
+        }
+        if (seen && (v.is_object() || v.is_array()) && seen->members > 0) // no regrowth for large containers
+            reserve(v, std::min<std::size_t>(seen->members, m_scan.json().size()));
         oj* placed = nullptr;
-        bool arrayElement = false;
         if (m_stack.empty()) {
             m_root = std::move(v);
             placed = &m_root;
+            id = ConfigLines::kRoot;
         } else if (Frame& f = m_stack.back(); f.node->is_object()) {
-            pointer = f.pointer + "/" + pointerToken(f.key);
+            if (seen && seen->quoteless)
+                m_out.quotelessValues.push_back(pointerTo(f.key));
             auto& members = f.node->get_ref<oj::object_t&>();
-            if (auto it = f.index.find(f.key); it != f.index.end()) {
-                auto& kept = (members.begin() + static_cast<std::ptrdiff_t>(it->second))->second;
+            id = f.keyNode;
+            if (f.duplicateAt != kNoDuplicate) {
+                f.child = f.duplicateAt;
+                auto& kept = (members.begin() + static_cast<std::ptrdiff_t>(f.child))->second;
                 kept = std::move(v); // a duplicate: the last value wins, as in Python
                 placed = &kept;
             } else {
-                f.index.emplace(f.key, members.size());
-                members.emplace_back(f.key, std::move(v));
+                f.child = members.size();
+                members.emplace_back(std::move(f.key), std::move(v));
                 placed = &members.back().second;
             }
         } else {
-            pointer = f.pointer + "/" + std::to_string(f.node->size());
-            f.node->push_back(std::move(v));
-            placed = &f.node->back();
-            arrayElement = true;
-        }
-        if (m_valuesReliable && ordinal < m_scan.values.size()) {
-            const ScannedConfig::Value& seen = m_scan.values[ordinal];
-            if (seen.quoteless && !isString) {
-                m_valuesReliable = false;
-            } else {
-                if (seen.quoteless)
-                    m_out.quotelessValues.push_back(pointer);
-                if (arrayElement && seen.line > 0)
-                    m_out.lineOfPointer[pointer] = seen.line;
-            }
+            const std::size_t index = f.node->size();
+            const std::string token = std::to_string(index);
+            if (seen && seen->quoteless)
+                m_out.quotelessValues.push_back(pointerTo(token));
+            id = m_out.lines.add(f.id, token, static_cast<std::uint32_t>(index), seen ? seen->line : 0);
+            f.child = index;
+            auto& elements = f.node->get_ref<oj::array_t&>();
+            elements.push_back(std::move(v));
+            placed = &elements.back();
         }
         return placed;
     }
 
+    static void reserve(oj& container, std::size_t n)
+    {
+        if (container.is_object())
+            container.get_ref<oj::object_t&>().reserve(n);
+        else
+            container.get_ref<oj::array_t&>().reserve(n);
+    }
+
     bool add(oj&& v, bool isString = false)
     {
-        std::string pointer;
-        insert(std::move(v), pointer, isString);
+        std::uint32_t id = 0;
+        insert(std::move(v), isString, id);
         return true;
     }
 
     bool open(oj&& container)
     {
-        std::string pointer;
-        oj* node = insert(std::move(container), pointer, false);
-        m_stack.push_back({node, pointer, {}, {}});
+        std::uint32_t id = 0;
+        oj* node = insert(std::move(container), false, id);
+        m_stack.push_back({node, id, {}, ConfigLines::kNone, kNoDuplicate, 0});
         return true;
     }
 
@@ -226,7 +269,8 @@ Result<ParsedConfig> parse(const std::string& bytes)
     }
     ParsedConfig parsed;
     const bool bom = bytes.size() >= 3 && bytes.compare(0, 3, "\xEF\xBB\xBF") == 0;
-    const std::string text = bom ? std::string(" ") + bytes.substr(3) : bytes; // keeps columns of line 1 close
+    const std::string withoutBom = bom ? std::string(" ") + bytes.substr(3) : std::string();
+    const std::string& text = bom ? withoutBom : bytes; // a space for the mark keeps columns of line 1 close
     ScannedConfig scan = scanConfig(text, kMaxConfigDepth);
     if (scan.error)
         return Result<ParsedConfig>::failure("the config is nested too deeply: " + *scan.error);
@@ -240,11 +284,12 @@ Result<ParsedConfig> parse(const std::string& bytes)
         parsed.hjsonSyntax.push_back("quoteless values");
     parsed.strictJson = parsed.hjsonSyntax.empty();
 
+    parsed.lines.reserve(scan.values.size());
     ConfigBuilder builder(scan, parsed);
-    const bool ok = oj::sax_parse(scan.json, &builder, oj::input_format_t::json, true, true);
+    const bool ok = oj::sax_parse(scan.json(), &builder, oj::input_format_t::json, true, true);
     const bool extraData = builder.errorText().find("expected end of input") != std::string::npos;
     if (!ok && extraData) { // the parser's offset points past its lookahead; the extra bytes start here
-        const TextPosition at = positionOf(text, scan.inputOffset(extraDataStart(scan.json)));
+        const TextPosition at = positionOf(text, scan.inputOffset(extraDataStart(scan.json())));
         return Result<ParsedConfig>::failure("JSON syntax error at line " + std::to_string(at.line) + ", column "
                                              + std::to_string(at.column)
                                              + ": text after the config's top-level value; DeepSpeed's reader "
@@ -259,8 +304,8 @@ Result<ParsedConfig> parse(const std::string& bytes)
     }
     // nlohmann's lexer takes a NUL byte for the end of the input, so `{...}\0{...}` would parse; DeepSpeed's
     // reader (hjson/json) stops with "Extra data" there. A NUL anywhere else has already failed above.
-    if (scan.json.find('\0') != std::string::npos) {
-        const TextPosition at = positionOf(text, scan.inputOffset(extraDataStart(scan.json)));
+    if (scan.json().find('\0') != std::string::npos) {
+        const TextPosition at = positionOf(text, scan.inputOffset(extraDataStart(scan.json())));
         return Result<ParsedConfig>::failure("JSON syntax error at line " + std::to_string(at.line) + ", column "
                                              + std::to_string(at.column)
                                              + ": a NUL byte and more text after the config's top-level value; "
@@ -275,19 +320,9 @@ Result<ParsedConfig> parse(const std::string& bytes)
 
 } // namespace
 
-int ParsedConfig::lineOf(const std::string& pointer) const
-{
-    std::string p = pointer;
-    while (!p.empty()) {
-        if (auto it = lineOfPointer.find(p); it != lineOfPointer.end())
-            return it->second;
-        const std::size_t slash = p.rfind('/');
-        if (slash == std::string::npos)
-            break;
-        p.erase(slash);
-    }
-    return 0;
-}
+int ParsedConfig::lineOf(const std::string& pointer) const { return lines.lineOf(json, pointer, true); }
+
+int ParsedConfig::lineAt(const std::string& pointer) const { return lines.lineOf(json, pointer, false); }
 
 Result<ParsedConfig> parseConfigText(const std::string& bytes)
 {

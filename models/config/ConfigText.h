@@ -1,8 +1,8 @@
 #pragma once
+#include "config/ConfigLines.h"
 #include "util/JsonLimits.h"
 #include "util/Result.h"
 
-#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -13,7 +13,7 @@ namespace dsw {
 // sits (for highlighting a finding's line), keys written twice, and whether the text was strict JSON.
 struct ParsedConfig {
     nlohmann::ordered_json json;
-    std::map<std::string, int> lineOfPointer; // JSON pointer ("/zero_optimization/stage") -> 1-based line
+    ConfigLines lines; // the 1-based line of each key and array element ("/zero_optimization/stage")
     struct Duplicate {
         std::string pointer;
         int line = 0;
@@ -26,6 +26,10 @@ struct ParsedConfig {
 
     // The line of `pointer`, or of its nearest ancestor that has one; 0 when unknown.
     int lineOf(const std::string& pointer) const;
+    // The line of `pointer` itself; 0 when it names no value or its line is unknown.
+    int lineAt(const std::string& pointer) const;
+    // Every value with a known line, as (JSON pointer, line), in document order.
+    std::vector<std::pair<std::string, int>> pointerLines() const { return lines.all(json); }
 };
 
 // Fails (never throws, never crashes) with a message for: more than kMaxConfigBytes, invalid UTF-8

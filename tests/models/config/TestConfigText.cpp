@@ -221,15 +221,15 @@ private slots:
         QVERIFY(r.ok());
         const ParsedConfig& c = r.value();
         QVERIFY(c.strictJson);
-        QCOMPARE(c.lineOfPointer.at("/train_batch_size"), 2);
-        QCOMPARE(c.lineOfPointer.at("/zero_optimization"), 3);
-        QCOMPARE(c.lineOfPointer.at("/zero_optimization/stage"), 4);
-        QCOMPARE(c.lineOfPointer.at("/zero_optimization/offload_optimizer/device"), 6);
-        QCOMPARE(c.lineOfPointer.at("/optimizer/params/betas"), 9);
-        QCOMPARE(c.lineOfPointer.at("/optimizer/params/betas/0"), 10);
-        QCOMPARE(c.lineOfPointer.at("/optimizer/params/betas/1"), 11);
-        QCOMPARE(c.lineOfPointer.at("/a~1b"), 12); // RFC 6901: '/' is written ~1 and '~' is ~0
-        QCOMPARE(c.lineOfPointer.at("/c~0d"), 12);
+        QCOMPARE(c.lineAt("/train_batch_size"), 2);
+        QCOMPARE(c.lineAt("/zero_optimization"), 3);
+        QCOMPARE(c.lineAt("/zero_optimization/stage"), 4);
+        QCOMPARE(c.lineAt("/zero_optimization/offload_optimizer/device"), 6);
+        QCOMPARE(c.lineAt("/optimizer/params/betas"), 9);
+        QCOMPARE(c.lineAt("/optimizer/params/betas/0"), 10);
+        QCOMPARE(c.lineAt("/optimizer/params/betas/1"), 11);
+        QCOMPARE(c.lineAt("/a~1b"), 12); // RFC 6901: '/' is written ~1 and '~' is ~0
+        QCOMPARE(c.lineAt("/c~0d"), 12);
         QCOMPARE(c.lineOf("/zero_optimization/offload_optimizer/nvme_path"), 5); // absent: its parent's line
         QCOMPARE(c.lineOf("/missing"), 0);
         // keys keep file order
@@ -259,7 +259,55 @@ private slots:
         QVERIFY(c.json["fp16"]["enabled"] == false);
         QVERIFY(c.json["train_batch_size"] == 16);
         QCOMPARE(c.json.size(), size_t(2));
-        QCOMPARE(c.lineOfPointer.at("/train_batch_size"), 5);
+        QCOMPARE(c.lineAt("/train_batch_size"), 5);
+    }
+
+    // A key written again replaces its value and the old value's keys; an array index and an object key "0"
+    // name the same pointer; pointerLines lists what the reader placed, in document order.
+    void linesAfterRepeatedKeys()
+    {
+        const std::string text = "{\n"                     // 1
+                                 "  \"a\": {\"x\": 1,\n"    // 2
+                                 "         \"0\": 2},\n"    // 3
+                                 "  \"a\": [\n"             // 4
+                                 "    5],\n"                // 5
+                                 "  \"b\": {\"y\": 1}\n"    // 6
+                                 "}\n";
+        const auto r = parseConfigText(text);
+        QVERIFY(r.ok());
+        const ParsedConfig& c = r.value();
+        QCOMPARE(c.lineAt("/a"), 4);
+        QCOMPARE(c.lineAt("/a/0"), 5);
+        QCOMPARE(c.lineAt("/a/x"), 0);  // only in the value that was replaced
+        QCOMPARE(c.lineOf("/a/x"), 4);  // so: the kept key's line
+        QCOMPARE(c.lineAt("/a/00"), 0); // not how an index is written
+        QCOMPARE(c.lineAt("/b/y"), 6);
+        QCOMPARE(c.lineAt("/b~2"), 0); // not an RFC 6901 escape
+        QCOMPARE(c.lineOf("b/y"), 0);  // not a pointer
+        const std::vector<std::pair<std::string, int>> expected{{"/a", 4}, {"/a/0", 5}, {"/b", 6}, {"/b/y", 6}};
+        QVERIFY(c.pointerLines() == expected);
+    }
+
+    // Every key of a large generated config has its line (the reader's index stays exact at scale).
+    void linesOfALargeConfig()
+    {
+        std::string text = "{\n";
+        const int n = 30000;
+        for (int i = 0; i < n; ++i)
+            text += " \"k" + std::to_string(i) + "\": {\"v\": [" + std::to_string(i) + "]},\n";
+        text += " \"k0\": 1\n}\n"; // written again on the last line
+        const auto r = parseConfigText(text);
+        QVERIFY(r.ok());
+        const ParsedConfig& c = r.value();
+        for (int i = 1; i < n; i += 997) {
+            QCOMPARE(c.lineAt("/k" + std::to_string(i)), i + 2);
+            QCOMPARE(c.lineAt("/k" + std::to_string(i) + "/v/0"), i + 2);
+        }
+        QCOMPARE(c.lineAt("/k0"), n + 2);
+        QCOMPARE(c.lineAt("/k0/v"), 0);
+        QCOMPARE(c.duplicates.size(), size_t(1));
+        QCOMPARE(c.duplicates[0].line, n + 2);
+        QCOMPARE(c.json.size(), size_t(n));
     }
 
     void comments()
@@ -275,8 +323,8 @@ private slots:
         QVERIFY(!c.strictJson);
         QVERIFY(std::find(c.hjsonSyntax.begin(), c.hjsonSyntax.end(), "comments") != c.hjsonSyntax.end());
         QVERIFY(c.json["zero_optimization"]["stage"] == 2);
-        QCOMPARE(c.lineOfPointer.at("/zero_optimization"), 2);
-        QCOMPARE(c.lineOfPointer.at("/zero_optimization/stage"), 3);
+        QCOMPARE(c.lineAt("/zero_optimization"), 2);
+        QCOMPARE(c.lineAt("/zero_optimization/stage"), 3);
     }
 
     void strictJsonHasNoHjsonSyntax()
@@ -316,8 +364,8 @@ private slots:
         QVERIFY(c.json["tp"] == "${autotp_size}");
         QVERIFY(
             (c.quotelessValues == std::vector<std::string>{"/train_batch_size", "/zero_optimization/stage", "/tp"}));
-        QCOMPARE(c.lineOfPointer.at("/zero_optimization/stage"), 4);
-        QCOMPARE(c.lineOfPointer.at("/tp"), 6);
+        QCOMPARE(c.lineAt("/zero_optimization/stage"), 4);
+        QCOMPARE(c.lineAt("/tp"), 6);
     }
 
     void exactNumbers()
