@@ -2,6 +2,9 @@
 
 #include "BoundedText.h"
 
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
 #include <QSignalBlocker>
 
 namespace dsw {
@@ -9,6 +12,7 @@ namespace dsw {
 namespace {
 constexpr int kLineRole = Qt::UserRole;
 constexpr int kPointerRole = Qt::UserRole + 1;
+constexpr int kTextRole = Qt::UserRole + 2; // a suggestion's text (its row widget shows it)
 
 QString compact(const nlohmann::ordered_json& value)
 {
@@ -38,11 +42,6 @@ FindingsView::FindingsView(QWidget* parent)
         if (item && item->data(kLineRole).toInt() > 0)
             emit lineSelected(item->data(kLineRole).toInt());
     });
-    connect(this, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
-        if (!item->data(kPointerRole).toString().isEmpty())
-            emit suggestionToggled(item->data(kPointerRole).toString().toStdString(),
-                                   item->checkState() == Qt::Checked);
-    });
 }
 
 void FindingsView::showFindings(const std::vector<LintFinding>& findings, const std::vector<Suggestion>& suggestions)
@@ -62,15 +61,38 @@ void FindingsView::showFindings(const std::vector<LintFinding>& findings, const 
         item->setData(kLineRole, f.line);
     }
     if (!suggestions.empty())
-        heading(this, tr("Suggestions for the imported config (applied only when ticked)"));
+        heading(this, tr("Suggestions for the imported config (applied only with Apply)"));
     for (const auto& s : suggestions) {
-        auto* item = new QListWidgetItem(
-            tr("%1: %2 → %3\n%4")
-                .arg(boundedForDisplay(s.pointer), compact(s.from), compact(s.to), boundedForDisplay(s.reason)),
-            this);
+        const QString text = tr("%1 %2: %3 → %4\n%5")
+                                 .arg(s.accepted ? tr("✓ applied") : tr("○ not applied"), boundedForDisplay(s.pointer),
+                                      compact(s.from), compact(s.to), boundedForDisplay(s.reason));
+        auto* item = new QListWidgetItem(this);
         item->setData(kPointerRole, QString::fromStdString(s.pointer));
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(s.accepted ? Qt::Checked : Qt::Unchecked);
+        item->setData(kTextRole, text);
+        auto* row = new QWidget(this);
+        row->setAutoFillBackground(true);
+        auto* layout = new QHBoxLayout(row);
+        layout->setContentsMargins(4, 2, 4, 2);
+        auto* label = new QLabel(text, row);
+        label->setTextFormat(Qt::PlainText);
+        label->setWordWrap(true);
+        auto* button = new QPushButton(s.accepted ? tr("Unapply") : tr("Apply…"), row);
+        button->setObjectName(QStringLiteral("suggestionButton"));
+        button->setProperty("pointer", QString::fromStdString(s.pointer));
+        button->setToolTip(s.accepted ? tr("Takes the imported value back (undoable)")
+                                      : tr("Shows what this suggestion changes (answers, memory and time) first"));
+        layout->addWidget(label, 1);
+        layout->addWidget(button, 0, Qt::AlignTop);
+        const std::string pointer = s.pointer;
+        const bool accepted = s.accepted;
+        connect(button, &QPushButton::clicked, this, [this, pointer, accepted] {
+            if (accepted)
+                emit suggestionToggled(pointer, false);
+            else
+                emit applyRequested(pointer);
+        });
+        item->setSizeHint(row->sizeHint());
+        setItemWidget(item, row);
     }
     m_findingCount = static_cast<int>(findings.size());
     m_suggestionCount = static_cast<int>(suggestions.size());

@@ -8,7 +8,7 @@
 namespace dsw {
 
 // Beside the JSON: what the linter finds in the config shown, and for an imported config the wizard's
-// suggestions, each with a box to accept it. Selecting a finding asks for its line to be highlighted.
+// suggestions, each with an Apply… button (a preview first; applyRequested) or, once applied, Unapply. Selecting a finding asks for its line to be highlighted.
 class FindingsView : public QListWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(FindingsView)
@@ -21,6 +21,7 @@ public:
 signals:
     void lineSelected(int line);
     void suggestionToggled(const std::string& pointer, bool accepted);
+    void applyRequested(const std::string& pointer);
 
 private:
     int m_findingCount = 0;

@@ -2,6 +2,7 @@
 
 #include "BoundedText.h"
 #include "InputForm.h"
+#include "MemoryStepsView.h"
 #include "PipelineChart.h"
 #include "StageTable.h"
 #include "Steps.h"
@@ -51,7 +52,18 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
     }
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
-    scroll->setWidget(m_form);
+    if (step == "memory") { // the plan's steps scroll with the form: they can be many
+        auto* content = new QWidget(scroll);
+        auto* contentLayout = new QVBoxLayout(content);
+        contentLayout->setContentsMargins(0, 0, 0, 0);
+        m_memorySteps = new MemoryStepsView(content);
+        contentLayout->addWidget(m_memorySteps);
+        contentLayout->addWidget(m_form);
+        connect(m_memorySteps, &MemoryStepsView::applyRequested, this, &WorkflowPage::applyStepRequested);
+        scroll->setWidget(content);
+    } else {
+        scroll->setWidget(m_form);
+    }
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(scroll, 1);
@@ -94,6 +106,8 @@ void WorkflowPage::showProject(const Project& project, const Plan& plan)
         m_table->showAdvice(*advice);
     if (m_pipelineChart)
         m_pipelineChart->showAdvice(*advice);
+    if (m_memorySteps)
+        m_memorySteps->showAdvice(*advice);
 }
 
 } // namespace dsw

@@ -9,6 +9,7 @@ class QLabel;
 namespace dsw {
 
 class InputForm;
+class MemoryStepsView;
 class PipelineChart;
 class StageTable;
 
@@ -25,6 +26,7 @@ public:
 signals:
     void edited(const std::string& id, const nlohmann::json& value);
     void inputCut(const QString& message); // a field cut a paste: how much, and its limit
+    void applyStepRequested(int index);    // the memory page: Apply… on the out-of-memory plan's step `index`
 
 private:
     std::string m_step;
@@ -34,6 +36,7 @@ private:
     InputForm* m_form;
     StageTable* m_table = nullptr;
     PipelineChart* m_pipelineChart = nullptr;
+    MemoryStepsView* m_memorySteps = nullptr;
 };
 
 } // namespace dsw

@@ -1,6 +1,7 @@
 #include "ProjectDocument.h"
 
 #include "AcceptSuggestionCommand.h"
+#include "ApplyChangeCommand.h"
 #include "AtomicFile.h"
 #include "SetAnswerCommand.h"
 #include "Steps.h"
@@ -63,6 +64,36 @@ void ProjectDocument::applySuggestionAccepted(const std::string& pointer, bool a
     list.erase(std::remove(list.begin(), list.end(), pointer), list.end());
     if (accepted)
         list.push_back(pointer);
+    recompute();
+}
+
+void ProjectDocument::applyChange(const QString& text, const std::vector<AnswerEdit>& edits,
+                                  const std::string& acceptPointer)
+{
+    const auto& list = m_project.acceptedSuggestions;
+    const bool accepts =
+        !acceptPointer.empty() && std::find(list.begin(), list.end(), acceptPointer) == list.end();
+    if (edits.empty() && !accepts)
+        return;
+    m_undoStack.push(new ApplyChangeCommand(this, text, edits, acceptPointer));
+}
+
+void ProjectDocument::applyEdits(const std::vector<AnswerEdit>& edits, const std::string& pointer, bool accepted)
+{
+    for (const auto& e : edits) {
+        if (e.value.is_null())
+            m_project.answers.unset(e.id);
+        else
+            m_project.answers.set(e.id, e.value);
+    }
+    if (!pointer.empty()) {
+        auto& list = m_project.acceptedSuggestions;
+        list.erase(std::remove(list.begin(), list.end(), pointer), list.end());
+        if (accepted)
+            list.push_back(pointer);
+    }
+    // The config lines this change moves are marked, as after any edit.
+    emit lastEditedChanged(edits.empty() ? QString() : QString::fromStdString(edits.front().id));
     recompute();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 #include "PartitionWorker.h"
 #include "Plan.h"
+#include "advise/ChangePreview.h"
 #include "project/ProjectFile.h"
 
 #include <QObject>
@@ -32,6 +33,9 @@ public:
     void setAnswer(const std::string& id, const nlohmann::json& value);
     // Accepts or rejects one suggestion for an imported config (undoable).
     void setSuggestionAccepted(const std::string& pointer, bool accepted);
+    // An Apply from the plan (advise/ChangePreview.h): the answers, and the suggestion at `acceptPointer` accepted
+    // (none when empty), as one undo step titled `text`. Nothing is pushed when it changes nothing.
+    void applyChange(const QString& text, const std::vector<AnswerEdit>& edits, const std::string& acceptPointer = {});
     // Records a workflow as completed now (saved in the project's "handled" list).
     void markHandled(const std::string& workflow);
 
@@ -50,6 +54,7 @@ public:
     // Used by the undo commands only.
     void applyAnswer(const std::string& id, const nlohmann::json& value);
     void applySuggestionAccepted(const std::string& pointer, bool accepted);
+    void applyEdits(const std::vector<AnswerEdit>& edits, const std::string& pointer, bool accepted);
 
 signals:
     void changed(); // answers or plan changed
