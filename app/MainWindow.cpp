@@ -19,10 +19,12 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QCloseEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -50,6 +52,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_why(new WhyView(this))
     , m_chart(new MemoryChart(this))
     , m_findings(new FindingsView(this))
+    , m_form(new QComboBox(this))
+    , m_suggestionsBanner(new QLabel(this))
     , m_back(new QPushButton(tr("◀ Back"), this))
     , m_next(new QPushButton(tr("Next ▶"), this))
 {
@@ -88,7 +92,26 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_findings, tr("Findings"));
     auto* copy = new QPushButton(tr("Copy JSON"), this);
     copy->setObjectName(QStringLiteral("copyButton"));
-    m_tabs->setCornerWidget(copy);
+    // The form of ds_config.json shown and copied: the launcher's unless the user picks the other one.
+    m_form->setObjectName(QStringLiteral("configForm"));
+    m_form->addItem(tr("Strict JSON"), static_cast<int>(ConfigForm::Strict));
+    m_form->addItem(tr("\"auto\" form (Trainer / Accelerate)"), static_cast<int>(ConfigForm::HfAuto));
+    m_form->setToolTip(tr("Strict JSON is what plain DeepSpeed reads (\"auto\" is an error there). The \"auto\" form "
+                          "leaves the values the Hugging Face Trainer or Accelerate fill in from their own arguments "
+                          "to them. The launcher in Setup picks one; Copy JSON and Export follow this choice."));
+    auto* corner = new QWidget(this);
+    auto* cornerLayout = new QHBoxLayout(corner);
+    cornerLayout->setContentsMargins(0, 0, 0, 0);
+    cornerLayout->addWidget(m_form);
+    cornerLayout->addWidget(copy);
+    m_tabs->setCornerWidget(corner);
+    m_suggestionsBanner->setObjectName(QStringLiteral("suggestionsNeedBanner"));
+    m_suggestionsBanner->setWordWrap(true);
+    m_suggestionsBanner->setTextFormat(Qt::RichText);
+    m_suggestionsBanner->setFrameShape(QFrame::StyledPanel);
+    m_suggestionsBanner->hide();
+    connect(m_suggestionsBanner, &QLabel::linkActivated, this, [this] { goToStep("setup"); });
+    rightLayout->addWidget(m_suggestionsBanner);
     rightLayout->addWidget(m_tabs);
 
     auto* splitter = new QSplitter(this);
@@ -101,6 +124,10 @@ MainWindow::MainWindow(QWidget* parent)
 
     buildMenus();
     connect(copy, &QPushButton::clicked, this, &MainWindow::copyConfig);
+    connect(m_form, &QComboBox::activated, this, [this] {
+        m_formChosen = true; // the user's pick stays until the launcher changes
+        refresh();
+    });
     connect(m_summary, &SummaryPage::copyRequested, this, &MainWindow::copyConfig);
     connect(m_summary, &SummaryPage::exportRequested, this, &MainWindow::showExportDialog);
     connect(m_sidebar, &StepSidebar::stepSelected, this, &MainWindow::goToStep);
@@ -256,8 +283,8 @@ QString MainWindow::saveProjectAs(const QString& path)
 QString MainWindow::exportConfig(const QString& path)
 {
     const auto& document = *m_document;
-    return writeExport(exportFiles(document.plan().config, document.project().answers, ExportTarget::DeepSpeedJson),
-                       path, false);
+    const ExportTarget target = configForm() == ConfigForm::HfAuto ? ExportTarget::HfJson : ExportTarget::DeepSpeedJson;
+    return writeExport(exportFiles(document.plan().config, document.project().answers, target), path, false);
 }
 
 bool MainWindow::importConfig(const QString& path)
@@ -310,7 +337,8 @@ QString MainWindow::writeExport(const std::vector<ExportFile>& files, const QStr
 
 void MainWindow::showExportDialog()
 {
-    ExportDialog dialog(m_document->plan().config, m_document->project().answers, this);
+    ExportDialog dialog(m_document->plan().config, m_document->project().answers, this,
+                        exportOptionsFor(m_document->plan(), m_document->project()));
     if (dialog.exec() != QDialog::Accepted)
         return;
     const auto files = dialog.files();
@@ -346,8 +374,13 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::copyConfig()
 {
-    QApplication::clipboard()->setText(QString::fromStdString(m_document->plan().config.dump(2) + "\n"));
-    statusBar()->showMessage(tr("ds_config.json copied to the clipboard"), 4000);
+    const ConfigForm form = configForm();
+    QApplication::clipboard()->setText(
+        QString::fromStdString(configText(m_document->plan().config, m_document->project().answers, form)));
+    statusBar()->showMessage(form == ConfigForm::HfAuto
+                                 ? tr("ds_config.json (\"auto\" form, for the Trainer / Accelerate) copied to the clipboard")
+                                 : tr("ds_config.json (strict JSON) copied to the clipboard"),
+                             4000);
 }
 
 bool MainWindow::applyMemoryStep(int index)
@@ -380,6 +413,23 @@ bool MainWindow::applyWithPreview(const ChangePreview& preview, const std::strin
     return true;
 }
 
+ConfigForm MainWindow::configForm() const { return static_cast<ConfigForm>(m_form->currentData().toInt()); }
+
+void MainWindow::showSuggestionsNeed(const std::vector<std::string>& ids)
+{
+    // An imported config gets no suggestions from defaults: the banner asks for what they wait for.
+    m_suggestionsBanner->setVisible(!ids.empty());
+    if (ids.empty())
+        return;
+    QStringList labels;
+    for (const auto& id : ids)
+        labels << QString::fromStdString(inputLabel(id)).toHtmlEscaped();
+    m_suggestionsBanner->setText(tr("The wizard's suggestions for this imported config wait for the model and the "
+                                    "cluster: give %1 in <a href=\"setup\">Setup</a>. Until then it suggests nothing "
+                                    "(it would only have its defaults).")
+                                     .arg(labels.join(", ")));
+}
+
 void MainWindow::goToStep(const std::string& step)
 {
     m_current = step;
@@ -406,7 +456,17 @@ void MainWindow::refresh()
     for (auto* page : m_workflowPages)
         page->showProject(project, plan);
     m_summary->showProject(project, plan);
-    m_preview->showConfig(plan.config, m_markChanges);
+    if (const std::string launcher = project.answers.text("software.launcher"); launcher != m_formLauncher) {
+        m_formLauncher = launcher;
+        m_formChosen = false;
+    }
+    if (!m_formChosen)
+        m_form->setCurrentIndex(m_form->findData(static_cast<int>(launcherConfigForm(project.answers))));
+    m_preview->showConfig(plan.config, configInForm(plan.config, project.answers, configForm()), m_markChanges);
+    m_tabs->setTabText(m_tabs->indexOf(m_preview), configForm() == ConfigForm::HfAuto
+                                                       ? QStringLiteral("ds_config.json (\"auto\")")
+                                                       : QStringLiteral("ds_config.json"));
+    showSuggestionsNeed(plan.suggestionsNeed);
     m_markChanges = false;
     m_why->showPlan(plan, m_current == "setup" || m_current == "summary" ? std::string() : m_current);
     m_chart->showPlan(plan);

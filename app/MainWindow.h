@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+class QComboBox;
+class QLabel;
 class QMenu;
 class QStackedWidget;
 class QTabWidget;
@@ -40,7 +42,10 @@ public:
     QString writeExport(const std::vector<ExportFile>& files, const QString& path, bool folder);
     // Makes a new project from a ds_config file (no question about unsaved changes). False with a message on failure.
     bool importConfig(const QString& path);
+    // Copies ds_config.json in the form the preview shows (configForm()).
     void copyConfig();
+    // The form of ds_config.json the preview shows and Copy JSON copies: the launcher's, unless the user picked one.
+    ConfigForm configForm() const;
     // Apply from the plan: a preview of the change (ChangePreviewDialog), then one undo step when the user applies
     // it. `index` is the out-of-memory plan's step; `pointer` an import suggestion's. True when applied.
     bool applyMemoryStep(int index);
@@ -61,6 +66,7 @@ private:
     void showExportDialog();
     void rememberFile(const QString& path);
     void next(int direction);
+    void showSuggestionsNeed(const std::vector<std::string>& ids);
     bool applyWithPreview(const ChangePreview& preview, const std::string& acceptPointer);
 
     ProjectDocument* m_document;
@@ -73,6 +79,10 @@ private:
     WhyView* m_why;
     MemoryChart* m_chart;
     FindingsView* m_findings;
+    QComboBox* m_form;
+    QLabel* m_suggestionsBanner;
+    std::string m_formLauncher; // the launcher the form was last set for
+    bool m_formChosen = false;  // the user picked the form; reset when the launcher changes
     QPushButton* m_back;
     QPushButton* m_next;
     std::string m_current = "setup";

@@ -22,10 +22,11 @@ const std::vector<std::pair<ExportTarget, const char*>> kTargets = {
 };
 } // namespace
 
-ExportDialog::ExportDialog(nlohmann::ordered_json config, Answers answers, QWidget* parent)
+ExportDialog::ExportDialog(nlohmann::ordered_json config, Answers answers, QWidget* parent, ExportOptions options)
     : QDialog(parent)
     , m_config(std::move(config))
     , m_answers(std::move(answers))
+    , m_options(std::move(options))
     , m_target(new QComboBox(this))
     , m_previews(new QTabWidget(this))
 {
@@ -34,6 +35,8 @@ ExportDialog::ExportDialog(nlohmann::ordered_json config, Answers answers, QWidg
     m_target->setObjectName(QStringLiteral("exportTarget"));
     for (const auto& [target, label] : kTargets)
         m_target->addItem(tr(label), static_cast<int>(target));
+    m_target->setCurrentIndex(m_target->findData(static_cast<int>(
+        launcherConfigForm(m_answers) == ConfigForm::HfAuto ? ExportTarget::HfJson : ExportTarget::DeepSpeedJson)));
     auto* form = new QFormLayout();
     form->addRow(tr("Export"), m_target);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
@@ -55,7 +58,7 @@ void ExportDialog::setTarget(ExportTarget target)
     m_target->setCurrentIndex(m_target->findData(static_cast<int>(target)));
 }
 
-std::vector<ExportFile> ExportDialog::files() const { return exportFiles(m_config, m_answers, target()); }
+std::vector<ExportFile> ExportDialog::files() const { return exportFiles(m_config, m_answers, target(), m_options); }
 
 void ExportDialog::refresh()
 {

@@ -14,7 +14,8 @@ class ExportDialog : public QDialog {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ExportDialog)
 public:
-    ExportDialog(nlohmann::ordered_json config, Answers answers, QWidget* parent = nullptr);
+    // Opens on the form the launcher reads (HF "auto" JSON for hf-trainer / accelerate, strict for deepspeed).
+    ExportDialog(nlohmann::ordered_json config, Answers answers, QWidget* parent = nullptr, ExportOptions options = {});
     ExportTarget target() const;
     std::vector<ExportFile> files() const;
     void setTarget(ExportTarget target);
@@ -24,6 +25,7 @@ private:
 
     nlohmann::ordered_json m_config;
     Answers m_answers;
+    ExportOptions m_options;
     QComboBox* m_target;
     QTabWidget* m_previews;
 };

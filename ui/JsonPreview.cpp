@@ -2,6 +2,8 @@
 
 #include "BoundedText.h"
 #include "JsonHighlighter.h"
+#include "config/ConfigText.h"
+#include "util/JsonAccess.h"
 
 #include <QEvent>
 #include <QFontDatabase>
@@ -20,7 +22,51 @@ JsonPreview::JsonPreview(QWidget* parent)
     setLineWrapMode(QPlainTextEdit::NoWrap);
 }
 
+namespace {
+void collectPointers(const nlohmann::ordered_json& v, const std::string& at, std::vector<std::string>& out)
+{
+    if (v.is_object())
+        for (const auto& [key, child] : v.items()) {
+            out.push_back(at + "/" + pointerToken(key));
+            collectPointers(child, out.back(), out);
+        }
+}
+
+// JSON pointer -> its line in the 2-space dump of `config`, for every key.
+std::map<std::string, int> linesOfKeys(const nlohmann::ordered_json& config)
+{
+    std::map<std::string, int> out;
+    auto parsed = parseConfigText(config.dump(2));
+    if (!parsed)
+        return out;
+    std::vector<std::string> pointers;
+    collectPointers(config, "", pointers);
+    for (const std::string& p : pointers)
+        out.emplace(p, parsed.value().lineOf(p));
+    return out;
+}
+} // namespace
+
+void JsonPreview::showConfig(const nlohmann::ordered_json& config, const nlohmann::ordered_json& shown,
+                             bool markChanges)
+{
+    m_shownLineOf.clear();
+    if (shown != config) {
+        const std::map<std::string, int> shownLines = linesOfKeys(shown);
+        for (const auto& [pointer, line] : linesOfKeys(config))
+            if (const auto it = shownLines.find(pointer); it != shownLines.end() && it->second != line)
+                m_shownLineOf.emplace(line, it->second); // a key's line; several pointers of a line agree
+    }
+    showText(shown, markChanges);
+}
+
 void JsonPreview::showConfig(const nlohmann::ordered_json& config, bool markChanges)
+{
+    m_shownLineOf.clear();
+    showText(config, markChanges);
+}
+
+void JsonPreview::showText(const nlohmann::ordered_json& config, bool markChanges)
 {
     // A line longer than kMaxDisplayedLine (a long string or key of an imported config) is shown cut:
     // laying out megabytes of one line blocks the window. Copy and export use the config itself.
@@ -55,6 +101,8 @@ void JsonPreview::showConfig(const nlohmann::ordered_json& config, bool markChan
 
 void JsonPreview::highlightLine(int line)
 {
+    if (const auto it = m_shownLineOf.find(line); it != m_shownLineOf.end())
+        line = it->second;
     const QTextBlock block = document()->findBlockByNumber(line - 1);
     if (!block.isValid())
         return;

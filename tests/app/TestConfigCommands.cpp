@@ -147,11 +147,20 @@ private slots:
         const QString project = m_dir.filePath("imported.dswiz");
         Run r = run({"import", config, "-o", project});
         QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("suggestions for this config wait for the model and the cluster"));
         r = run({"recommend", "--project", project, "--format", "config"});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(oj::parse(r.out.toStdString()).dump(), oj::parse(text.toStdString()).dump());
+        // Suggestions wait for the model and the cluster (the import says so), then come from those answers.
         r = run({"recommend", "--project", project});
-        QVERIFY(oj::parse(r.out.toStdString()).contains("suggestions"));
+        const oj waiting = oj::parse(r.out.toStdString());
+        QVERIFY(!waiting.contains("suggestions"));
+        QVERIFY(waiting["suggestions_need"].size() == 4);
+        r = run({"recommend", "--project", project, "--set", "model.params=7e9", "--set", "hardware.gpu=a100-80gb",
+                 "--set", "hardware.gpus_per_node=8", "--set", "hardware.nodes=1"});
+        const oj given = oj::parse(r.out.toStdString());
+        QVERIFY(given.contains("suggestions"));
+        QVERIFY(!given.contains("suggestions_need"));
         // A failed import writes nothing.
         const QString never = m_dir.filePath("never.dswiz");
         oneLineNaming(run({"import", write("bad.json", "[1, 2]"), "-o", never}), "object");

@@ -10,8 +10,10 @@
 #include "StageTable.h"
 #include "StepSidebar.h"
 #include "WhyView.h"
+#include "project/InputLabels.h"
 
 #include <QApplication>
+#include <algorithm>
 #include <QClipboard>
 #include <QComboBox>
 #include <QCompleter>
@@ -473,6 +475,79 @@ private slots:
         QVERIFY(nlohmann::json::parse(QApplication::clipboard()->text().toStdString()) == previewJson(w));
     }
 
+    void previewAndCopyFollowTheLauncher()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        auto* form = w.findChild<QComboBox*>("configForm");
+        QVERIFY(form && form->isVisible());
+        auto* preview = w.findChild<JsonPreview*>("jsonPreview");
+        auto copied = [&w] {
+            QApplication::clipboard()->clear();
+            w.findChild<QPushButton*>("copyButton")->click();
+            return QApplication::clipboard()->text();
+        };
+        const auto& doc = *w.document();
+        auto text = [&doc](ConfigForm f) { return QString::fromStdString(configText(doc.plan().config, doc.project().answers, f)); };
+
+        w.document()->setAnswer("software.launcher", "deepspeed");
+        QCOMPARE(w.configForm(), ConfigForm::Strict);
+        QVERIFY(!preview->toPlainText().contains("\"auto\""));
+        QCOMPARE(copied(), text(ConfigForm::Strict));
+
+        // An HF launcher: the preview and the clipboard are the "auto" form, what the hf-json export writes.
+        w.document()->setAnswer("software.launcher", "hf-trainer");
+        QCOMPARE(w.configForm(), ConfigForm::HfAuto);
+        QCOMPARE(form->currentData().toInt(), int(ConfigForm::HfAuto));
+        QVERIFY(previewJson(w)["optimizer"]["params"]["weight_decay"] == "auto");
+        QCOMPARE(preview->toPlainText() + "\n", text(ConfigForm::HfAuto));
+        QCOMPARE(copied(), text(ConfigForm::HfAuto));
+        QVERIFY(w.statusBar()->currentMessage().contains("auto"));
+        // A finding's line (of the strict config) selects its key in the form shown, whose lines differ.
+        const int strictLine = parseConfigText(doc.plan().config.dump(2)).value().lineOf("/zero_optimization");
+        QVERIFY(strictLine > 0);
+        preview->highlightLine(strictLine);
+        QVERIFY2(preview->textCursor().selectedText().contains("zero_optimization"),
+                 qPrintable(preview->textCursor().selectedText()));
+
+        // The switch: the user's pick holds over edits, until the launcher changes.
+        form->setCurrentIndex(form->findData(int(ConfigForm::Strict)));
+        emit form->activated(form->currentIndex());
+        QCOMPARE(w.configForm(), ConfigForm::Strict);
+        QVERIFY(!preview->toPlainText().contains("\"auto\""));
+        QCOMPARE(copied(), text(ConfigForm::Strict));
+        w.document()->setAnswer("hardware.nodes", 2);
+        QCOMPARE(w.configForm(), ConfigForm::Strict);
+        w.document()->setAnswer("software.launcher", "accelerate");
+        QCOMPARE(w.configForm(), ConfigForm::HfAuto);
+        QCOMPARE(copied(), text(ConfigForm::HfAuto));
+    }
+
+    void importKeepsTheFilesOwnFindings()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("hand-edited.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\n  // tuned by hand\n  \"train_batch_size\": 16,\n  \"train_batch_size\": 32\n}\n");
+        f.close();
+        MainWindow w;
+        w.openAtStart(QString());
+        QVERIFY(w.importConfig(path));
+        QVERIFY(w.statusBar()->currentMessage().contains("is the one kept"));
+        const auto& lint = w.document()->plan().lint;
+        for (const char* code : {"duplicate-key", "not-strict-json"})
+            QVERIFY2(std::any_of(lint.begin(), lint.end(), [&](const LintFinding& l) { return l.code == code; }), code);
+        auto* findings = w.findChild<FindingsView*>("findingsView");
+        QStringList shown;
+        for (int i = 0; i < findings->count(); ++i)
+            shown << findings->item(i)->text();
+        QVERIFY2(shown.join('\n').contains("written more than once"), qPrintable(shown.join('\n')));
+        QVERIFY(shown.join('\n').contains("not strict JSON"));
+        QCOMPARE(previewJson(w)["train_batch_size"].get<int>(), 32);
+    }
+
     void closingWithUnsavedChangesAsks()
     {
         MainWindow w;
@@ -513,6 +588,17 @@ private slots:
         QVERIFY(before.contains("gradient_clipp1ng")); // the config as imported, unknown keys kept
         auto* findings = w.findChild<FindingsView*>("findingsView");
         QVERIFY(findings->findingCount() >= 2); // the typo and the deprecated cpu_offload
+        // No suggestion from defaults: the banner asks for the model and the cluster, then they come.
+        QCOMPARE(findings->suggestionCount(), 0);
+        auto* banner = w.findChild<QLabel*>("suggestionsNeedBanner");
+        QVERIFY(banner && banner->isVisible());
+        for (const char* id : {"hardware.gpu", "hardware.gpus_per_node", "hardware.nodes"})
+            QVERIFY2(banner->text().contains(QString::fromStdString(inputLabel(id))), id);
+        w.document()->setAnswer("model.params", 7e9);
+        w.document()->setAnswer("hardware.gpu", "a100-80gb");
+        w.document()->setAnswer("hardware.gpus_per_node", 8);
+        w.document()->setAnswer("hardware.nodes", 1);
+        QVERIFY(!banner->isVisible());
         QVERIFY(findings->suggestionCount() >= 1);
         w.resize(1400, 860);
         saveScreenshot(w, "import-findings");
