@@ -17,6 +17,10 @@
 #include "project/InputLabels.h"
 
 #include <QAction>
+#include <QDir>
+#include <QKeyEvent>
+#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -41,6 +45,18 @@ static void initResources() { Q_INIT_RESOURCE(resources); }
 
 namespace dsw {
 
+namespace {
+const QString kStartedKey = QStringLiteral("startedBefore");       // the example opens on the first start only
+const QString kLastDirectoryKey = QStringLiteral("lastDirectory"); // where file dialogs open without a project
+QString exampleName() { return MainWindow::tr("llama-7b-8xA100 (example)"); }
+QList<QKeySequence> withKey(QList<QKeySequence> keys, const QKeySequence& key)
+{
+    if (!keys.contains(key))
+        keys << key;
+    return keys;
+}
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_document(new ProjectDocument(this))
@@ -54,8 +70,9 @@ MainWindow::MainWindow(QWidget* parent)
     , m_findings(new FindingsView(this))
     , m_form(new QComboBox(this))
     , m_suggestionsBanner(new QLabel(this))
-    , m_back(new QPushButton(tr("◀ Back"), this))
-    , m_next(new QPushButton(tr("Next ▶"), this))
+    , m_back(new QPushButton(tr("◀ &Back"), this))
+    , m_next(new QPushButton(tr("&Next ▶"), this))
+    , m_exampleBanner(new QLabel(this))
 {
     initResources();
     setObjectName(QStringLiteral("mainWindow"));
@@ -75,6 +92,13 @@ MainWindow::MainWindow(QWidget* parent)
 
     auto* center = new QWidget(this);
     auto* centerLayout = new QVBoxLayout(center);
+    m_exampleBanner->setObjectName(QStringLiteral("exampleBanner"));
+    m_exampleBanner->setWordWrap(true);
+    m_exampleBanner->setFrameShape(QFrame::StyledPanel);
+    m_exampleBanner->setText(tr("ℹ This is an example project (Llama 7B on 8 × A100 80GB), not yours: change its answers, "
+                                "or start your own with File ▸ New or File ▸ Import."));
+    m_exampleBanner->hide();
+    centerLayout->addWidget(m_exampleBanner);
     centerLayout->addWidget(m_pages, 1);
     auto* nav = new QHBoxLayout();
     nav->addStretch();
@@ -90,7 +114,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(m_why, tr("Why"));
     m_tabs->addTab(m_chart, tr("Memory"));
     m_tabs->addTab(m_findings, tr("Findings"));
-    auto* copy = new QPushButton(tr("Copy JSON"), this);
+    m_tabs->setObjectName(QStringLiteral("previewTabs"));
+    auto* copy = new QPushButton(tr("&Copy JSON"), this);
     copy->setObjectName(QStringLiteral("copyButton"));
     // The form of ds_config.json shown and copied: the launcher's unless the user picks the other one.
     m_form->setObjectName(QStringLiteral("configForm"));
@@ -104,7 +129,8 @@ MainWindow::MainWindow(QWidget* parent)
     cornerLayout->setContentsMargins(0, 0, 0, 0);
     cornerLayout->addWidget(m_form);
     cornerLayout->addWidget(copy);
-    m_tabs->setCornerWidget(corner);
+    cornerLayout->insertStretch(0);
+    rightLayout->addWidget(corner); // above the tabs: as the tab bar's corner it pushed tabs out at 1024 px
     m_suggestionsBanner->setObjectName(QStringLiteral("suggestionsNeedBanner"));
     m_suggestionsBanner->setWordWrap(true);
     m_suggestionsBanner->setTextFormat(Qt::RichText);
@@ -172,8 +198,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         if (!maybeSave())
             return;
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open project"), QString(), tr("ds-wizard projects (*.dswiz)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), dialogDirectory(),
+                                                          tr("ds-wizard projects (*.dswiz)"));
         if (!path.isEmpty())
             openProject(path);
     });
@@ -194,24 +220,27 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Save"), QKeySequence::Save, this, [this] {
         QString path = m_document->fileName();
         if (path.isEmpty())
-            path = QFileDialog::getSaveFileName(this, tr("Save project"), QStringLiteral("project.dswiz"),
+            path = QFileDialog::getSaveFileName(this, tr("Save project"), saveDialogPath(),
                                                 tr("ds-wizard projects (*.dswiz)"));
         if (!path.isEmpty())
             if (QString error = saveProjectAs(path); !error.isEmpty())
                 QMessageBox::warning(this, tr("Save failed"), error);
     });
-    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), QStringLiteral("project.dswiz"),
+    QAction* saveAs = file->addAction(tr("Save &As…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), saveDialogPath(),
                                                           tr("ds-wizard projects (*.dswiz)"));
         if (!path.isEmpty())
             if (QString error = saveProjectAs(path); !error.isEmpty())
                 QMessageBox::warning(this, tr("Save failed"), error);
     });
+    // Ctrl+Shift+S everywhere: the platform's Save As key is empty outside GNOME and KDE.
+    saveAs->setObjectName(QStringLiteral("saveAsAction"));
+    saveAs->setShortcuts(withKey(QKeySequence::keyBindings(QKeySequence::SaveAs), QKeySequence(tr("Ctrl+Shift+S"))));
     file->addAction(tr("&Import ds_config or model config.json…"), QKeySequence(tr("Ctrl+I")), this, [this] {
         if (!maybeSave())
             return;
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Import ds_config"), QString(),
+            this, tr("Import ds_config"), dialogDirectory(),
             tr("DeepSpeed configs or Hugging Face config.json (*.json *.conf);;All files (*)"));
         if (!path.isEmpty())
             importConfig(path);
@@ -224,9 +253,13 @@ void MainWindow::buildMenus()
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
+    undo->setObjectName(QStringLiteral("undoAction"));
+    undo->setShortcuts(QKeySequence::Undo);
     QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
+    redo->setObjectName(QStringLiteral("redoAction"));
+    redo->setShortcuts(withKey(QKeySequence::keyBindings(QKeySequence::Redo), QKeySequence(tr("Ctrl+Shift+Z"))));
+    // A field with its own undo history keeps Ctrl+Z; otherwise the key undoes the document (eventFilter).
+    qApp->installEventFilter(this);
     edit->addAction(undo);
     edit->addAction(redo);
 
@@ -238,13 +271,92 @@ void MainWindow::buildMenus()
     });
 }
 
+void MainWindow::openAtLaunch(const QString& path)
+{
+    if (!path.isEmpty()) {
+        openAtStart(path);
+        return;
+    }
+    QSettings settings;
+    const QString last = RecentFiles(settings).files().value(0);
+    const bool firstStart = !settings.value(kStartedKey, false).toBool();
+    settings.setValue(kStartedKey, true);
+    if (!last.isEmpty() && openProject(last))
+        return;
+    if (firstStart) {
+        openAtStart(QString()); // the example, with its banner
+        return;
+    }
+    m_untitledName.clear();
+    m_document->reset(Project{}, QString());
+    updateTitle();
+}
+
+QString MainWindow::dialogDirectory() const
+{
+    if (!m_document->fileName().isEmpty())
+        return QFileInfo(m_document->fileName()).absolutePath();
+    const QString last = QSettings().value(kLastDirectoryKey).toString();
+    return !last.isEmpty() && QFileInfo(last).isDir() ? last : QDir::homePath();
+}
+
+QString MainWindow::saveDialogPath() const
+{
+    const QString name =
+        m_document->fileName().isEmpty() ? QStringLiteral("project.dswiz") : QFileInfo(m_document->fileName()).fileName();
+    return QDir(dialogDirectory()).filePath(name);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() != QEvent::ShortcutOverride)
+        return QMainWindow::eventFilter(watched, event);
+    auto* widget = qobject_cast<QWidget*>(watched);
+    if (!widget || widget->window() != this)
+        return false;
+    auto* key = static_cast<QKeyEvent*>(event);
+    const bool undo = key->matches(QKeySequence::Undo);
+    const bool redo = key->matches(QKeySequence::Redo) || key->keyCombination() == QKeyCombination(Qt::ControlModifier | Qt::ShiftModifier, Qt::Key_Z);
+    if (!undo && !redo)
+        return false;
+    // The field takes the key only when it has something of its own to undo or redo; else the document's
+    // Undo/Redo actions get it (the event stays unaccepted, so the shortcut fires).
+    bool own = false;
+    if (auto* line = qobject_cast<QLineEdit*>(widget))
+        own = !line->isReadOnly() && (undo ? line->isUndoAvailable() : line->isRedoAvailable());
+    else if (auto* text = qobject_cast<QPlainTextEdit*>(widget))
+        own = !text->isReadOnly()
+            && (undo ? text->document()->isUndoAvailable() : text->document()->isRedoAvailable());
+    else
+        return false;
+    return !own;
+}
+
+void MainWindow::fixTabOrder()
+{
+    // Sidebar → the form of the page shown → Back, Next → the preview's tabs and their contents.
+    std::vector<QWidget*> chain = {m_sidebar};
+    for (int i = 0; i < m_pages->count(); ++i)
+        for (QWidget* w : m_pages->widget(i)->findChildren<QWidget*>())
+            if ((w->focusPolicy() & Qt::TabFocus) && w->window() == this) // not a combo box's popup
+                chain.push_back(w);
+    chain.push_back(m_back);
+    chain.push_back(m_next);
+    chain.push_back(m_tabs);
+    for (QWidget* w : m_tabs->findChildren<QWidget*>())
+        if ((w->focusPolicy() & Qt::TabFocus) && w != m_tabs && w->window() == this)
+            chain.push_back(w);
+    for (std::size_t i = 1; i < chain.size(); ++i)
+        QWidget::setTabOrder(chain[i - 1], chain[i]);
+}
+
 void MainWindow::openAtStart(const QString& path)
 {
     if (!path.isEmpty() && (path.endsWith(QStringLiteral(".dswiz")) ? openProject(path) : importConfig(path)))
         return;
     QFile example(QStringLiteral(":/examples/llama-7b-8xA100.dswiz"));
     if (example.open(QIODevice::ReadOnly) && m_document->loadFromBytes(example.readAll(), QString()).isEmpty())
-        m_untitledName = tr("llama-7b-8xA100 (example)");
+        m_untitledName = exampleName();
     updateTitle();
 }
 
@@ -481,6 +593,7 @@ void MainWindow::refresh()
             statusBar()->showMessage(QString::fromStdString(note), 20000);
         m_editedId.clear();
     }
+    fixTabOrder(); // a page may have made new buttons (the out-of-memory steps, the suggestions)
     m_back->setEnabled(m_current != "setup");
     m_next->setEnabled(m_current != "summary");
 }
@@ -491,6 +604,9 @@ void MainWindow::updateTitle()
         m_document->fileName().isEmpty() && !m_untitledName.isEmpty() ? m_untitledName : m_document->displayName();
     setWindowTitle(QStringLiteral("%1[*] — ds-wizard").arg(name));
     setWindowModified(m_document->isModified());
+    m_exampleBanner->setVisible(m_document->fileName().isEmpty() && m_untitledName == exampleName());
+    if (!m_document->fileName().isEmpty())
+        QSettings().setValue(kLastDirectoryKey, QFileInfo(m_document->fileName()).absolutePath());
 }
 
 bool MainWindow::maybeSave()
@@ -506,7 +622,7 @@ bool MainWindow::maybeSave()
         return true;
     QString path = m_document->fileName();
     if (path.isEmpty())
-        path = QFileDialog::getSaveFileName(this, tr("Save project"), QStringLiteral("project.dswiz"),
+        path = QFileDialog::getSaveFileName(this, tr("Save project"), saveDialogPath(),
                                             tr("ds-wizard projects (*.dswiz)"));
     if (path.isEmpty())
         return false;

@@ -35,6 +35,11 @@ public:
 
     // Opens `path`, or the example project when it is empty. Errors are shown, never fatal.
     void openAtStart(const QString& path);
+    // At launch: `path`, else the last project (Open Recent's first), else the example on the first start only,
+    // else a new project.
+    void openAtLaunch(const QString& path);
+    // Where file dialogs open: the current project's folder, else the last folder used, else home.
+    QString dialogDirectory() const;
     bool openProject(const QString& path);      // false with a message box on failure
     QString saveProjectAs(const QString& path); // empty on success
     QString exportConfig(const QString& path);  // empty on success
@@ -55,6 +60,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -62,6 +68,8 @@ private:
     void buildMenus();
     void refresh();
     void updateTitle();
+    void fixTabOrder();
+    QString saveDialogPath() const;
     bool maybeSave();
     void showExportDialog();
     void rememberFile(const QString& path);
@@ -85,6 +93,7 @@ private:
     bool m_formChosen = false;  // the user picked the form; reset when the launcher changes
     QPushButton* m_back;
     QPushButton* m_next;
+    QLabel* m_exampleBanner; // shown while the project is the example
     std::string m_current = "setup";
     QString m_untitledName;
     bool m_markChanges = false;                // mark changed JSON lines only after an edit, not after opening

@@ -30,7 +30,7 @@ int main(int argc, char* argv[])
     QGuiApplication::setDesktopFileName(QStringLiteral(DSW_APP_ID));
     QApplication::setWindowIcon(dsw::applicationIcon());
     dsw::MainWindow window;
-    window.openAtStart(arguments.size() > 1 ? arguments.at(1) : QString());
+    window.openAtLaunch(arguments.size() > 1 ? arguments.at(1) : QString());
     window.show();
     return app.exec();
 }

@@ -105,6 +105,9 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, bool sections, 
                     [this, id, line] { commit(m_fields.at(id.toStdString()), line->text()); });
             connect(line, &QLineEdit::textEdited, this, [this, id, pending](const QString& text) {
                 Field& field = m_fields.at(id.toStdString());
+                QFont font = field.editor->font(); // typed text is upright; the default placeholder italic
+                font.setItalic(text.isEmpty());
+                field.editor->setFont(font);
                 // A message stays while the text is still wrong, and goes as soon as it is right.
                 if (field.error->isVisible()
                     && InputRegistry::instance().parse(field.spec->id, text.trimmed().toStdString()))
@@ -160,6 +163,10 @@ void InputForm::load(const Answers& answers, const std::vector<DerivedInput>& de
         const QSignalBlocker blocker(field.editor);
         const nlohmann::json value = answers.value(id);
         const InputSpec& spec = *field.spec;
+        // A default is told from a typed value without colour: in italics ("(default)" in a placeholder).
+        QFont font = field.editor->font();
+        font.setItalic(!answers.has(id));
+        field.editor->setFont(font);
         if (auto* combo = qobject_cast<QComboBox*>(field.editor)) {
             combo->setCurrentText(displayText(spec, value));
         } else if (auto* box = qobject_cast<BoundedPlainTextEdit*>(field.editor)) {
@@ -193,8 +200,9 @@ void InputForm::load(const Answers& answers, const std::vector<DerivedInput>& de
                 line->setPlaceholderText(displayText(spec, value) + "  ("
                                          + tr("from %1").arg(QString::fromStdString(inputLabel("model.preset"))) + ")");
             else
-                line->setPlaceholderText(spec.derivedDefault.empty() ? displayText(spec, spec.defaultValue)
-                                                                     : displayText(spec, value) + "  ("
+                line->setPlaceholderText(spec.derivedDefault.empty()
+                                             ? displayText(spec, spec.defaultValue) + "  (" + tr("default") + ")"
+                                             : displayText(spec, value) + "  ("
                                                  + QString::fromStdString(withInputLabels(spec.derivedDefault)) + ")");
         }
         field.error->setVisible(false);

@@ -22,8 +22,8 @@ SummaryPage::SummaryPage(QWidget* parent)
     m_text->setObjectName(QStringLiteral("summaryText"));
     layout->addWidget(m_text, 1);
     auto* buttons = new QHBoxLayout();
-    auto* copy = new QPushButton(tr("Copy JSON"), this);
-    auto* exportButton = new QPushButton(tr("Export…"), this);
+    auto* copy = new QPushButton(tr("Co&py JSON"), this);
+    auto* exportButton = new QPushButton(tr("E&xport…"), this);
     buttons->addStretch();
     buttons->addWidget(copy);
     buttons->addWidget(exportButton);
