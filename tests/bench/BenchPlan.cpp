@@ -71,6 +71,32 @@ private slots:
               ms[ms.size() * 99 / 100], ms.size());
     }
 
+    // The same with lint on the composed config, as the window runs it (makePlan of a project).
+    void recomputeWithLintPercentiles_data() { recomputePercentiles_data(); }
+    void recomputeWithLintPercentiles()
+    {
+        QFETCH(QStringList, settings);
+        Project project;
+        for (const QString& s : settings) {
+            const int eq = s.indexOf('=');
+            const std::string id = s.left(eq).toStdString();
+            project.answers.set(id, InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString()).value());
+        }
+        using clock = std::chrono::steady_clock;
+        std::vector<double> ms;
+        for (int i = 0; i < 420; ++i) {
+            const auto start = clock::now();
+            const Plan plan = makePlan(project);
+            const double took = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+            QVERIFY(!plan.workflows.empty());
+            if (i >= 20)
+                ms.push_back(took);
+        }
+        std::sort(ms.begin(), ms.end());
+        qInfo("%s, with lint: p50 %.3f ms, p99 %.3f ms (%zu runs)", QTest::currentDataTag(), ms[ms.size() / 2],
+              ms[ms.size() * 99 / 100], ms.size());
+    }
+
     void importedConfigWithLint()
     {
         auto parsed = parseConfigText(R"({"train_batch_size": 64, "train_micro_batch_size_per_gpu": 4,
