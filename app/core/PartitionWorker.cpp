@@ -6,7 +6,8 @@
 
 namespace dsw {
 
-PartitionWorker::PartitionWorker(QObject* parent) : QObject(parent)
+PartitionWorker::PartitionWorker(QObject* parent)
+    : QObject(parent)
 {
     m_pool.setMaxThreadCount(1); // one core at most: the machine has others to run the window
 }

@@ -231,11 +231,11 @@ void addPartitionChecks(Advice& adv, const Partition& p, std::size_t layerCount,
              "its partition_balanced loops over every split of every (layers, stages) cell, "
                  + std::to_string(p.deepSpeedIterations) + " iterations here, about " + secondsText(deepSpeedSeconds)
                  + " at the wizard's assumed " + rate
-                 + " million iterations per second (measured with DeepSpeed 0.19.5 under Python 3.11). "
-                   "partition_method \"uniform\" is instant (layers per stage; with equal blocks it differs from "
-                   "the balanced one only around the embedding and head). \"type:REGEX\" runs the same search over "
-                   "0/1 weights, so it is no faster; fewer, larger layers are (g blocks per layer divide the time by "
-                   "about g²).",
+                 + " million iterations per second (measured with DeepSpeed " + knowledgeVersion()
+                 + " under Python 3.11). partition_method \"uniform\" is instant (layers per stage; with equal "
+                   "blocks it differs from the balanced one only around the embedding and head). \"type:REGEX\" "
+                   "runs the same search over 0/1 weights, so it is no faster; fewer, larger layers are (g blocks "
+                   "per layer divide the time by about g²).",
              "ds-partition-balanced-loop"});
         adv.sources.push_back("ds-partition-balanced-loop");
     }

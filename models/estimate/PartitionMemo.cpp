@@ -24,7 +24,10 @@ std::size_t hashOf(const BalancedPartitionInput& input)
 
 } // namespace
 
-PartitionMemo::PartitionMemo(std::size_t capacity) : m_capacity(std::max<std::size_t>(1, capacity)) {}
+PartitionMemo::PartitionMemo(std::size_t capacity)
+    : m_capacity(std::max<std::size_t>(1, capacity))
+{
+}
 
 PartitionMemo& PartitionMemo::shared()
 {
@@ -61,7 +64,8 @@ std::shared_ptr<const std::vector<int>> PartitionMemo::compute(const BalancedPar
     return store(input, std::move(parts));
 }
 
-std::shared_ptr<const std::vector<int>> PartitionMemo::store(const BalancedPartitionInput& input, std::vector<int> parts)
+std::shared_ptr<const std::vector<int>> PartitionMemo::store(const BalancedPartitionInput& input,
+                                                             std::vector<int> parts)
 {
     if (parts.size() != static_cast<std::size_t>(input.parts) + 1)
         throw std::invalid_argument("PartitionMemo::store: a partition into p parts has p + 1 boundaries");

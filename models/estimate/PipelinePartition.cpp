@@ -94,9 +94,9 @@ std::vector<int> balanced(const std::vector<double>& weights, int numParts, cons
         splitAt(i, 1) = 0;
     }
     for (int j = 2; j <= m; ++j) {
-        if (cancelled && cancelled->load(std::memory_order_relaxed))
-            return {};
         for (int i = j; i <= j + spare; ++i) {
+            if (cancelled && cancelled->load(std::memory_order_relaxed)) // once per cell: a row of splits at most
+                return {};
             const double total = prefix[static_cast<std::size_t>(i)];
             double bestCost = std::numeric_limits<double>::infinity();
             int bestSplit = j - 1;

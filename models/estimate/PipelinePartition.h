@@ -9,8 +9,8 @@ namespace dsw {
 // Both return num_parts + 1 boundaries; stage s owns layers [parts[s], parts[s+1]).
 std::vector<int> partitionUniform(int numItems, int numParts);
 std::vector<int> partitionBalanced(const std::vector<double>& weights, int numParts);
-// The same, stopping early when `cancelled` becomes true (checked once per stage level): then it returns an
-// empty vector. For a worker whose input went stale.
+// The same, stopping early when `cancelled` becomes true (checked before each table cell past the first stage):
+// then it returns an empty vector. For a worker whose input went stale.
 std::vector<int> partitionBalanced(const std::vector<double>& weights, int numParts,
                                    const std::atomic<bool>& cancelled);
 
@@ -18,14 +18,14 @@ std::vector<int> partitionBalanced(const std::vector<double>& weights, int numPa
 // (m − 1)(n − m + 1)(n − m + 2)/2, 0 when n <= m (the uniform fallback). Its work grows as n²·m.
 std::int64_t balancedPartitionWork(std::int64_t numItems, std::int64_t numParts);
 
-// Measured rates of partitionBalanced (RelWithDebInfo, one core of the 2-core AMD EPYC development machine,
-// shared): 0.65–1.2 ns per candidate split, from 1 000 × 8 up to 10 002 × 8 layers × stages.
-// The most splits computed where the answer is wanted now (the window's thread): about 10 ms, under a frame.
-inline constexpr std::int64_t kFramePartitionWork = 10'000'000;
-// The most a caller that waits computes itself (the command line; about 1.3–2.4 s: 10 002 layers into up to
-// 16 stages, 1 000 into 1 024). Above it the plan gives DeepSpeed's cost and the alternatives instead.
+// Measured cost of partitionBalanced (CPU time, RelWithDebInfo, the 2-core AMD EPYC development machine shared
+// with other builds): 0.65–1.9 ns per candidate split, from 1 000 × 8 to 3 002 × 1 024 layers × stages.
+// The most splits computed where the answer is wanted now (the window's thread): 3–10 ms, under a frame.
+inline constexpr std::int64_t kFramePartitionWork = 5'000'000;
+// The most a caller that waits computes itself (the command line; 1.3–3.8 s: 10 002 layers into up to 16
+// stages, 3 000 into 1 024). Above it the plan shows the uniform partition and DeepSpeed's own cost instead.
 inline constexpr std::int64_t kMaxBalancedPartitionWork = 2'000'000'000;
-// The most a background worker computes (about 1–2 minutes; 10 002 layers into 1 024 stages is 4.1e10).
+// The most a background worker computes (1–3 minutes; 10 002 layers into 1 024 stages is 4.1e10 splits).
 inline constexpr std::int64_t kMaxBackgroundPartitionWork = 100'000'000'000;
 
 // The iterations of DeepSpeed's own partition_balanced, which loops over every split k < i for every cell
