@@ -119,9 +119,11 @@ MainWindow::MainWindow(QWidget* parent)
     copy->setObjectName(QStringLiteral("copyButton"));
     // The form of ds_config.json shown and copied: the launcher's unless the user picks the other one.
     m_form->setObjectName(QStringLiteral("configForm"));
-    m_form->addItem(tr("Strict JSON"), static_cast<int>(ConfigForm::Strict));
-    m_form->addItem(tr("\"auto\" form (Trainer / Accelerate)"), static_cast<int>(ConfigForm::HfAuto));
-    m_form->setToolTip(tr("Strict JSON is what plain DeepSpeed reads (\"auto\" is an error there). The \"auto\" form "
+    // Short texts: the switch shares the tab bar's row, whose tabs must show whole at 1024 px.
+    m_form->addItem(tr("Strict"), static_cast<int>(ConfigForm::Strict));
+    m_form->addItem(tr("HF \"auto\""), static_cast<int>(ConfigForm::HfAuto));
+    m_form->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_form->setToolTip(tr("The form of ds_config.json shown and copied. Strict JSON is what plain DeepSpeed reads (\"auto\" is an error there). The \"auto\" form "
                           "leaves the values the Hugging Face Trainer or Accelerate fill in from their own arguments "
                           "to them. The launcher in Setup picks one; Copy JSON and Export follow this choice."));
     auto* corner = new QWidget(this);
@@ -575,9 +577,6 @@ void MainWindow::refresh()
     if (!m_formChosen)
         m_form->setCurrentIndex(m_form->findData(static_cast<int>(launcherConfigForm(project.answers))));
     m_preview->showConfig(plan.config, configInForm(plan.config, project.answers, configForm()), m_markChanges);
-    m_tabs->setTabText(m_tabs->indexOf(m_preview), configForm() == ConfigForm::HfAuto
-                                                       ? QStringLiteral("ds_config.json (\"auto\")")
-                                                       : QStringLiteral("ds_config.json"));
     showSuggestionsNeed(plan.suggestionsNeed);
     m_markChanges = false;
     m_why->showPlan(plan, m_current == "setup" || m_current == "summary" ? std::string() : m_current);
