@@ -119,10 +119,8 @@ MainWindow::MainWindow(QWidget* parent)
     copy->setObjectName(QStringLiteral("copyButton"));
     // The form of ds_config.json shown and copied: the launcher's unless the user picks the other one.
     m_form->setObjectName(QStringLiteral("configForm"));
-    // Short texts: the switch shares the tab bar's row, whose tabs must show whole at 1024 px.
-    m_form->addItem(tr("Strict"), static_cast<int>(ConfigForm::Strict));
-    m_form->addItem(tr("HF \"auto\""), static_cast<int>(ConfigForm::HfAuto));
-    m_form->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_form->addItem(tr("Strict JSON"), static_cast<int>(ConfigForm::Strict));
+    m_form->addItem(tr("\"auto\" form (Trainer / Accelerate)"), static_cast<int>(ConfigForm::HfAuto));
     m_form->setToolTip(tr("The form of ds_config.json shown and copied. Strict JSON is what plain DeepSpeed reads (\"auto\" is an error there). The \"auto\" form "
                           "leaves the values the Hugging Face Trainer or Accelerate fill in from their own arguments "
                           "to them. The launcher in Setup picks one; Copy JSON and Export follow this choice."));
