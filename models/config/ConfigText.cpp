@@ -53,7 +53,7 @@ public:
                 line = seen.line;
         }
         ConfigLines& lines = m_out.lines;
-        const std::uint32_t seen = lines.find(f.id, k, *f.node);
+        const std::uint32_t seen = findMember(f, k);
         if (seen != ConfigLines::kNone) {
             m_out.duplicates.push_back({pointerTo(k), line});
             f.keyNode = lines.renew(seen, k); // the value that follows replaces the old one and its children
@@ -103,6 +103,19 @@ private:
         std::uint32_t duplicateAt = kNoDuplicate; // where the current key was first written
         std::size_t child = 0;                    // the position of the member or element being read
     };
+
+    // The node of key `k` already in frame `f`'s object, kNone when it is new. A small object is searched
+    // directly (its keys are in cache, the table's slots are not); a large one through the table.
+    std::uint32_t findMember(const Frame& f, const std::string& k) const
+    {
+        const auto& members = f.node->get_ref<const oj::object_t&>();
+        if (members.size() > 8)
+            return m_out.lines.find(f.id, k, *f.node);
+        for (const auto& member : members)
+            if (member.first == k)
+                return m_out.lines.find(f.id, k, *f.node);
+        return ConfigLines::kNone;
+    }
 
     // The pointer of `last` in the innermost open container (the path to it from the open frames).
     std::string pointerTo(const std::string& last) const
