@@ -63,17 +63,6 @@ private:
 
 bool enabled(const oj& config, const char* block) { return isEnabled(config, block); }
 
-bool containsAuto(const oj& v)
-{
-    if (v.is_string())
-        return v.get<std::string>() == "auto";
-    if (v.is_structured())
-        for (const auto& item : v)
-            if (containsAuto(item))
-                return true;
-    return false;
-}
-
 } // namespace
 
 ImportedProject importConfig(const ParsedConfig& parsed)
@@ -151,7 +140,7 @@ ImportedProject importConfig(const ParsedConfig& parsed)
         w.set("sparse.pattern", valueOr(*sparse, "mode", std::string("fixed")), "/sparse_attention/mode");
         w.take(c, "/sparse_attention/block", "sparse.block");
     }
-    if (containsAuto(c)) // "auto" only makes sense where the Hugging Face integration fills it in
+    if (containsString(c, "auto")) // "auto" only makes sense where the Hugging Face integration fills it in
         w.set("software.launcher", "hf-trainer", "(\"auto\" values)");
     return out;
 }

@@ -38,17 +38,6 @@ void diff(const oj& imported, const oj& wizard, const std::string& pointer, cons
 
 bool enabled(const oj& config, const char* key) { return isEnabled(config, key); }
 
-bool containsAuto(const oj& v)
-{
-    if (v.is_string())
-        return v.get<std::string>() == "auto";
-    if (v.is_structured())
-        for (const auto& item : v)
-            if (containsAuto(item))
-                return true;
-    return false;
-}
-
 bool startsWith(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
 
 // The base keys the wizard writes from training answers: given ones only (advise/BatchKeys: the ZeRO search picks
@@ -105,7 +94,7 @@ std::vector<std::string> suggestionInputsMissing(const Answers& answers)
 
 bool suggestionAllowed(const Suggestion& suggestion, const Answers& answers)
 {
-    if (answers.text("software.launcher") != "deepspeed" && containsAuto(suggestion.from))
+    if (answers.text("software.launcher") != "deepspeed" && containsString(suggestion.from, "auto"))
         return false;
     return baseAnswersGiven(suggestion.pointer, answers);
 }

@@ -10,6 +10,7 @@
 #include "lint/EngineRules.h"
 #include "lint/LintReport.h"
 #include "util/Version.h"
+#include "util/Utf8.h"
 
 #include <algorithm>
 #include <cctype>
@@ -20,12 +21,6 @@ namespace dsw {
 namespace {
 
 using oj = nlohmann::ordered_json;
-
-std::string lower(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
 
 std::string textAt(const LintReport& r, const std::string& pointer, const std::string& fallback = "")
 {
@@ -243,7 +238,7 @@ void pipeline(LintReport& r, std::optional<int> stage)
 
 void optimizer(LintReport& r, std::optional<int> stage)
 {
-    const std::string type = lower(textAt(r, "/optimizer/type"));
+    const std::string type = asciiLower(textAt(r, "/optimizer/type"));
     if (type.empty())
         return; // without a type DeepSpeed builds no optimizer from the config
     // The engine's assertion for each 1-bit optimizer (sources.tsv ids).

@@ -9,6 +9,7 @@
 #include "knowledge/SourceCatalog.h"
 #include "lint/LintReport.h"
 #include "util/Version.h"
+#include "util/Utf8.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,12 +20,6 @@ namespace dsw {
 namespace {
 
 using oj = nlohmann::ordered_json;
-
-std::string lower(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    return s;
-}
 
 std::string textAt(const LintReport& r, const std::string& pointer)
 {
@@ -62,12 +57,12 @@ std::optional<std::string> nearest(const std::string& written, const std::vector
     if (written.size() > 64 || (budget && (*budget)-- <= 0))
         return std::nullopt;
     for (const std::string& n : names)
-        if (lower(n) == lower(written))
+        if (asciiLower(n) == asciiLower(written))
             return n;
     std::optional<std::string> best;
     std::size_t bestDistance = std::max<std::size_t>(2, written.size() / 3) + 1;
     for (const std::string& n : names)
-        if (const std::size_t d = editDistance(lower(n), lower(written)); d < bestDistance) {
+        if (const std::size_t d = editDistance(asciiLower(n), asciiLower(written)); d < bestDistance) {
             bestDistance = d;
             best = n;
         }
@@ -299,7 +294,7 @@ void managedAccumulation(LintReport& r, std::optional<int> stage)
         return;
     const oj* overlap = r.at("/zero_optimization/overlap_comm");
     const bool overlapOn = overlap && ((overlap->is_boolean() && overlap->get<bool>())
-                                       || (overlap->is_string() && lower(overlap->get<std::string>()) == "true"));
+                                       || (overlap->is_string() && asciiLower(overlap->get<std::string>()) == "true"));
     const long long stages = r.context().has("pipeline.stages") ? r.context().integer("pipeline.stages") : 1;
     if (stage && *stage < 2 && overlapOn)
         r.add(LintLevel::Error, "managed-grad-accum-unsupported", "/managed_gradient_accumulation",

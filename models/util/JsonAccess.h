@@ -1,6 +1,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace dsw {
 
@@ -21,6 +22,18 @@ T valueOr(const nlohmann::ordered_json& obj, const char* key, T fallback)
     } else {
         return it->is_number() ? it->template get<T>() : fallback;
     }
+}
+
+// Whether `v`, or any value nested in it, is the string `text` ("auto" where Hugging Face fills a value in).
+inline bool containsString(const nlohmann::ordered_json& v, std::string_view text)
+{
+    if (v.is_string())
+        return v.get_ref<const std::string&>() == text;
+    if (v.is_structured())
+        for (const auto& item : v)
+            if (containsString(item, text))
+                return true;
+    return false;
 }
 
 // A key as one JSON pointer token: "~" becomes "~0" and "/" becomes "~1" (RFC 6901).

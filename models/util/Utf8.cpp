@@ -59,4 +59,12 @@ TextPosition positionOf(const std::string& text, std::size_t offset)
     return p;
 }
 
+std::string asciiLower(std::string s)
+{
+    for (char& c : s)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    return s;
+}
+
 } // namespace dsw

@@ -9,6 +9,9 @@ namespace dsw {
 // no surrogates, nothing above U+10FFFF), or nullopt when the whole text is valid.
 std::optional<std::size_t> firstInvalidUtf8(const std::string& s);
 
+// `s` with ASCII letters lowercased; other bytes (UTF-8 included) unchanged.
+std::string asciiLower(std::string s);
+
 // 1-based line and column (in code points) of a byte offset, as every reader's error messages give them.
 struct TextPosition {
     int line = 1;

@@ -1,5 +1,6 @@
 // UTF-8 validation and positions (models/util/Utf8.h): every reader refuses malformed text at the first bad byte
 // and names its line and column in code points.
+#include "util/JsonAccess.h"
 #include "util/Utf8.h"
 
 #include <QTest>
@@ -35,6 +36,24 @@ private slots:
         const auto bad = firstInvalidUtf8(text.toStdString());
         QVERIFY(bad.has_value());
         QCOMPARE(*bad, std::size_t(offset));
+    }
+    // Only ASCII letters change: DeepSpeed compares optimizer names case-insensitively, and a UTF-8 name must
+    // not be mangled on the way.
+    void asciiLowerTouchesOnlyAsciiLetters()
+    {
+        QCOMPARE(asciiLower("AdamW"), std::string("adamw"));
+        QCOMPARE(asciiLower("ONEBITADAM_1"), std::string("onebitadam_1"));
+        QCOMPARE(asciiLower("Ädam \xC3\x84"), std::string("Ädam \xC3\x84"));
+        QCOMPARE(asciiLower(""), std::string());
+    }
+    // "auto" anywhere in a value, nested or not; another string or a key named auto does not count.
+    void containsStringLooksIntoNestedValues()
+    {
+        using oj = nlohmann::ordered_json;
+        QVERIFY(containsString(oj("auto"), "auto"));
+        QVERIFY(containsString(oj::parse(R"({"a": [1, {"b": "auto"}]})"), "auto"));
+        QVERIFY(!containsString(oj::parse(R"({"auto": 1, "b": "automatic"})"), "auto"));
+        QVERIFY(!containsString(oj(3), "auto"));
     }
     void positionCountsLinesAndCodePoints()
     {
