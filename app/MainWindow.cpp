@@ -184,6 +184,10 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow()
 {
     m_document->disconnect(this); // the document outlives the widgets it would otherwise notify
+    // ~QWidget closes the window, and a field losing focus then commits its pending text: no child may reach
+    // this half-destroyed window any more.
+    for (QObject* child : findChildren<QObject*>())
+        child->disconnect(this);
 }
 
 void MainWindow::buildMenus()

@@ -27,8 +27,9 @@ void collectPointers(const nlohmann::ordered_json& v, const std::string& at, std
 {
     if (v.is_object())
         for (const auto& [key, child] : v.items()) {
-            out.push_back(at + "/" + pointerToken(key));
-            collectPointers(child, out.back(), out);
+            const std::string pointer = at + "/" + pointerToken(key); // not out.back(): the recursion grows `out`
+            out.push_back(pointer);
+            collectPointers(child, pointer, out);
         }
 }
 
