@@ -17,21 +17,21 @@
 #include "project/InputLabels.h"
 
 #include <QAction>
-#include <QDir>
-#include <QKeyEvent>
-#include <QLineEdit>
-#include <QPlainTextEdit>
 #include <QApplication>
 #include <QClipboard>
-#include <QComboBox>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
@@ -95,8 +95,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_exampleBanner->setObjectName(QStringLiteral("exampleBanner"));
     m_exampleBanner->setWordWrap(true);
     m_exampleBanner->setFrameShape(QFrame::StyledPanel);
-    m_exampleBanner->setText(tr("ℹ This is an example project (Llama 7B on 8 × A100 80GB), not yours: change its answers, "
-                                "or start your own with File ▸ New or File ▸ Import."));
+    m_exampleBanner->setText(
+        tr("ℹ This is an example project (Llama 7B on 8 × A100 80GB), not yours: change its answers, "
+           "or start your own with File ▸ New or File ▸ Import."));
     m_exampleBanner->hide();
     centerLayout->addWidget(m_exampleBanner);
     centerLayout->addWidget(m_pages, 1);
@@ -121,7 +122,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_form->setObjectName(QStringLiteral("configForm"));
     m_form->addItem(tr("Strict JSON"), static_cast<int>(ConfigForm::Strict));
     m_form->addItem(tr("\"auto\" form (Trainer / Accelerate)"), static_cast<int>(ConfigForm::HfAuto));
-    m_form->setToolTip(tr("The form of ds_config.json shown and copied. Strict JSON is what plain DeepSpeed reads (\"auto\" is an error there). The \"auto\" form "
+    m_form->setToolTip(tr("The form of ds_config.json shown and copied. Strict JSON is what plain DeepSpeed reads "
+                          "(\"auto\" is an error there). The \"auto\" form "
                           "leaves the values the Hugging Face Trainer or Accelerate fill in from their own arguments "
                           "to them. The launcher in Setup picks one; Copy JSON and Export follow this choice."));
     auto* corner = new QWidget(this);
@@ -306,8 +308,8 @@ QString MainWindow::dialogDirectory() const
 
 QString MainWindow::saveDialogPath() const
 {
-    const QString name =
-        m_document->fileName().isEmpty() ? QStringLiteral("project.dswiz") : QFileInfo(m_document->fileName()).fileName();
+    const QString name = m_document->fileName().isEmpty() ? QStringLiteral("project.dswiz")
+                                                          : QFileInfo(m_document->fileName()).fileName();
     return QDir(dialogDirectory()).filePath(name);
 }
 
@@ -320,7 +322,8 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
         return false;
     auto* key = static_cast<QKeyEvent*>(event);
     const bool undo = key->matches(QKeySequence::Undo);
-    const bool redo = key->matches(QKeySequence::Redo) || key->keyCombination() == QKeyCombination(Qt::ControlModifier | Qt::ShiftModifier, Qt::Key_Z);
+    const bool redo = key->matches(QKeySequence::Redo)
+        || key->keyCombination() == QKeyCombination(Qt::ControlModifier | Qt::ShiftModifier, Qt::Key_Z);
     if (!undo && !redo)
         return false;
     // The field takes the key only when it has something of its own to undo or redo; else the document's
@@ -329,8 +332,7 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
     if (auto* line = qobject_cast<QLineEdit*>(widget))
         own = !line->isReadOnly() && (undo ? line->isUndoAvailable() : line->isRedoAvailable());
     else if (auto* text = qobject_cast<QPlainTextEdit*>(widget))
-        own = !text->isReadOnly()
-            && (undo ? text->document()->isUndoAvailable() : text->document()->isRedoAvailable());
+        own = !text->isReadOnly() && (undo ? text->document()->isUndoAvailable() : text->document()->isRedoAvailable());
     else
         return false;
     return !own;
@@ -493,9 +495,9 @@ void MainWindow::copyConfig()
     const ConfigForm form = configForm();
     QApplication::clipboard()->setText(
         QString::fromStdString(configText(m_document->plan().config, m_document->project().answers, form)));
-    statusBar()->showMessage(form == ConfigForm::HfAuto
-                                 ? tr("ds_config.json (\"auto\" form, for the Trainer / Accelerate) copied to the clipboard")
-                                 : tr("ds_config.json (strict JSON) copied to the clipboard"),
+    statusBar()->showMessage(form == ConfigForm::HfAuto ? tr(
+                                 "ds_config.json (\"auto\" form, for the Trainer / Accelerate) copied to the clipboard")
+                                                        : tr("ds_config.json (strict JSON) copied to the clipboard"),
                              4000);
 }
 
@@ -524,8 +526,8 @@ bool MainWindow::applyWithPreview(const ChangePreview& preview, const std::strin
     if (dialog.exec() != QDialog::Accepted || !preview.cannotApply.empty())
         return false;
     m_document->applyChange(QString::fromStdString(withInputLabels(preview.title)), preview.edits, acceptPointer);
-    statusBar()->showMessage(tr("Applied %1 (Undo takes it back)").arg(boundedForDisplay(withInputLabels(preview.title))),
-                             10000);
+    statusBar()->showMessage(
+        tr("Applied %1 (Undo takes it back)").arg(boundedForDisplay(withInputLabels(preview.title))), 10000);
     return true;
 }
 

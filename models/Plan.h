@@ -16,14 +16,14 @@ namespace dsw {
 
 // Everything the wizard says about one set of answers. Recomputed whole on every edit: it is arithmetic.
 struct Plan {
-    std::vector<Advice> workflows;        // in the order of workflowIds()
-    nlohmann::ordered_json config;        // the composed ds_config
-    std::vector<Finding> findings;        // between workflows
-    std::vector<std::string> inputErrors; // answers that do not validate
-    std::string basis;                    // "Based on DeepSpeed 0.19.5's documentation and code; ..."
-    std::vector<Suggestion> suggestions;  // for an imported config: what the wizard would change
+    std::vector<Advice> workflows;            // in the order of workflowIds()
+    nlohmann::ordered_json config;            // the composed ds_config
+    std::vector<Finding> findings;            // between workflows
+    std::vector<std::string> inputErrors;     // answers that do not validate
+    std::string basis;                        // "Based on DeepSpeed 0.19.5's documentation and code; ..."
+    std::vector<Suggestion> suggestions;      // for an imported config: what the wizard would change
     std::vector<std::string> suggestionsNeed; // for an imported config: inputs the suggestions wait for (ids)
-    std::vector<LintFinding> lint;        // the linter on `config` (with lines of its 2-space dump)
+    std::vector<LintFinding> lint;            // the linter on `config` (with lines of its 2-space dump)
 
     const Advice* find(const std::string& workflow) const;
 };

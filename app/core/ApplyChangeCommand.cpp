@@ -21,14 +21,8 @@ ApplyChangeCommand::ApplyChangeCommand(ProjectDocument* document, const QString&
     setText(QStringLiteral("Apply %1").arg(text)); // "Undo Apply Step 1: Turn on activation checkpointing"
 }
 
-void ApplyChangeCommand::undo()
-{
-    m_document->applyEdits(m_before, m_pointer, m_wasAccepted);
-}
+void ApplyChangeCommand::undo() { m_document->applyEdits(m_before, m_pointer, m_wasAccepted); }
 
-void ApplyChangeCommand::redo()
-{
-    m_document->applyEdits(m_after, m_pointer, true);
-}
+void ApplyChangeCommand::redo() { m_document->applyEdits(m_after, m_pointer, true); }
 
 } // namespace dsw

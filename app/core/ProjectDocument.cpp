@@ -71,8 +71,7 @@ void ProjectDocument::applyChange(const QString& text, const std::vector<AnswerE
                                   const std::string& acceptPointer)
 {
     const auto& list = m_project.acceptedSuggestions;
-    const bool accepts =
-        !acceptPointer.empty() && std::find(list.begin(), list.end(), acceptPointer) == list.end();
+    const bool accepts = !acceptPointer.empty() && std::find(list.begin(), list.end(), acceptPointer) == list.end();
     if (edits.empty() && !accepts)
         return;
     m_undoStack.push(new ApplyChangeCommand(this, text, edits, acceptPointer));

@@ -185,7 +185,8 @@ ChangePreview previewMemoryStep(const Answers& answers, const oj& steps, std::si
         } else {
             push(edits, "training.gradient_accumulation_steps", s.accumulation);
             notes.push_back("The diagnosis reads the failed run's gradient accumulation from the same answer: after "
-                            "Apply it sizes the failed run with " + std::to_string(s.accumulation) + ".");
+                            "Apply it sizes the failed run with "
+                            + std::to_string(s.accumulation) + ".");
         }
     }
     if (!attention.empty() || !loss.empty())
@@ -196,9 +197,9 @@ ChangePreview previewMemoryStep(const Answers& answers, const oj& steps, std::si
     if (!loss.empty())
         push(edits, "model.loss_impl", loss);
     const std::string change = steps[index].value("change", std::string());
-    ChangePreview p = previewEdits(
-        answers, index == 0 ? "Step 1: " + change : "Steps 1–" + std::to_string(index + 1) + ": " + change,
-        std::move(edits));
+    ChangePreview p =
+        previewEdits(answers, index == 0 ? "Step 1: " + change : "Steps 1–" + std::to_string(index + 1) + ": " + change,
+                     std::move(edits));
     p.notes.insert(p.notes.begin(), notes.begin(), notes.end());
     if (p.edits.empty())
         p.cannotApply = notes.empty() ? "the answers already hold this change"
