@@ -1,13 +1,12 @@
-#include "ApplicationIcon.h"
 #include "CommandLine.h"
-#include "MainWindow.h"
 #include "SessionBusAddress.h"
+#include "WindowModule.h"
 
-#include <QApplication>
 #include <QCoreApplication>
-#include <QIcon>
 #include <QTextStream>
 
+// ds-wizard links QtCore only: the commands run here, and the window, with every GUI library it needs,
+// is loaded from its module (ds-wizard-window.so) only when it opens.
 int main(int argc, char* argv[])
 {
     // The product runs no program: without a session bus address, Qt's D-Bus code would make libdbus
@@ -22,15 +21,5 @@ int main(int argc, char* argv[])
         QTextStream err(stderr);
         return dsw::runCommandLine(arguments, out, err);
     }
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("ds-wizard"));
-    QApplication::setApplicationName(QStringLiteral("ds-wizard"));
-    QApplication::setApplicationVersion(QStringLiteral(DSW_VERSION));
-    // The installed desktop file and icon (packaging/); the same icon is built into the binary.
-    QGuiApplication::setDesktopFileName(QStringLiteral(DSW_APP_ID));
-    QApplication::setWindowIcon(dsw::applicationIcon());
-    dsw::MainWindow window;
-    window.openAtLaunch(arguments.size() > 1 ? arguments.at(1) : QString());
-    window.show();
-    return app.exec();
+    return dsw::runWindowModule(argc, argv);
 }
