@@ -154,7 +154,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(copy, &QPushButton::clicked, this, &MainWindow::copyConfig);
     connect(m_form, &QComboBox::activated, this, [this] {
         m_formChosen = true; // the user's pick stays until the launcher changes
+        m_stale.insert(m_preview);
         refresh();
+    });
+    // A hidden tab is rebuilt when it is shown (refresh() rebuilds only the one shown).
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (rebuildIfStale(m_tabs->widget(index)) && m_tabs->widget(index) == m_findings)
+            fixTabOrder(); // its suggestions' buttons
     });
     connect(m_summary, &SummaryPage::copyRequested, this, &MainWindow::copyConfig);
     connect(m_summary, &SummaryPage::exportRequested, this, &MainWindow::showExportDialog);
@@ -175,11 +181,11 @@ MainWindow::MainWindow(QWidget* parent)
         m_editedId = id.toStdString(); // emitted before the plan is recomputed: the config is still the old one
         m_configBeforeEdit = m_document->plan().config;
     });
-    connect(m_document, &ProjectDocument::changed, this, &MainWindow::refresh);
+    connect(m_document, &ProjectDocument::changed, this, &MainWindow::documentChanged);
     connect(m_document, &ProjectDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ProjectDocument::fileNameChanged, this, &MainWindow::updateTitle);
     resize(1400, 860);
-    refresh();
+    documentChanged();
     updateTitle();
 }
 
@@ -409,8 +415,13 @@ bool MainWindow::importConfig(const QString& path)
 {
     QStringList notes;
     bool filledModel = false;
+    // A model's config.json sets several answers: the window refreshes once, after all of them.
+    ++m_refreshHeld;
     const QString error = m_document->importConfigFile(path, &notes, &filledModel);
+    --m_refreshHeld;
     if (!error.isEmpty()) {
+        if (m_refreshPending)
+            refresh();
         QMessageBox::warning(this, tr("Cannot import"),
                              tr("%1\n\n%2").arg(path, boundedForDisplay(error))); // may quote the file
         return false;
@@ -425,7 +436,9 @@ bool MainWindow::importConfig(const QString& path)
     }
     m_untitledName = tr("%1 (imported)").arg(QFileInfo(path).fileName());
     updateTitle();
-    m_tabs->setCurrentWidget(m_findings);
+    m_tabs->setCurrentWidget(m_findings); // before the refresh: the preview, now hidden, waits
+    if (m_refreshPending)
+        refresh();
     statusBar()->showMessage(
         notes.isEmpty()
             ? tr("Imported %1").arg(path)
@@ -548,12 +561,18 @@ void MainWindow::showSuggestionsNeed(const std::vector<std::string>& ids)
                                      .arg(labels.join(", ")));
 }
 
-void MainWindow::goToStep(const std::string& step)
+void MainWindow::showStep(const std::string& step)
 {
     m_current = step;
     const auto steps = wizardSteps();
     const auto index = std::find(steps.begin(), steps.end(), step) - steps.begin();
     m_pages->setCurrentIndex(static_cast<int>(index));
+    m_stale.insert(m_why); // it explains the current workflow
+}
+
+void MainWindow::goToStep(const std::string& step)
+{
+    showStep(step);
     refresh();
 }
 
@@ -561,31 +580,78 @@ void MainWindow::next(int direction)
 {
     const auto steps = wizardSteps();
     auto index = std::find(steps.begin(), steps.end(), m_current) - steps.begin();
+    // Marking the step done changes the document: its refresh is the step change's, one for both.
+    ++m_refreshHeld;
     if (direction > 0 && m_current != "setup" && m_current != "summary")
         m_document->markHandled(m_current); // Next on a workflow step means the user is done with it
+    --m_refreshHeld;
     index = std::clamp<long>(index + direction, 0, static_cast<long>(steps.size()) - 1);
     goToStep(steps[index]);
 }
 
-void MainWindow::refresh()
+bool MainWindow::isStale(const QWidget* view) const { return m_stale.count(view) > 0; }
+
+void MainWindow::documentChanged()
+{
+    // Every tab and page is behind the document now; refresh() rebuilds the ones shown, the others wait until
+    // they are shown.
+    m_stale.insert({m_preview, m_why, m_chart, m_findings, m_summary});
+    m_stale.insert(m_workflowPages.begin(), m_workflowPages.end());
+    m_previewMarks = m_markChanges; // after an edit, not after opening
+    m_markChanges = false;
+    if (m_refreshHeld > 0)
+        m_refreshPending = true;
+    else
+        refresh();
+}
+
+void MainWindow::rebuild(QWidget* view)
 {
     const auto& plan = m_document->plan();
     const auto& project = m_document->project();
-    for (auto* page : m_workflowPages)
-        page->showProject(project, plan);
-    m_summary->showProject(project, plan);
+    m_stale.erase(view);
+    if (view == m_preview) {
+        m_preview->showConfig(plan.config, configInForm(plan.config, project.answers, configForm()), m_previewMarks);
+        m_previewMarks = false;
+    } else if (view == m_why) {
+        m_why->showPlan(plan, m_current == "setup" || m_current == "summary" ? std::string() : m_current);
+    } else if (view == m_chart) {
+        m_chart->showPlan(plan);
+    } else if (view == m_findings) {
+        m_findings->showFindings(plan.lint, plan.suggestions);
+    } else if (view == m_summary) {
+        m_summary->showProject(project, plan);
+    } else if (auto page = std::find(m_workflowPages.begin(), m_workflowPages.end(), view);
+               page != m_workflowPages.end()) {
+        (*page)->showProject(project, plan);
+    }
+}
+
+bool MainWindow::rebuildIfStale(QWidget* view)
+{
+    if (!view || !isStale(view))
+        return false;
+    rebuild(view);
+    return true;
+}
+
+void MainWindow::refresh()
+{
+    // Only what is shown is rebuilt: the page and the tab shown; the sidebar, the form switch, the banners, the
+    // status bar and Back/Next are always shown.
+    ++m_refreshCount;
+    m_refreshPending = false;
+    const auto& plan = m_document->plan();
+    const auto& project = m_document->project();
     if (const std::string launcher = project.answers.text("software.launcher"); launcher != m_formLauncher) {
         m_formLauncher = launcher;
         m_formChosen = false;
     }
     if (!m_formChosen)
         m_form->setCurrentIndex(m_form->findData(static_cast<int>(launcherConfigForm(project.answers))));
-    m_preview->showConfig(plan.config, configInForm(plan.config, project.answers, configForm()), m_markChanges);
     showSuggestionsNeed(plan.suggestionsNeed);
-    m_markChanges = false;
-    m_why->showPlan(plan, m_current == "setup" || m_current == "summary" ? std::string() : m_current);
-    m_chart->showPlan(plan);
-    m_findings->showFindings(plan.lint, plan.suggestions);
+    const bool pageRebuilt = rebuildIfStale(m_pages->currentWidget());
+    const bool findingsRebuilt = rebuildIfStale(m_tabs->currentWidget()) && m_tabs->currentWidget() == m_findings;
     std::vector<std::pair<std::string, StepState>> states;
     for (const auto& step : wizardSteps())
         states.emplace_back(step, stepState(plan, project, step));
@@ -596,7 +662,8 @@ void MainWindow::refresh()
             statusBar()->showMessage(QString::fromStdString(note), 20000);
         m_editedId.clear();
     }
-    fixTabOrder(); // a page may have made new buttons (the out-of-memory steps, the suggestions)
+    if (pageRebuilt || findingsRebuilt)
+        fixTabOrder(); // new buttons, maybe (the out-of-memory steps, the suggestions)
     m_back->setEnabled(m_current != "setup");
     m_next->setEnabled(m_current != "summary");
 }

@@ -3,6 +3,7 @@
 #include "config/ConfigExport.h"
 
 #include <QMainWindow>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,10 @@ public:
     bool applySuggestion(const std::string& pointer);
     void goToStep(const std::string& step);
     ProjectDocument* document() { return m_document; }
+    // How many times the window has brought what it shows up to date: once per edit, per Next, per step change.
+    int refreshCount() const { return m_refreshCount; }
+    // A hidden preview tab or page that is behind the document: it is rebuilt when it is shown, never before.
+    bool isStale(const QWidget* view) const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -66,7 +71,11 @@ protected:
 
 private:
     void buildMenus();
+    void documentChanged();
     void refresh();
+    void rebuild(QWidget* view);
+    bool rebuildIfStale(QWidget* view); // true when it was rebuilt
+    void showStep(const std::string& step);
     void updateTitle();
     void fixTabOrder();
     QString saveDialogPath() const;
@@ -99,6 +108,11 @@ private:
     bool m_markChanges = false;                // mark changed JSON lines only after an edit, not after opening
     std::string m_editedId;                    // the input the last edit changed, until refresh() has said its effects
     nlohmann::ordered_json m_configBeforeEdit; // the config before that edit
+    bool m_previewMarks = false;               // the preview, when next rebuilt, marks the lines that edit changed
+    std::set<const QWidget*> m_stale;          // hidden tabs and pages behind the document (rebuilt when shown)
+    int m_refreshCount = 0;
+    int m_refreshHeld = 0;         // >0: a document change only asks for one refresh when the hold ends
+    bool m_refreshPending = false; // a document change came while held
 };
 
 } // namespace dsw

@@ -49,8 +49,13 @@ WhyView::WhyView(QWidget* parent)
 
 void WhyView::showPlan(const Plan& plan, const std::string& workflow)
 {
+    // Most edits change a number or two on another workflow's page: the same text is not laid out again.
+    QString text = html(plan, workflow);
+    if (text == m_shownHtml)
+        return;
+    m_shownHtml = std::move(text);
     const int scroll = verticalScrollBar()->value();
-    setHtml(html(plan, workflow));
+    setHtml(m_shownHtml);
     verticalScrollBar()->setValue(scroll);
 }
 

@@ -15,6 +15,9 @@ public:
     void showPlan(const Plan& plan, const std::string& workflow);
 
     static QString html(const Plan& plan, const std::string& workflow);
+
+private:
+    QString m_shownHtml; // what setHtml() was last given
 };
 
 } // namespace dsw

@@ -41,9 +41,11 @@ class TestMainWindow : public QObject {
     Q_OBJECT
 
 private:
+    // What the preview shows once it is shown (a hidden tab is rebuilt when shown, not before).
     static nlohmann::json previewJson(MainWindow& w)
     {
         auto* preview = w.findChild<JsonPreview*>("jsonPreview");
+        w.findChild<QTabWidget*>("previewTabs")->setCurrentWidget(preview);
         return nlohmann::json::parse(preview->toPlainText().toStdString());
     }
     static void typeInto(MainWindow& w, const char* id, const QString& text)
@@ -176,6 +178,7 @@ private slots:
         w.show();
         w.goToStep("zero");
         auto* why = w.findChild<WhyView*>("whyView");
+        w.findChild<QTabWidget*>("previewTabs")->setCurrentWidget(why);
         QVERIFY(why->toPlainText().contains("did not run or test"));
         QVERIFY(why->toPlainText().contains("aligns with documented stage capabilities"));
         auto* table = w.findChild<QTableWidget*>("stageTable");
@@ -323,7 +326,9 @@ private slots:
         const QString checks = labelText(w.findChild<QWidget*>("zeroPage"), "checks");
         QVERIFY2(checks.contains("“Local NVMe”"), qPrintable(checks));
         QVERIFY2(!checks.contains("hardware.nvme"), qPrintable(checks));
-        const QString why = w.findChild<WhyView*>("whyView")->toPlainText(); // the Why tab too
+        auto* whyView = w.findChild<WhyView*>("whyView");
+        w.findChild<QTabWidget*>("previewTabs")->setCurrentWidget(whyView);
+        const QString why = whyView->toPlainText(); // the Why tab too
         QVERIFY(why.contains("“Local NVMe”") && !why.contains("hardware.nvme ="));
     }
 
@@ -587,6 +592,7 @@ private slots:
         const auto before = previewJson(w);
         QVERIFY(before.contains("gradient_clipp1ng")); // the config as imported, unknown keys kept
         auto* findings = w.findChild<FindingsView*>("findingsView");
+        w.findChild<QTabWidget*>("previewTabs")->setCurrentWidget(findings);
         QVERIFY(findings->findingCount() >= 2); // the typo and the deprecated cpu_offload
         // No suggestion from defaults: the banner asks for the model and the cluster, then they come.
         QCOMPARE(findings->suggestionCount(), 0);

@@ -71,6 +71,53 @@ private slots:
         QVERIFY(stage0 > top);
         QVERIFY(axis->categories().first().contains(QString::number(stage0, 'f', 0)));
     }
+    // One chart for the widget's life: a new plan changes the values and labels of the same chart, series and axes,
+    // and the clipped mark comes and goes with the plan.
+    void aNewPlanUpdatesTheSameChart()
+    {
+        const Plan fits = makePlan(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB"}));
+        const Plan clipped =
+            makePlan(answersFrom({"model.preset=llama-2-70b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=1"}));
+        MemoryChart chart;
+        chart.showPlan(fits);
+        QChart* const shown = chart.chart();
+        QStackedBarSeries* const bars = barsOf(chart);
+        const QList<QAbstractAxis*> axes = shown->axes();
+        for (const Plan* plan : {&clipped, &fits, &clipped}) {
+            chart.showPlan(*plan);
+            QCOMPARE(chart.chart(), shown);
+            QCOMPARE(barsOf(chart), bars);
+            QCOMPARE(shown->axes(), axes);
+            const auto& zero = plan->find("zero")->details;
+            const auto& table = zero.at("stage_table");
+            QCOMPARE(bars->barSets().front()->count(), int(table.size()) + 1);
+            for (int i = 0; i < int(table.size()); ++i) {
+                double sum = 0;
+                for (QBarSet* set : bars->barSets())
+                    sum += set->at(i);
+                const double expected = table[std::size_t(i)].at("gpu_total_bytes").get<double>() / kGiB;
+                QVERIFY2(std::abs(sum - expected) < 1e-6 * expected + 1e-9, qPrintable(QString::number(i)));
+            }
+            auto* axis = qobject_cast<QBarCategoryAxis*>(chart.chart()->axes(Qt::Horizontal).first());
+            QVERIFY(axis);
+            QCOMPARE(axis->count(), int(table.size()) + 1);
+            QCOMPARE(axis->categories().first().contains(QStringLiteral("clipped")), plan == &clipped);
+            QCOMPARE(qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).first())->max(),
+                     plan == &clipped
+                         ? zero.at("gpu_capacity_bytes").get<double>() / kGiB * 4
+                         : std::max(zero.at("gpu_capacity_bytes").get<double>() / kGiB * 1.2, axisTop(*plan)));
+        }
+    }
+
+private:
+    static double axisTop(const Plan& plan)
+    {
+        double top = 0;
+        const auto& zero = plan.find("zero")->details;
+        for (const auto& row : zero.at("stage_table"))
+            top = std::max(top, row.at("gpu_total_bytes").get<double>() / kGiB);
+        return std::max(top, zero.at("recommended").at("gpu_total_bytes").get<double>() / kGiB);
+    }
 };
 
 QTEST_MAIN(TestMemoryChart)
