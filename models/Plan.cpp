@@ -7,9 +7,11 @@
 #include "advise/OnebitAdvisor.h"
 #include "advise/PipelineAdvisor.h"
 #include "advise/PlanSearch.h"
+#include "advise/PlanSearchMemo.h"
 #include "advise/PrecisionAdvisor.h"
 #include "advise/SparseAdvisor.h"
 #include "advise/ZeroAdvisor.h"
+#include "config/DumpLines.h"
 #include "knowledge/DeepSpeedFacts.h"
 #include "project/InputRegistry.h"
 #include "project/ModelChecks.h"
@@ -97,10 +99,19 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
         plan.inputErrors.push_back(*error);
 
     // ZeRO first: the pipeline, out-of-memory and 1-bit Adam advisors check their advice against its stage, and
-    // the config is written for the micro-batch and accumulation its search chose (the same global batch).
-    const Advice zero = adviseZero(source);
+    // the config is written for the micro-batch and accumulation its search chose (the same global batch). The
+    // search is memoised per search input: an edit to an answer it does not read reuses it.
+    plan.workflows.reserve(workflowIds().size()); // `zero` below stays valid
+    std::string shapeError;
+    try {
+        plan.zeroSearch = PlanSearchMemo::shared().search(source);
+    } catch (const std::invalid_argument& e) { // the model's shape contradicts itself: nothing can be sized
+        shapeError = e.what();
+    }
+    plan.workflows.push_back(plan.zeroSearch ? adviseZero(source, *plan.zeroSearch)
+                                             : adviseZeroShapeInvalid(shapeError));
+    const Advice& zero = plan.workflows.front();
     const Answers answers = withChosenBatch(source, zero);
-    plan.workflows.push_back(zero);
     plan.workflows.push_back(advisePrecision(answers, zero)); // bf16 states need its ZeRO stage
     plan.workflows.push_back(advisePipeline(answers, zero, partitioning));
     plan.workflows.push_back(adviseMemory(source)); // the setup the user ran (memory.ran_*), not the ZeRO pick
@@ -108,9 +119,11 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
     plan.workflows.push_back(adviseOnebit(answers, zero));
     plan.workflows.push_back(adviseSparse(answers));
 
-    std::vector<std::pair<std::string, oj>> fragments = {{"base", baseFragment(answers)}};
+    static const std::string kBase = "base";
+    const oj base = baseFragment(answers);
+    std::vector<FragmentRef> fragments = {{&kBase, &base}};
     for (const auto& advice : plan.workflows)
-        fragments.emplace_back(advice.workflow, advice.fragment);
+        fragments.push_back({&advice.workflow, &advice.fragment});
     auto composed = composeConfig(fragments);
     plan.config = std::move(composed.config);
     plan.findings = std::move(composed.findings);
@@ -122,14 +135,23 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
 }
 
 namespace {
-// The linter on the config shown (lines of its 2-space dump). For an import it also reads what the file's text said
-// beyond its JSON, so the file's own findings (duplicate keys, not strict JSON, quoteless values) stay.
+// The linter on the config shown, with the lines of its 2-space dump (the preview's text), computed without writing
+// and re-reading it (config/DumpLines.h; where that cannot be exact, the dump is read back as before). For an import
+// it also reads what the file's text said beyond its JSON, so the file's own findings (duplicate keys, not strict
+// JSON, quoteless values) stay.
 void lintPlan(Plan& plan, const Answers& answers, const ImportedText& text = {})
 {
-    auto parsed = parseConfigText(plan.config.dump(2));
-    if (!parsed)
+    ParsedConfig config;
+    bool borrowed = false; // config.json is plan.config, moved in for the lint and back after it
+    if (auto lines = dumpLines(plan.config)) {
+        config.lines = std::move(*lines);
+        config.json = std::move(plan.config);
+        borrowed = true;
+    } else if (auto parsed = parseConfigText(plan.config.dump(2))) {
+        config = std::move(parsed).value();
+    } else {
         return;
-    ParsedConfig config = std::move(parsed).value();
+    }
     for (const auto& d : text.duplicates)
         config.duplicates.push_back({d.pointer, d.line});
     config.hjsonSyntax = text.hjsonSyntax;
@@ -142,7 +164,30 @@ void lintPlan(Plan& plan, const Answers& answers, const ImportedText& text = {})
         } catch (const nlohmann::json::exception&) { // a malformed pointer in a hand-edited project: not the file's
         }
     }
-    plan.lint = lintConfig(config, answers);
+    try {
+        plan.lint = lintConfig(config, answers);
+    } catch (...) {
+        if (borrowed)
+            plan.config = std::move(config.json);
+        throw;
+    }
+    if (borrowed)
+        plan.config = std::move(config.json);
+}
+
+// `object` with `key`: `value` inserted after member `after` (at the end when it has none), keeping every other
+// member's place.
+oj withMemberAfter(const oj& object, const std::string& after, const std::string& key, oj value)
+{
+    oj out = oj::object();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        out[it.key()] = it.value();
+        if (it.key() == after)
+            out[key] = std::move(value);
+    }
+    if (!out.contains(key))
+        out[key] = std::move(value);
+    return out;
 }
 } // namespace
 
@@ -195,9 +240,13 @@ nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow)
     oj j;
     j["config"] = plan.config;
     j["workflows"] = oj::object();
-    for (const auto& advice : plan.workflows)
-        if (onlyWorkflow.empty() || advice.workflow == onlyWorkflow)
-            j["workflows"][advice.workflow] = toJson(advice);
+    for (const auto& advice : plan.workflows) {
+        if (!onlyWorkflow.empty() && advice.workflow != onlyWorkflow)
+            continue;
+        oj& out = j["workflows"][advice.workflow] = toJson(advice);
+        if (advice.workflow == "zero" && plan.zeroSearch && out.contains("deepspeed_estimator"))
+            out = withMemberAfter(out, "deepspeed_estimator", "candidates", zeroCandidatesJson(*plan.zeroSearch));
+    }
     j["findings"] = oj::array();
     for (const auto& f : plan.findings)
         j["findings"].push_back(

@@ -1,6 +1,7 @@
 #pragma once
 #include "advise/Advice.h"
 #include "advise/ConfigComposer.h"
+#include "advise/PlanSearch.h"
 #include "config/ConfigExport.h"
 #include "config/ImportedConfigPlan.h"
 #include "estimate/PartitionMemo.h"
@@ -8,6 +9,7 @@
 #include "project/Answers.h"
 #include "project/ProjectFile.h"
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -24,6 +26,9 @@ struct Plan {
     std::vector<Suggestion> suggestions;      // for an imported config: what the wizard would change
     std::vector<std::string> suggestionsNeed; // for an imported config: inputs the suggestions wait for (ids)
     std::vector<LintFinding> lint;            // the linter on `config` (with lines of its 2-space dump)
+    // The ZeRO workflow's plan search, as PlanSearchMemo keeps it (shared, never copied); null when the model's
+    // shape contradicts itself. toJson prints its candidates; the views read the advice.
+    std::shared_ptr<const PlanSearch> zeroSearch;
 
     const Advice* find(const std::string& workflow) const;
 };

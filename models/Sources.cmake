@@ -124,6 +124,8 @@ set(DSW_MODELS_ADVISE_SOURCES
     advise/OomMessage.h
     advise/PlanSearch.cpp
     advise/PlanSearch.h
+    advise/PlanSearchMemo.cpp
+    advise/PlanSearchMemo.h
     advise/PipelineAdvisor.cpp
     advise/PipelineAdvisor.h
     advise/PrecisionAdvisor.cpp
@@ -149,6 +151,8 @@ set(DSW_MODELS_CONFIG_SOURCES
     config/ConfigScan.h
     config/ConfigText.cpp
     config/ConfigText.h
+    config/DumpLines.cpp
+    config/DumpLines.h
     config/HfAutoValues.cpp
     config/HfAutoValues.h
     config/HfModelConfig.cpp

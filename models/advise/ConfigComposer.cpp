@@ -62,20 +62,37 @@ const std::vector<std::string>& composedKeyOrder()
     return order;
 }
 
-ComposedConfig composeConfig(const std::vector<std::pair<std::string, nlohmann::ordered_json>>& fragments)
+namespace {
+
+template <typename Fragments, typename Each>
+ComposedConfig composeEach(const Fragments& fragments, Each each)
 {
     ComposedConfig out;
     oj merged = oj::object();
     std::vector<Origin> origins;
-    for (const auto& [workflow, fragment] : fragments)
-        merge(merged, fragment, "", workflow, origins, out.findings);
+    for (const auto& f : fragments)
+        each(f, [&](const std::string& workflow, const oj& fragment) {
+            merge(merged, fragment, "", workflow, origins, out.findings);
+        });
     for (const auto& key : composedKeyOrder())
-        if (merged.contains(key))
-            out.config[key] = merged[key];
-    for (const auto& [key, value] : merged.items())
-        if (!out.config.contains(key))
-            out.config[key] = value;
+        if (auto it = merged.find(key); it != merged.end())
+            out.config[key] = std::move(*it);
+    for (auto it = merged.begin(); it != merged.end(); ++it)
+        if (!out.config.contains(it.key()))
+            out.config[it.key()] = std::move(it.value());
     return out;
+}
+
+} // namespace
+
+ComposedConfig composeConfig(const std::vector<std::pair<std::string, nlohmann::ordered_json>>& fragments)
+{
+    return composeEach(fragments, [](const auto& f, auto merge) { merge(f.first, f.second); });
+}
+
+ComposedConfig composeConfig(const std::vector<FragmentRef>& fragments)
+{
+    return composeEach(fragments, [](const FragmentRef& f, auto merge) { merge(*f.workflow, *f.fragment); });
 }
 
 } // namespace dsw

@@ -26,5 +26,11 @@ const std::vector<std::string>& composedKeyOrder();
 // Merges the fragments (base first, then each workflow's) into one ds_config. Objects merge key by key;
 // a scalar set to two different values is a finding, and the first value stays.
 ComposedConfig composeConfig(const std::vector<std::pair<std::string, nlohmann::ordered_json>>& fragments);
+// The same over fragments held elsewhere (the plan's advice), without copying them.
+struct FragmentRef {
+    const std::string* workflow;
+    const nlohmann::ordered_json* fragment;
+};
+ComposedConfig composeConfig(const std::vector<FragmentRef>& fragments);
 
 } // namespace dsw

@@ -201,43 +201,46 @@ oj optionJson(const ZeroOption& o)
 // The stage table: per stage without offload, the fastest plan that fits (else the closest), by component as the
 // step model sizes it, whatever the user forced; the chosen plan and the wizard's pick stand in their stage's row
 // (or in a row of their own when they offload), marked. Every row is sized: nothing forced hides a stage's numbers.
-oj stageTable(const std::vector<ZeroOption>& options, std::size_t chosen, std::optional<std::size_t> pick,
+oj stageTable(const std::vector<StepPrediction>& candidates, std::size_t chosen, std::optional<std::size_t> pick,
               bool userForced)
 {
-    auto row = [&](std::size_t i) {
-        const ZeroOption& o = options[i];
-        return oj{{"stage", o.stage},
-                  {"label", o.label()},
-                  {"offload_optimizer", o.offloadOptimizer},
-                  {"offload_param", o.offloadParam},
-                  {"micro_batch_size", o.microBatch},
-                  {"gradient_accumulation_steps", o.accumulation},
-                  {"activation_checkpointing", o.checkpointing},
-                  {"params_bytes", o.gpu.params},
-                  {"grads_bytes", o.gpu.grads},
-                  {"optimizer_bytes", o.gpu.optimizer},
-                  {"buffers_bytes", o.gpu.buffers},
-                  {"activations_bytes", o.activations},
-                  {"other_bytes", o.gpu.other},
-                  {"model_states_bytes", o.gpuModelStates},
-                  {"gpu_total_bytes", o.gpuTotal},
-                  {"cpu_per_node_bytes", o.cpuPerNode},
-                  {"step_seconds", o.stepSeconds},
-                  {"fits", o.fits()},
+    auto row = [&](std::size_t i) { // the fields zeroOptionOf gives, read from the prediction directly
+        const StepPrediction& p = candidates[i];
+        const StepCandidate& c = p.candidate;
+        return oj{{"stage", c.placement.stage},
+                  {"label", p.label()},
+                  {"offload_optimizer", c.placement.offloadOptimizer},
+                  {"offload_param", c.placement.offloadParam},
+                  {"micro_batch_size", c.microBatch},
+                  {"gradient_accumulation_steps", c.accumulation},
+                  {"activation_checkpointing", c.checkpointing},
+                  {"params_bytes", p.gpu.params},
+                  {"grads_bytes", p.gpu.grads},
+                  {"optimizer_bytes", p.gpu.optimizer},
+                  {"buffers_bytes", p.gpu.buffers},
+                  {"activations_bytes", p.gpu.activations},
+                  {"other_bytes", p.gpu.other},
+                  {"model_states_bytes", p.gpu.total - p.gpu.activations},
+                  {"gpu_total_bytes", p.gpu.total},
+                  {"cpu_per_node_bytes", p.cpuPerNode},
+                  {"step_seconds", p.time.total},
+                  {"fits", p.fits()},
                   {"your_choice", userForced && i == chosen},
                   {"wizard_pick", pick && i == *pick}};
     };
     auto offloads = [&](std::size_t i) {
-        return options[i].offloadOptimizer != "none" || options[i].offloadParam != "none";
+        const Placement& p = candidates[i].candidate.placement;
+        return p.offloadOptimizer != "none" || p.offloadParam != "none";
     };
+    auto stageOf = [&](std::size_t i) { return candidates[i].candidate.placement.stage; };
     oj rows = oj::array();
     for (int stage = 0; stage <= 3; ++stage) {
         std::optional<std::size_t> best;
-        for (const std::size_t marked : {chosen, pick.value_or(options.size())})
-            if (!best && marked < options.size() && options[marked].stage == stage && !offloads(marked))
+        for (const std::size_t marked : {chosen, pick.value_or(candidates.size())})
+            if (!best && marked < candidates.size() && stageOf(marked) == stage && !offloads(marked))
                 best = marked;
-        for (std::size_t i = 0; i < options.size() && !best; ++i) // ranked: the first is the best of its stage
-            if (options[i].stage == stage && !offloads(i))
+        for (std::size_t i = 0; i < candidates.size() && !best; ++i) // ranked: the first is the best of its stage
+            if (stageOf(i) == stage && !offloads(i))
                 best = i;
         if (best)
             rows.push_back(row(*best));
@@ -337,21 +340,38 @@ void addTradeoffs(Advice& adv, const ZeroOption& chosen, const PlanSearch& searc
 
 Advice adviseZero(const Answers& a)
 {
-    Advice adv;
-    adv.workflow = "zero";
-    adv.status = AdviceStatus::Complete;
     PlanSearch search;
     try {
         search = searchPlans(a);
-    } catch (const std::invalid_argument& e) { // the model's shape contradicts itself: nothing can be sized
-        adv.status = AdviceStatus::NeedsInput;
-        adv.headline = "The model's shape contradicts itself";
-        adv.checks.push_back({CheckLevel::Fail, "model-shape-invalid", e.what(), ""});
-        return adv;
+    } catch (const std::invalid_argument& e) {
+        return adviseZeroShapeInvalid(e.what());
     }
-    std::vector<ZeroOption> options;
+    return adviseZero(a, search);
+}
+
+Advice adviseZeroShapeInvalid(const std::string& error)
+{
+    Advice adv;
+    adv.workflow = "zero";
+    adv.status = AdviceStatus::NeedsInput;
+    adv.headline = "The model's shape contradicts itself";
+    adv.checks.push_back({CheckLevel::Fail, "model-shape-invalid", error, ""});
+    return adv;
+}
+
+nlohmann::ordered_json zeroCandidatesJson(const PlanSearch& search)
+{
+    oj candidates = oj::array();
     for (const StepPrediction& p : search.candidates)
-        options.push_back(zeroOptionOf(p));
+        candidates.push_back(candidateJson(p));
+    return candidates;
+}
+
+Advice adviseZero(const Answers& a, const PlanSearch& search)
+{
+    Advice adv;
+    adv.workflow = "zero";
+    adv.status = AdviceStatus::Complete;
     const ZeroStageLimit limit = zeroStageLimit(a);
     if (!limit.code.empty()) {
         const std::string forced = a.text("zero.stage");
@@ -365,7 +385,8 @@ Advice adviseZero(const Answers& a)
              limit.source});
     }
     // The search ranks what fits by predicted time; when nothing fits, the one closest to fitting comes first.
-    const ZeroOption& chosen = options.at(search.chosen);
+    // Only the plans the page names become ZeroOptions (with their formulas); the table reads the candidates.
+    const ZeroOption chosen = zeroOptionOf(search.candidates.at(search.chosen));
     const bool fits = chosen.fits();
     for (const char* id : {"zero.offload_optimizer", "zero.offload_param"}) {
         const std::string asked = a.text(id);
@@ -380,8 +401,10 @@ Advice adviseZero(const Answers& a)
     const double capacity = a.number("hardware.gpu_memory_gib") * kGiB;
     const double usable = capacity * (1 - kPlanHeadroom);
 
-    const ZeroOption* pick =
-        search.wizardPick && *search.wizardPick != search.chosen ? &options[*search.wizardPick] : nullptr;
+    const std::optional<ZeroOption> pickOption = search.wizardPick && *search.wizardPick != search.chosen
+        ? std::optional<ZeroOption>(zeroOptionOf(search.candidates.at(*search.wizardPick)))
+        : std::nullopt;
+    const ZeroOption* pick = pickOption ? &*pickOption : nullptr;
     if (!fits)
         adv.headline = "Nothing fits; closest: " + chosen.label();
     else if (search.userForced && pick)
@@ -425,7 +448,8 @@ Advice adviseZero(const Answers& a)
         held && held->bytes > 0)
         adv.checks.push_back({CheckLevel::Warn, "zero-init-missing",
                               "Model built without zero.Init: torch's linear keeps every gathered weight from forward "
-                              "until backward, " + gib(static_cast<double>(held->bytes))
+                              "until backward, "
+                                  + gib(static_cast<double>(held->bytes))
                                   + " of this plan. Build or load the model inside deepspeed.zero.Init (Hugging Face's "
                                     "from_pretrained does so under ZeRO-3) and set \"Model built under zero.Init\" "
                                     "(training.zero_init); activation checkpointing also avoids it.",
@@ -563,12 +587,10 @@ Advice adviseZero(const Answers& a)
     adv.details["fits"] = fits;
     adv.details["gpu_capacity_bytes"] = capacity;
     adv.details["gpu_usable_bytes"] = usable;
-    adv.details["stage_table"] = stageTable(options, search.chosen, search.wizardPick, search.userForced);
-    adv.details["deepspeed_estimator"] = estimatorRows;
-    oj candidates = oj::array();
-    for (const StepPrediction& p : search.candidates)
-        candidates.push_back(candidateJson(p));
-    adv.details["candidates"] = candidates;
+    adv.details["stage_table"] = stageTable(search.candidates, search.chosen, search.wizardPick, search.userForced);
+    adv.details["deepspeed_estimator"] = std::move(estimatorRows);
+    // "candidates" (every plan the search sized) is only printed by `recommend --format json`: toJson(Plan) adds
+    // zeroCandidatesJson here, so no view pays for ~160 JSON objects it does not read.
     adv.details["chosen"] = search.chosen;
     adv.details["user_forced"] = search.userForced;
     if (search.wizardPick)

@@ -55,6 +55,15 @@ ZeroStageLimit zeroStageLimit(const Answers& answers);
 std::vector<ZeroOption> zeroOptions(const Answers& answers);
 ZeroOption zeroOptionOf(const StepPrediction& prediction);
 
+struct PlanSearch; // advise/PlanSearch.h
+
+// The ZeRO workflow's advice from its plan search (searchPlans(answers), or the one PlanSearchMemo stored for them).
 Advice adviseZero(const Answers& answers);
+Advice adviseZero(const Answers& answers, const PlanSearch& search);
+// The advice when the model's shape contradicts itself (searchPlans threw `error`): nothing can be sized.
+Advice adviseZeroShapeInvalid(const std::string& error);
+// Every candidate the search sized, as `recommend --format json` prints them (details "candidates", which the
+// advice itself does not hold: no view reads them).
+nlohmann::ordered_json zeroCandidatesJson(const PlanSearch& search);
 
 } // namespace dsw

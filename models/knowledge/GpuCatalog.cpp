@@ -9,14 +9,6 @@
 
 namespace dsw {
 
-namespace {
-std::string upper(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
-    return s;
-}
-} // namespace
-
 std::optional<double> GpuSpec::computeCapabilityNumber() const
 {
     double value = 0;
@@ -57,8 +49,14 @@ GpuCatalog::GpuCatalog(const std::string& tsv)
 
 const GpuSpec* GpuCatalog::find(const std::string& id) const
 {
-    const std::string wanted = upper(id);
-    auto it = std::find_if(m_gpus.begin(), m_gpus.end(), [&](const GpuSpec& g) { return upper(g.id) == wanted; });
+    // The ids compared ignoring case (std::toupper byte by byte), without building strings: every plan looks the
+    // GPU up often.
+    auto same = [&](const std::string& x) {
+        return x.size() == id.size()
+            && std::equal(x.begin(), x.end(), id.begin(),
+                          [](unsigned char a, unsigned char b) { return std::toupper(a) == std::toupper(b); });
+    };
+    auto it = std::find_if(m_gpus.begin(), m_gpus.end(), [&](const GpuSpec& g) { return same(g.id); });
     return it == m_gpus.end() ? nullptr : &*it;
 }
 

@@ -116,8 +116,13 @@ ModelCatalog::ModelCatalog(const std::string& tsv)
 
 const ModelSpec* ModelCatalog::find(const std::string& id) const
 {
-    const std::string wanted = lower(id);
-    auto it = std::find_if(m_models.begin(), m_models.end(), [&](const ModelSpec& m) { return lower(m.id) == wanted; });
+    // lower(m.id) == lower(id), byte by byte without building the strings: every plan looks the preset up often.
+    auto same = [&](const std::string& x) {
+        return x.size() == id.size()
+            && std::equal(x.begin(), x.end(), id.begin(),
+                          [](unsigned char a, unsigned char b) { return std::tolower(a) == std::tolower(b); });
+    };
+    auto it = std::find_if(m_models.begin(), m_models.end(), [&](const ModelSpec& m) { return same(m.id); });
     return it == m_models.end() ? nullptr : &*it;
 }
 

@@ -80,7 +80,7 @@ Pages pagesFor(const QStringList& settings)
     Pages p;
     p.answers = answersFrom(settings);
     const Plan plan = makePlan(p.answers);
-    p.zero = plan.find("zero")->details;
+    p.zero = toJson(plan).at("workflows").at("zero"); // its details, with the candidates `recommend` prints
     p.onebit = *plan.find("onebit");
     return p;
 }

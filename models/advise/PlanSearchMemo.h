@@ -1,0 +1,56 @@
+#pragma once
+#include "advise/PlanSearch.h"
+#include "project/Answers.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace dsw {
+
+// The plan searches already run (advise/PlanSearch.h), one per distinct search input, so that an edit to an answer
+// the search does not read (the other workflows' inputs: the OOM message, DeepNVMe's, 1-bit Adam's and sparse
+// attention's answers, the learning rate, clipping, the launcher, ...) costs a lookup instead of ~160 step-model
+// predictions. The key is every answer given except those the search never reads (searchIgnores), compared
+// exactly (type and value), so an answer the search might read always takes part. Bounded: the least recently
+// used entry goes first. Thread-safe.
+class PlanSearchMemo {
+public:
+    explicit PlanSearchMemo(std::size_t capacity = 8);
+    PlanSearchMemo(const PlanSearchMemo&) = delete;
+    PlanSearchMemo& operator=(const PlanSearchMemo&) = delete;
+
+    // The one every plan uses.
+    static PlanSearchMemo& shared();
+
+    // The stored search for these answers, else searchPlans(answers) stored; the same object on every hit.
+    // Throws what searchPlans throws (a model shape that contradicts itself), storing nothing.
+    std::shared_ptr<const PlanSearch> search(const Answers& answers);
+
+    // Whether the search never reads answer `id` (the memo's key leaves it out). Tested: varying each such answer
+    // over its values leaves every search the same.
+    static bool searchIgnores(const std::string& id);
+
+    // How many searches search() has run (a test hook: a hit runs none).
+    std::uint64_t searches() const;
+    std::size_t size() const;
+    void clear();
+
+private:
+    struct Entry {
+        Answers answers; // those that produced the search; compared without the ignored ids
+        std::shared_ptr<const PlanSearch> search;
+        std::uint64_t lastUse = 0;
+    };
+
+    mutable std::mutex m_mutex;
+    std::size_t m_capacity;
+    std::vector<Entry> m_entries;
+    std::uint64_t m_clock = 0;
+    std::uint64_t m_searches = 0;
+};
+
+} // namespace dsw
