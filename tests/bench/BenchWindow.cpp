@@ -58,10 +58,10 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QStringList>("values");
         QTest::addColumn<bool>("typed");
-        QTest::newRow("Setup field typed, JSON shown") << "setup"
-                                                       << "hardware.nodes" << QStringList{"2", "1"} << true;
-        QTest::newRow("ZeRO page stage chosen, JSON shown") << "zero"
-                                                            << "zero.stage" << QStringList{"3", "2"} << false;
+        QTest::newRow("Setup field typed, JSON tab") << "setup"
+                                                     << "hardware.nodes" << QStringList{"2", "1"} << true;
+        QTest::newRow("ZeRO stage set, JSON tab") << "zero"
+                                                  << "zero.stage" << QStringList{"3", "2"} << false;
     }
     void editToRepaintPercentiles()
     {

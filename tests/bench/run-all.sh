@@ -3,6 +3,7 @@
 # Builds nothing: pass a build folder (Release for figures worth quoting) with these targets built:
 #   cmake -S . -B build-rel -G Ninja -DCMAKE_BUILD_TYPE=Release
 #   cmake --build build-rel --target ds-wizard BenchPlan BenchHello
+#   cmake --build build-rel --target BenchWindow BenchWindowStartup BenchHelloWindow   (the window's rows)
 #   tests/bench/run-all.sh build-rel [RUNS] [CORPUS_DIR]
 # Rows: the whole-plan recompute (the step model's ZeRO search included; without and with lint), command
 # start-up against a QtCore-only hello program, `ds-wizard lint DIR` over a corpus in one call, and the
@@ -58,6 +59,25 @@ for line in (out.stdout + out.stderr).splitlines():
                   line)
     if m:
         rows.append(("plan: " + m.group(1).strip(), int(m.group(4)), float(m.group(2)), float(m.group(3)), None))
+
+# The window, offscreen: edit -> repaint of the JSON preview over 200 edits, in process (BenchWindow prints the
+# same line form as BenchPlan); start-up to the preview's first paint, as whole processes, against a bare Qt Widgets
+# window that exits at its own first paint (BenchHelloWindow).
+window = {name: os.path.join(build, "tests", name) for name in ("BenchWindow", "BenchWindowStartup", "BenchHelloWindow")}
+for name, path in window.items():
+    if not os.access(path, os.X_OK):
+        sys.exit(f"run-all.sh: {path} is missing; build it first (cmake --build {build} --target {name})")
+out = subprocess.run([window["BenchWindow"]], env=env, capture_output=True, text=True)
+for line in (out.stdout + out.stderr).splitlines():
+    m = re.search(r"^QINFO\s*:\s*[\w:]+(?:\([^)]*\))?\s+(.+?): p50 ([\d.]+) ms, p99 ([\d.]+) ms \((\d+) runs\)",
+                  line)
+    if m:
+        rows.append(("window edit -> paint: " + m.group(1).strip(), int(m.group(4)), float(m.group(2)),
+                     float(m.group(3)), None))
+if out.returncode != 0:
+    sys.exit(f"run-all.sh: {window['BenchWindow']} failed:\n{out.stdout}{out.stderr}")
+timed("window start-up: bare Qt window (the floor)", [window["BenchHelloWindow"]], ok=(0,))
+timed("window start-up: to the preview's first paint", [window["BenchWindowStartup"]], ok=(0,))
 
 with tempfile.TemporaryDirectory() as tmp:
     small = os.path.join(tmp, "small.json")
