@@ -100,23 +100,24 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
 
     // ZeRO first: the pipeline, out-of-memory and 1-bit Adam advisors check their advice against its stage, and
     // the config is written for the micro-batch and accumulation its search chose (the same global batch). The
-    // search is memoised per search input: an edit to an answer it does not read reuses it.
+    // search is memoised per search input, and the ZeRO advice with it: an edit to an answer neither reads reuses
+    // them.
     plan.workflows.reserve(workflowIds().size()); // `zero` below stays valid
+    PlanSearchMemo& memo = PlanSearchMemo::shared();
     std::string shapeError;
     try {
-        plan.zeroSearch = PlanSearchMemo::shared().search(source);
+        plan.zeroSearch = memo.search(source);
     } catch (const std::invalid_argument& e) { // the model's shape contradicts itself: nothing can be sized
         shapeError = e.what();
     }
-    plan.workflows.push_back(plan.zeroSearch ? adviseZero(source, *plan.zeroSearch)
-                                             : adviseZeroShapeInvalid(shapeError));
+    plan.workflows.push_back(plan.zeroSearch ? *memo.zeroAdvice(source) : adviseZeroShapeInvalid(shapeError));
     const Advice& zero = plan.workflows.front();
     const Answers answers = withChosenBatch(source, zero);
     plan.workflows.push_back(advisePrecision(answers, zero)); // bf16 states need its ZeRO stage
     plan.workflows.push_back(advisePipeline(answers, zero, partitioning));
     plan.workflows.push_back(adviseMemory(source)); // the setup the user ran (memory.ran_*), not the ZeRO pick
     plan.workflows.push_back(adviseNvme(answers));
-    plan.workflows.push_back(adviseOnebit(answers, zero));
+    plan.workflows.push_back(adviseOnebit(answers, zero, plan.zeroSearch.get()));
     plan.workflows.push_back(adviseSparse(answers));
 
     static const std::string kBase = "base";

@@ -378,7 +378,7 @@ std::string verdictText(const OnebitStep& s, bool suitable, const std::optional<
 
 } // namespace
 
-Advice adviseOnebit(const Answers& a, const Advice& zero)
+Advice adviseOnebit(const Answers& a, const Advice& zero, const PlanSearch* search)
 {
     Advice adv;
     adv.workflow = "onebit";
@@ -389,7 +389,7 @@ Advice adviseOnebit(const Answers& a, const Advice& zero)
     // Not using one yet: judge the one the tutorials suggest (0/1 Adam first; 1-bit LAMB for LAMB users).
     const OnebitKind kind = chosen ? *chosenKind : *onebitKind(optimizer == "lamb" ? "onebit-lamb" : "zero-one-adam");
 
-    const OnebitStep s = onebitStep(a, zero);
+    const OnebitStep s = onebitStep(a, zero, search);
     const auto fits0 = zeroStage0Fits(zero);
     const bool suitable = s.verdict == "communication-bound" && fits0 != false;
     const std::string verdict = verdictText(s, suitable, fits0);

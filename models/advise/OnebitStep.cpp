@@ -1,6 +1,7 @@
 #include "advise/OnebitStep.h"
 
 #include "advise/BatchKeys.h"
+#include "advise/PlanSearch.h"
 #include "knowledge/GpuCatalog.h"
 
 #include <algorithm>
@@ -28,7 +29,8 @@ std::string resolvedPrecision(const Answers& a)
 StepCandidate zeroPlanOf(const Advice& zero, const Answers& a)
 {
     const BatchKeys batch = batchKeys(a);
-    const oj rec = zero.details.contains("recommended") ? oj(zero.details["recommended"]) : oj::object();
+    static const oj none = oj::object();
+    const oj& rec = zero.details.contains("recommended") ? zero.details.at("recommended") : none;
     StepCandidate c;
     c.placement.stage = rec.value("stage", 0);
     c.placement.offloadOptimizer = rec.value("offload_optimizer", std::string("none"));
@@ -39,9 +41,16 @@ StepCandidate zeroPlanOf(const Advice& zero, const Answers& a)
     return c;
 }
 
+bool sameCandidate(const StepCandidate& x, const StepCandidate& y)
+{
+    return x.placement.stage == y.placement.stage && x.placement.offloadOptimizer == y.placement.offloadOptimizer
+        && x.placement.offloadParam == y.placement.offloadParam && x.checkpointing == y.checkpointing
+        && x.microBatch == y.microBatch && x.accumulation == y.accumulation;
+}
+
 } // namespace
 
-OnebitStep onebitStep(const Answers& a, const Advice& zero)
+OnebitStep onebitStep(const Answers& a, const Advice& zero, const PlanSearch* search)
 {
     OnebitStep s;
     s.precision = resolvedPrecision(a);
@@ -55,8 +64,14 @@ OnebitStep onebitStep(const Answers& a, const Advice& zero)
     s.plan = s.zeroPlan;
     s.plan.placement = Placement{0, "none", "none"};
     try {
-        s.job = stepJobFrom(a);
-        s.prediction = predictStep(*s.job, s.plan);
+        // The search's job is stepJobFrom of the answers before the chosen batch was written into them, which it
+        // reads only as the global batch, kept.
+        s.job = search ? search->job : stepJobFrom(a);
+        const StepPrediction* sized = nullptr;
+        for (std::size_t i = 0; search && !sized && i < search->candidates.size(); ++i)
+            if (sameCandidate(search->candidates[i].candidate, s.plan))
+                sized = &search->candidates[i];
+        s.prediction = sized ? *sized : predictStep(*s.job, s.plan);
     } catch (const std::invalid_argument& e) { // a contradictory shape, or an input the step time rejects
         s.job.reset();
         s.prediction = {};

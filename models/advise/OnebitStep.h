@@ -40,7 +40,11 @@ struct OnebitStep {
     const StepTime& time() const { return prediction.time; }
 };
 
-// `zero` is the ZeRO workflow's advice; its details.recommended is the plan it chose.
-OnebitStep onebitStep(const Answers& answers, const Advice& zero);
+struct PlanSearch; // advise/PlanSearch.h
+
+// `zero` is the ZeRO workflow's advice; its details.recommended is the plan it chose. `search`, when given, is the
+// search that advice was written from (for the same answers but the batch it chose): its job and, when it sized the
+// stage-0 plan, its prediction are taken instead of being computed again (the same numbers: predictStep is pure).
+OnebitStep onebitStep(const Answers& answers, const Advice& zero, const PlanSearch* search = nullptr);
 
 } // namespace dsw

@@ -108,8 +108,28 @@ std::shared_ptr<const PlanSearch> PlanSearchMemo::search(const Answers& answers)
     if (m_entries.size() >= m_capacity)
         m_entries.erase(std::min_element(m_entries.begin(), m_entries.end(),
                                          [](const Entry& x, const Entry& y) { return x.lastUse < y.lastUse; }));
-    m_entries.push_back({answers, found, ++m_clock});
+    m_entries.push_back({answers, found, nullptr, ++m_clock});
     return found;
+}
+
+std::shared_ptr<const Advice> PlanSearchMemo::zeroAdvice(const Answers& answers)
+{
+    const std::shared_ptr<const PlanSearch> found = search(answers);
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        for (const Entry& e : m_entries)
+            if (e.search == found && e.zeroAdvice)
+                return e.zeroAdvice;
+    }
+    auto advice = std::make_shared<const Advice>(adviseZero(answers, *found)); // outside the lock
+    std::lock_guard<std::mutex> lock(m_mutex);
+    for (Entry& e : m_entries)
+        if (e.search == found) {
+            if (!e.zeroAdvice)
+                e.zeroAdvice = advice;
+            return e.zeroAdvice;
+        }
+    return advice; // evicted meanwhile: still the advice for these answers
 }
 
 std::uint64_t PlanSearchMemo::searches() const

@@ -1,4 +1,5 @@
 #pragma once
+#include "advise/Advice.h"
 #include "advise/PlanSearch.h"
 #include "project/Answers.h"
 
@@ -30,6 +31,11 @@ public:
     // Throws what searchPlans throws (a model shape that contradicts itself), storing nothing.
     std::shared_ptr<const PlanSearch> search(const Answers& answers);
 
+    // The ZeRO workflow's advice written from that search (adviseZero(answers, search)), stored with it: it reads no
+    // answer the key leaves out either (tested like the search), so an edit to one of those reuses both. The
+    // search is `*search(answers)`; throws as search() does.
+    std::shared_ptr<const Advice> zeroAdvice(const Answers& answers);
+
     // Whether the search never reads answer `id` (the memo's key leaves it out). Tested: varying each such answer
     // over its values leaves every search the same.
     static bool searchIgnores(const std::string& id);
@@ -43,6 +49,7 @@ private:
     struct Entry {
         Answers answers; // those that produced the search; compared without the ignored ids
         std::shared_ptr<const PlanSearch> search;
+        std::shared_ptr<const Advice> zeroAdvice; // null until asked for
         std::uint64_t lastUse = 0;
     };
 

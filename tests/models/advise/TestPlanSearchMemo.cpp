@@ -1,16 +1,21 @@
-// The plan search memo (models/advise/PlanSearchMemo.h): the same search input gives the stored search; every answer
-// the memo's key leaves out really is one the search never reads (varied over its values, every search stays the
-// same), and a change to any other answer misses the memo; the plan made through it is the plan made without it.
+// The plan search memo (models/advise/PlanSearchMemo.h): the same search input gives the stored search and ZeRO
+// advice; every answer the memo's key leaves out really is one neither reads (varied over its values, every search
+// and advice stays the same), and a change to any other answer misses the memo; the plan made through it is the plan
+// made without it.
 #include "advise/PlanSearchMemo.h"
 
+#include "AnswerGrid.h"
 #include "Plan.h"
 #include "TestAnswers.h"
+#include "advise/OnebitAdvisor.h"
+#include "advise/ZeroAdvisor.h"
 #include "estimate/StepModel.h"
 #include "project/InputRegistry.h"
 
 #include <QTest>
 
 using namespace dsw;
+using dsw::test::answerGrid;
 using dsw::test::answersFrom;
 using oj = nlohmann::ordered_json;
 
@@ -41,6 +46,9 @@ oj fingerprintOf(const Answers& a)
         return oj{{"throws", e.what()}};
     }
 }
+
+// The ZeRO advice as `recommend --format json` prints it.
+std::string zeroAdviceOf(const Answers& a) { return toJson(adviseZero(a)).dump(); }
 
 // Valid values of an input to try: every choice, the bounds and a middle of a number, a few texts.
 std::vector<nlohmann::json> valuesOf(const InputSpec& spec)
@@ -101,6 +109,22 @@ private slots:
         QCOMPARE(memo.searches(), std::uint64_t{2});
     }
 
+    void theZeroAdviceIsStoredWithItsSearch()
+    {
+        PlanSearchMemo memo;
+        Answers a = answersFrom({"model.preset=llama-3.1-8b", "hardware.nodes=2", "hardware.nvme=nvme",
+                                 "hardware.nvme_path=/local_nvme", "zero.offload_optimizer=nvme"});
+        const auto advice = memo.zeroAdvice(a);
+        QCOMPARE(toJson(*advice).dump(), zeroAdviceOf(a));
+        a.set("onebit.comm_backend", "mpi");
+        QCOMPARE(memo.zeroAdvice(a).get(), advice.get());
+        a.set("software.deepspeed_version", "0.14.0"); // the advice reads it (the aio key's name): not ignored
+        const auto older = memo.zeroAdvice(a);
+        QVERIFY(older.get() != advice.get());
+        QCOMPARE(toJson(*older).dump(), zeroAdviceOf(a));
+        QVERIFY(toJson(*older).dump() != toJson(*advice).dump());
+    }
+
     void anIntegerAndAFloatAreDifferentInputs()
     {
         PlanSearchMemo memo;
@@ -136,8 +160,8 @@ private slots:
     }
 
     // The key's exclusions are sound: each answer it leaves out, set to each of its values on each base, leaves
-    // the search exactly as it was.
-    void everyIgnoredAnswerLeavesTheSearchAlone()
+    // the search and the ZeRO advice exactly as they were.
+    void everyIgnoredAnswerLeavesTheZeroWorkflowAlone()
     {
         int ignored = 0;
         for (const InputSpec& spec : InputRegistry::instance().all()) {
@@ -149,11 +173,13 @@ private slots:
             for (const QStringList& base : kBases) {
                 const Answers a = answersFrom(base);
                 const oj expected = fingerprintOf(a);
+                const std::string advice = zeroAdviceOf(a);
                 for (const auto& v : values) {
                     Answers varied = a;
                     varied.set(spec.id, v);
-                    QVERIFY2(fingerprintOf(varied) == expected,
-                             qPrintable(QString::fromStdString(spec.id + " = " + v.dump())));
+                    const std::string what = spec.id + " = " + v.dump();
+                    QVERIFY2(fingerprintOf(varied) == expected, what.c_str());
+                    QVERIFY2(zeroAdviceOf(varied) == advice, what.c_str());
                 }
             }
         }
@@ -192,6 +218,29 @@ private slots:
         }
         QVERIFY(read >= 30);
         QVERIFY2(changed >= read * 2 / 3, qPrintable(QString("%1 of %2").arg(changed).arg(read)));
+    }
+
+    // The 1-bit page takes the search's job and stage-0 prediction (advise/OnebitStep.h) instead of computing them
+    // again: over the answer grid its advice is the one computed from the answers alone.
+    void theOnebitPageReusesTheSearchsFigures()
+    {
+        int compared = 0;
+        for (const QStringList& settings : answerGrid()) {
+            const Answers source = answersFrom(settings);
+            PlanSearch search;
+            try {
+                search = searchPlans(source);
+            } catch (const std::invalid_argument&) {
+                continue;
+            }
+            const Advice zero = adviseZero(source, search);
+            const StepCandidate& chosen = search.candidates.at(search.chosen).candidate;
+            const Answers answers = withChosenBatch(source, chosen.microBatch, chosen.accumulation);
+            QVERIFY2(toJson(adviseOnebit(answers, zero, &search)).dump() == toJson(adviseOnebit(answers, zero)).dump(),
+                     qPrintable(settings.join(' ')));
+            ++compared;
+        }
+        QVERIFY(compared >= 500);
     }
 
     // The plan made through the shared memo, over edits the search does and does not read, is the plan made from
