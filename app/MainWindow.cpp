@@ -4,6 +4,7 @@
 #include "ChangePreviewDialog.h"
 #include "ExportDialog.h"
 #include "ExportWriter.h"
+#include "FieldLinks.h"
 #include "FindingsView.h"
 #include "JsonPreview.h"
 #include "MemoryChart.h"
@@ -85,6 +86,7 @@ MainWindow::MainWindow(QWidget* parent)
         connect(page, &WorkflowPage::edited, this,
                 [this](const std::string& id, const nlohmann::json& value) { m_document->setAnswer(id, value); });
         connect(page, &WorkflowPage::applyStepRequested, this, &MainWindow::applyMemoryStep);
+        connect(page, &WorkflowPage::fieldLinkActivated, this, &MainWindow::goToField);
         connect(page, &WorkflowPage::inputCut, this,
                 [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     }
@@ -138,7 +140,13 @@ MainWindow::MainWindow(QWidget* parent)
     m_suggestionsBanner->setTextFormat(Qt::RichText);
     m_suggestionsBanner->setFrameShape(QFrame::StyledPanel);
     m_suggestionsBanner->hide();
-    connect(m_suggestionsBanner, &QLabel::linkActivated, this, [this] { goToStep("setup"); });
+    m_suggestionsBanner->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(m_suggestionsBanner, &QLabel::linkActivated, this, [this](const QString& href) {
+        if (const std::string id = fieldFromHref(href); !id.empty())
+            goToField(id);
+        else
+            goToStep("setup");
+    });
     rightLayout->addWidget(m_suggestionsBanner);
     rightLayout->addWidget(m_tabs);
 
@@ -164,6 +172,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_summary, &SummaryPage::copyRequested, this, &MainWindow::copyConfig);
     connect(m_summary, &SummaryPage::exportRequested, this, &MainWindow::showExportDialog);
+    connect(m_summary, &SummaryPage::fieldLinkActivated, this, &MainWindow::goToField);
+    connect(m_findings, &FindingsView::fieldLinkActivated, this, &MainWindow::goToField);
     connect(m_sidebar, &StepSidebar::stepSelected, this, &MainWindow::goToStep);
     connect(m_findings, &FindingsView::lineSelected, this, [this](int line) {
         m_tabs->setCurrentWidget(m_preview);
@@ -429,8 +439,9 @@ bool MainWindow::importConfig(const QString& path)
     if (filledModel) { // a Hugging Face config.json: the model answers changed, the project is the same
         goToStep("setup");
         statusBar()->showMessage(
-            notes.isEmpty() ? tr("Model answers filled from %1").arg(path)
-                            : tr("Model answers filled from %1; %2").arg(path, boundedForDisplay(notes.join("; "))),
+            notes.isEmpty()
+                ? tr("Model answers filled from %1").arg(path)
+                : tr("Model answers filled from %1; %2").arg(path, fieldTextWithPages(notes.join("; ").toStdString())),
             10000);
         return true;
     }
@@ -439,10 +450,12 @@ bool MainWindow::importConfig(const QString& path)
     m_tabs->setCurrentWidget(m_findings); // before the refresh: the preview, now hidden, waits
     if (m_refreshPending)
         refresh();
+    // The config keeps every key as the file has it (suggestions change it only when applied); the notes say which
+    // values the answers could not take or took otherwise (and where those are asked), and which key written twice won.
     statusBar()->showMessage(
-        notes.isEmpty()
-            ? tr("Imported %1").arg(path)
-            : tr("Imported %1; not carried into answers: %2").arg(path, boundedForDisplay(notes.join("; "))),
+        notes.isEmpty() ? tr("Imported %1 (the config keeps its keys and values as the file has them)").arg(path)
+                        : tr("Imported %1 (the config keeps its keys and values as the file has them). Notes: %2")
+                              .arg(path, fieldTextWithPages(notes.join("; ").toStdString())),
         10000);
     return true;
 }
@@ -546,6 +559,17 @@ bool MainWindow::applyWithPreview(const ChangePreview& preview, const std::strin
 
 ConfigForm MainWindow::configForm() const { return static_cast<ConfigForm>(m_form->currentData().toInt()); }
 
+void MainWindow::goToField(const std::string& id)
+{
+    const std::string step = inputPage(id);
+    if (step.empty())
+        return;
+    goToStep(step);
+    for (WorkflowPage* page : m_workflowPages)
+        if (page->step() == step)
+            page->focusField(id);
+}
+
 void MainWindow::showSuggestionsNeed(const std::vector<std::string>& ids)
 {
     // An imported config gets no suggestions from defaults: the banner asks for what they wait for.
@@ -555,10 +579,11 @@ void MainWindow::showSuggestionsNeed(const std::vector<std::string>& ids)
     QStringList labels;
     for (const auto& id : ids)
         labels << QString::fromStdString(inputLabel(id)).toHtmlEscaped();
+    // The link goes to Setup's first field of those (all of them are asked there).
     m_suggestionsBanner->setText(tr("The wizard's suggestions for this imported config wait for the model and the "
-                                    "cluster: give %1 in <a href=\"setup\">Setup</a>. Until then it suggests nothing "
+                                    "cluster: give %1 in <a href=\"%2\">Setup</a>. Until then it suggests nothing "
                                     "(it would only have its defaults).")
-                                     .arg(labels.join(", ")));
+                                     .arg(labels.join(", "), fieldHref(ids.front()).toHtmlEscaped()));
 }
 
 void MainWindow::showStep(const std::string& step)

@@ -57,6 +57,8 @@ public:
     bool applyMemoryStep(int index);
     bool applySuggestion(const std::string& pointer);
     void goToStep(const std::string& step);
+    // Goes to the step that asks input `id` and gives its field the focus: where a message's link to a field leads.
+    void goToField(const std::string& id);
     ProjectDocument* document() { return m_document; }
     // How many times the window has brought what it shows up to date: once per edit, per Next, per step change.
     int refreshCount() const { return m_refreshCount; }

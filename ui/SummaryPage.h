@@ -8,7 +8,8 @@ class QTextBrowser;
 
 namespace dsw {
 
-// Per workflow: done, needs input (which), conflict (which); then the findings between workflows.
+// Per workflow: done, needs input (which), conflict (which); then the findings between workflows. The inputs a
+// workflow waits for, or that its conflict names, link the page that asks them (fieldLinkActivated).
 class SummaryPage : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(SummaryPage)
@@ -19,6 +20,7 @@ public:
 signals:
     void exportRequested();
     void copyRequested();
+    void fieldLinkActivated(const std::string& id);
 
 private:
     QTextBrowser* m_text;

@@ -1,6 +1,7 @@
 #include "WorkflowPage.h"
 
 #include "BoundedText.h"
+#include "FieldLinks.h"
 #include "InputForm.h"
 #include "MemoryStepsView.h"
 #include "PipelineChart.h"
@@ -21,6 +22,7 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
     , m_status(new QLabel(this))
     , m_checks(new QLabel(this))
     , m_form(new InputForm(InputRegistry::instance().onPage(step), step == "setup", this))
+    , m_scroll(new QScrollArea(this))
 {
     setObjectName(QString::fromStdString(step) + "Page");
     auto* layout = new QVBoxLayout(this);
@@ -33,13 +35,21 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
     m_headline->setWordWrap(true);
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setWordWrap(true);
-    m_status->setTextFormat(Qt::PlainText); // input errors quote values from the project file
     layout->addWidget(m_headline);
     layout->addWidget(m_status);
     m_checks->setObjectName(QStringLiteral("checks"));
     m_checks->setWordWrap(true);
-    m_checks->setTextFormat(Qt::PlainText);
     layout->addWidget(m_checks);
+    // Rich text, every part from the plan or a file escaped (FieldLinks.h): a field's page is a link, reached by
+    // mouse or keyboard (Tab to it, Enter).
+    for (QLabel* label : {m_headline, m_status, m_checks}) {
+        label->setTextFormat(Qt::RichText);
+        label->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+        connect(label, &QLabel::linkActivated, this, [this](const QString& href) {
+            if (const std::string id = fieldFromHref(href); !id.empty())
+                emit fieldLinkActivated(id);
+        });
+    }
     if (step == "zero") {
         m_table = new StageTable(this);
         m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
@@ -50,7 +60,7 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
         m_pipelineChart = new PipelineChart(this);
         layout->addWidget(m_pipelineChart);
     }
-    auto* scroll = new QScrollArea(this);
+    QScrollArea* scroll = m_scroll;
     scroll->setWidgetResizable(true);
     if (step == "memory") { // the plan's steps scroll with the form: they can be many
         auto* content = new QWidget(scroll);
@@ -78,36 +88,57 @@ void WorkflowPage::showProject(const Project& project, const Plan& plan)
     if (!advice) {
         m_headline->setText(m_step == "setup" ? tr("Answers here are shared by every workflow and asked only once.")
                                               : QString());
-        QString errors;
+        QStringList errors;
         for (const auto& e : plan.inputErrors)
-            errors += "⚠ " + boundedForDisplay(withInputLabels(e)) + "\n"; // may quote a value from the project file
-        m_status->setText(errors);
+            errors << "⚠ " + linkedFieldText(e, m_step); // may quote a value from the project file: escaped
+        m_status->setText(errors.join("<br>"));
+        takeFocusForLinks();
         return;
     }
     // Words, not ids: the labels of the inputs; the ids stay in the tooltips.
-    m_headline->setText(
-        QStringLiteral("<b>%1</b>").arg(boundedForDisplay(withInputLabels(advice->headline)).toHtmlEscaped()));
+    m_headline->setText(QStringLiteral("<b>%1</b>").arg(linkedFieldText(advice->headline, m_step)));
     m_headline->setToolTip(boundedForDisplay(advice->headline));
-    m_status->setText(
-        tr("Status: %1. %2")
-            .arg(QString::fromStdString(pageStatus(plan, project, m_step)), QString::fromStdString(plan.basis)));
+    m_status->setText(tr("Status: %1. %2")
+                          .arg(QString::fromStdString(pageStatus(plan, project, m_step)).toHtmlEscaped(),
+                               QString::fromStdString(plan.basis).toHtmlEscaped()));
     // The checks in brief (warnings and failures first); the Why tab has them in full with sources.
     QStringList lines;
     for (const CheckLevel level : {CheckLevel::Fail, CheckLevel::Warn, CheckLevel::Pass})
         for (const auto& c : advice->checks)
             if (c.level == level)
-                lines << boundedForDisplay(mark(level) + " " + withInputLabels(c.message));
+                lines << linkedFieldText(mark(level) + " " + c.message, m_step);
     const bool optional = stepState(plan, project, m_step) == StepState::NotUsed;
-    for (const auto& m : advice->missing)
-        lines.prepend((optional ? tr("Optional: give %1 to use this step") : tr("Needs input: %1"))
-                          .arg(QString::fromStdString(inputLabel(m))));
-    m_checks->setText(lines.join('\n'));
+    for (const auto& m : advice->missing) {
+        const QString label = QString::fromStdString(inputLabel(m)).toHtmlEscaped();
+        const QString link = fieldPageLink(m, m_step);
+        const QString named = link.isEmpty() ? label : QStringLiteral("%1 (%2)").arg(label, link);
+        lines.prepend((optional ? tr("Optional: give %1 to use this step") : tr("Needs input: %1")).arg(named));
+    }
+    m_checks->setText(lines.join("<br>"));
+    takeFocusForLinks();
     if (m_table)
         m_table->showAdvice(*advice);
     if (m_pipelineChart)
         m_pipelineChart->showAdvice(*advice);
     if (m_memorySteps)
         m_memorySteps->showAdvice(*advice);
+}
+
+void WorkflowPage::takeFocusForLinks()
+{
+    // A label is a Tab stop only while it holds a link: the keyboard reaches every link, and no empty stop.
+    for (QLabel* label : {m_headline, m_status, m_checks})
+        label->setFocusPolicy(label->text().contains(QStringLiteral("<a ")) ? Qt::StrongFocus : Qt::NoFocus);
+}
+
+bool WorkflowPage::focusField(const std::string& id)
+{
+    auto* editor = m_form->findChild<QWidget*>(QString::fromStdString(id));
+    if (!editor)
+        return false;
+    editor->setFocus(Qt::OtherFocusReason);
+    m_scroll->ensureWidgetVisible(editor);
+    return true;
 }
 
 } // namespace dsw

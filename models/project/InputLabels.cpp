@@ -21,10 +21,23 @@ std::string inputLabel(const std::string& id)
     return spec && !spec->label.empty() ? spec->label : id;
 }
 
-std::string withInputLabels(const std::string& text)
+std::string inputPage(const std::string& id)
 {
-    std::string out;
-    out.reserve(text.size());
+    const InputSpec* spec = InputRegistry::instance().find(id);
+    return spec ? spec->page : std::string();
+}
+
+std::vector<LabelledPart> labelledParts(const std::string& text)
+{
+    std::vector<LabelledPart> parts;
+    auto addText = [&parts](const std::string& piece) {
+        if (piece.empty())
+            return;
+        if (parts.empty() || !parts.back().inputId.empty())
+            parts.push_back({piece, {}});
+        else
+            parts.back().text += piece;
+    };
     std::size_t i = 0;
     while (i < text.size()) {
         // An id starts a word: a lowercase letter not preceded by an id character (or a letter of another case).
@@ -32,7 +45,7 @@ std::string withInputLabels(const std::string& text)
             || !(idCharacter(text[i - 1]) || (text[i - 1] >= 'A' && text[i - 1] <= 'Z') || text[i - 1] == '/'
                  || text[i - 1] == '-');
         if (!wordStart || text[i] < 'a' || text[i] > 'z') {
-            out.push_back(text[i++]);
+            addText(text.substr(i++, 1));
             continue;
         }
         std::size_t end = i;
@@ -47,12 +60,21 @@ std::string withInputLabels(const std::string& text)
         const InputSpec* spec =
             word.find('.') != std::string::npos && !nextIsWordy ? InputRegistry::instance().find(word) : nullptr;
         if (spec && !spec->label.empty())
-            out += "“" + spec->label + "”";
+            parts.push_back({spec->label, spec->id});
         else
-            out += word;
-        out += text.substr(idEnd, end - idEnd);
+            addText(word);
+        addText(text.substr(idEnd, end - idEnd));
         i = end;
     }
+    return parts;
+}
+
+std::string withInputLabels(const std::string& text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (const LabelledPart& part : labelledParts(text))
+        out += part.inputId.empty() ? part.text : "“" + part.text + "”";
     return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace dsw {
 
@@ -11,6 +12,20 @@ namespace dsw {
 
 // The label of a registered input ("hardware.nvme" → "Local NVMe"); the id itself when it is not registered.
 std::string inputLabel(const std::string& id);
+
+// The step that asks the input, where the window links a message about it: "setup" or a workflow id (an input
+// shared by several workflows is asked once, on Setup). Empty when the id is not registered.
+std::string inputPage(const std::string& id);
+
+// A piece of a message: plain text, or (`inputId` not empty) the label of that registered input.
+struct LabelledPart {
+    std::string text;
+    std::string inputId;
+};
+
+// `text` split where registered input ids occur, each id's part holding its label (without quotes) and the id; the
+// rules of withInputLabels decide what is an id. Adjacent plain text is one part.
+std::vector<LabelledPart> labelledParts(const std::string& text);
 
 // `text` with every registered input id in it replaced by its label in quotes ("set hardware.nvme = nvme" →
 // "set “Local NVMe” = nvme"). Other dotted names (ds_config keys, file names) are left as they are.

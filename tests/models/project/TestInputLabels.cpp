@@ -4,6 +4,7 @@
 #include "project/InputRegistry.h"
 
 #include <QTest>
+#include <algorithm>
 
 using namespace dsw;
 
@@ -41,6 +42,38 @@ private slots:
         QFETCH(QString, text);
         QFETCH(QString, expected);
         QCOMPARE(q(withInputLabels(text.toStdString())), expected);
+    }
+
+    void messagesSplitIntoLabelsAndText()
+    {
+        const auto parts = labelledParts("set hardware.nvme = nvme and pipeline.stages.");
+        QCOMPARE(parts.size(), std::size_t(5));
+        QCOMPARE(q(parts[0].text), QStringLiteral("set "));
+        QVERIFY(parts[0].inputId.empty());
+        QCOMPARE(q(parts[1].text), QStringLiteral("Local NVMe"));
+        QCOMPARE(q(parts[1].inputId), QStringLiteral("hardware.nvme"));
+        QCOMPARE(q(parts[2].text), QStringLiteral(" = nvme and "));
+        QCOMPARE(q(parts[3].inputId), QStringLiteral("pipeline.stages"));
+        QCOMPARE(q(parts[4].text), QStringLiteral(".")); // the full stop is text
+        // Nothing to link: one plain part, or none for empty text.
+        QCOMPARE(labelledParts("zero_optimization.stage 3").size(), std::size_t(1));
+        QVERIFY(labelledParts("").empty());
+    }
+
+    // A message's link goes to the one step that asks the input: Setup for a shared one, else its workflow's.
+    void everyInputIsAskedOnOnePage()
+    {
+        QCOMPARE(q(inputPage("hardware.nodes")), QStringLiteral("setup"));
+        QCOMPARE(q(inputPage("pipeline.stages")), QStringLiteral("pipeline"));
+        QCOMPARE(q(inputPage("memory.oom_message")), QStringLiteral("memory"));
+        QCOMPARE(q(inputPage("no.such_input")), QString());
+        for (const InputSpec& s : InputRegistry::instance().all()) {
+            const std::string page = inputPage(s.id);
+            QVERIFY2(page == "setup" || std::find(s.workflows.begin(), s.workflows.end(), page) != s.workflows.end(),
+                     s.id.c_str());
+            const auto onPage = InputRegistry::instance().onPage(page);
+            QVERIFY2(std::find(onPage.begin(), onPage.end(), &s) != onPage.end(), s.id.c_str());
+        }
     }
 
     void anUnknownIdIsItsOwnLabel()

@@ -1,0 +1,75 @@
+#include "FieldLinks.h"
+
+#include "BoundedText.h"
+#include "Steps.h"
+#include "project/InputLabels.h"
+
+#include <QCoreApplication>
+#include <set>
+
+namespace dsw {
+
+namespace {
+const QString kScheme = QStringLiteral("field:");
+
+QString tr(const char* text) { return QCoreApplication::translate("FieldLinks", text); }
+
+QString pageWords(const std::string& id)
+{
+    const std::string page = inputPage(id);
+    return page.empty() ? QString() : QString::fromStdString(stepTitle(page));
+}
+} // namespace
+
+QString fieldHref(const std::string& id) { return kScheme + QString::fromStdString(id); }
+
+std::string fieldFromHref(const QString& href)
+{
+    return href.startsWith(kScheme) ? href.mid(kScheme.size()).toStdString() : std::string();
+}
+
+QString fieldPageLink(const std::string& id, const std::string& here)
+{
+    const QString page = pageWords(id);
+    if (page.isEmpty())
+        return {};
+    const QString href = fieldHref(id).toHtmlEscaped();
+    if (inputPage(id) == here)
+        return QStringLiteral("<a href=\"%1\">%2</a>").arg(href, tr("below"));
+    return tr("in %1").arg(QStringLiteral("<a href=\"%1\">%2</a>").arg(href, page.toHtmlEscaped()));
+}
+
+QString linkedFieldText(const std::string& text, const std::string& here)
+{
+    QString html;
+    std::set<std::string> linked;
+    for (const LabelledPart& part : labelledParts(boundedForDisplay(text).toStdString())) {
+        if (part.inputId.empty()) {
+            html += QString::fromStdString(part.text).toHtmlEscaped();
+            continue;
+        }
+        html += "“" + QString::fromStdString(part.text).toHtmlEscaped() + "”";
+        if (const QString link = fieldPageLink(part.inputId, here);
+            !link.isEmpty() && linked.insert(part.inputId).second)
+            html += " (" + link + ")";
+    }
+    return html;
+}
+
+QString fieldTextWithPages(const std::string& text)
+{
+    QString out;
+    std::set<std::string> named;
+    for (const LabelledPart& part : labelledParts(boundedForDisplay(text).toStdString())) {
+        if (part.inputId.empty()) {
+            out += QString::fromStdString(part.text);
+            continue;
+        }
+        out += "“" + QString::fromStdString(part.text) + "”";
+        if (const QString page = pageWords(part.inputId); !page.isEmpty() && named.insert(part.inputId).second)
+            out += " (" + tr("in %1").arg(page) + ")";
+    }
+    return out;
+}
+
+} // namespace dsw
