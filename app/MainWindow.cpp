@@ -167,8 +167,9 @@ MainWindow::MainWindow(QWidget* parent)
     });
     // A hidden tab is rebuilt when it is shown (refresh() rebuilds only the one shown).
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
-        if (rebuildIfStale(m_tabs->widget(index)) && m_tabs->widget(index) == m_findings)
-            fixTabOrder(); // its suggestions' buttons
+        rebuildIfStale(m_tabs->widget(index));
+        if (std::exchange(m_tabOrderStale, false))
+            fixTabOrder();
     });
     connect(m_summary, &SummaryPage::copyRequested, this, &MainWindow::copyConfig);
     connect(m_summary, &SummaryPage::exportRequested, this, &MainWindow::showExportDialog);
@@ -591,6 +592,8 @@ void MainWindow::showStep(const std::string& step)
     m_current = step;
     const auto steps = wizardSteps();
     const auto index = std::find(steps.begin(), steps.end(), step) - steps.begin();
+    // Brought up to date before it is shown: the buttons it makes are shown with it, not an event later.
+    rebuildIfStale(m_pages->widget(static_cast<int>(index)));
     m_pages->setCurrentIndex(static_cast<int>(index));
     m_stale.insert(m_why); // it explains the current workflow
 }
@@ -635,6 +638,8 @@ void MainWindow::rebuild(QWidget* view)
     const auto& plan = m_document->plan();
     const auto& project = m_document->project();
     m_stale.erase(view);
+    // A page or the findings may make new buttons (the out-of-memory steps, the suggestions): the tab order follows.
+    m_tabOrderStale = m_tabOrderStale || (view != m_preview && view != m_why && view != m_chart);
     if (view == m_preview) {
         m_preview->showConfig(plan.config, configInForm(plan.config, project.answers, configForm()), m_previewMarks);
         m_previewMarks = false;
@@ -675,8 +680,8 @@ void MainWindow::refresh()
     if (!m_formChosen)
         m_form->setCurrentIndex(m_form->findData(static_cast<int>(launcherConfigForm(project.answers))));
     showSuggestionsNeed(plan.suggestionsNeed);
-    const bool pageRebuilt = rebuildIfStale(m_pages->currentWidget());
-    const bool findingsRebuilt = rebuildIfStale(m_tabs->currentWidget()) && m_tabs->currentWidget() == m_findings;
+    rebuildIfStale(m_pages->currentWidget());
+    rebuildIfStale(m_tabs->currentWidget());
     std::vector<std::pair<std::string, StepState>> states;
     for (const auto& step : wizardSteps())
         states.emplace_back(step, stepState(plan, project, step));
@@ -687,8 +692,8 @@ void MainWindow::refresh()
             statusBar()->showMessage(QString::fromStdString(note), 20000);
         m_editedId.clear();
     }
-    if (pageRebuilt || findingsRebuilt)
-        fixTabOrder(); // new buttons, maybe (the out-of-memory steps, the suggestions)
+    if (std::exchange(m_tabOrderStale, false))
+        fixTabOrder();
     m_back->setEnabled(m_current != "setup");
     m_next->setEnabled(m_current != "summary");
 }

@@ -115,6 +115,7 @@ private:
     int m_refreshCount = 0;
     int m_refreshHeld = 0;         // >0: a document change only asks for one refresh when the hold ends
     bool m_refreshPending = false; // a document change came while held
+    bool m_tabOrderStale = false;  // a page or the findings was rebuilt: fixTabOrder() before the user tabs on
 };
 
 } // namespace dsw

@@ -44,6 +44,9 @@ StageTable::StageTable(QWidget* parent)
 void StageTable::showAdvice(const Advice& zero)
 {
     const auto& rows = zero.details.at("stage_table");
+    // Sized to their contents once, after every cell is set: while ResizeToContents is on, each setItem() measured
+    // every row of its column again (the view asks for the new item's rectangle), most of an edit on this page.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     setRowCount(static_cast<int>(rows.size()));
     int r = 0;
     for (const auto& row : rows) {
@@ -81,6 +84,7 @@ void StageTable::showAdvice(const Advice& zero)
         }
         ++r;
     }
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 }
 
 } // namespace dsw

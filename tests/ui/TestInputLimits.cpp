@@ -21,6 +21,7 @@
 #include <QMimeData>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -305,7 +306,9 @@ private slots:
         QVERIFY(imported);
         QVERIFY2(ms < kBudgetMs, qPrintable(QString::number(ms)));
         // The preview shows the long lines cut, saying so; the config itself is whole.
-        const QString preview = w.findChild<QPlainTextEdit*>("jsonPreview")->toPlainText();
+        auto* previewView = w.findChild<QPlainTextEdit*>("jsonPreview");
+        w.findChild<QTabWidget*>("previewTabs")->setCurrentWidget(previewView); // import shows Findings first
+        const QString preview = previewView->toPlainText();
         QVERIFY(preview.size() < 4 * kMaxDisplayedLine);
         QVERIFY(preview.contains("more characters not shown"));
         QCOMPARE(w.document()->plan().config["comment"].get<std::string>().size(), size_t(2 << 20));

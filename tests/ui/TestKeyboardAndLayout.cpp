@@ -188,6 +188,7 @@ private slots:
         w.document()->setAnswer("hardware.nodes", 2);
         QCOMPARE(nodes->text(), QStringLiteral("2"));
         QVERIFY(!nodes->font().italic());
+        w.goToStep("zero"); // its page is brought up to date when shown
         auto* stage = w.findChild<QWidget*>("zero.stage");
         QVERIFY(stage->font().italic() == !w.document()->project().answers.has("zero.stage"));
     }
