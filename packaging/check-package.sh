@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Debian package from a built BUILD_DIR (cpack -G DEB) and checks it as a user's
 # machine would see it: lintian, the desktop entry, the AppStream metainfo, the MIME type, the
-# man page, then the binary installed with dpkg -x into a temporary root, run headless.
+# man page, then the binary installed with dpkg -x into a temporary root, run headless: the commands,
+# its DT_NEEDED (QtCore, no GUI library), and the window from the installed module.
 #   packaging/check-package.sh BUILD_DIR
 set -euo pipefail
 
@@ -61,4 +62,28 @@ version=$("$root/usr/bin/ds-wizard" --version)
 status=0
 timeout 5 "$root/usr/bin/ds-wizard" >/dev/null 2>&1 || status=$?
 [ "$status" -eq 124 ] || fail "the installed window exited with status $status within 5 s (expected it to keep running)"
-echo "check-package: $(basename "$deb") passes lintian, desktop-file-validate, appstreamcli, update-mime-database, groff; installed binary runs"
+
+# The program links QtCore only; the window and every GUI library come from its private module.
+readelf -d "$root/usr/bin/ds-wizard" >"$tmp/needed" || fail "readelf -d cannot read the installed ds-wizard"
+qt_needed=$(sed -n 's/.*(NEEDED).*\[\(libQt[^]]*\)\].*/\1/p' "$tmp/needed" | tr '\n' ' ')
+[ "$qt_needed" = "libQt6Core.so.6 " ] || fail "the installed ds-wizard needs Qt libraries '$qt_needed' (only libQt6Core.so.6 expected)"
+module_path=$(dpkg-deb -c "$deb" | awk '{print $NF}' | grep '/ds-wizard/ds-wizard-window\.so$' || true)
+[ "$(printf '%s\n' "$module_path" | grep -c .)" -eq 1 ] || fail "the package holds no single ds-wizard-window.so: '$module_path'"
+module=$root/${module_path#./}
+readelf -d "$module" | grep -q '(NEEDED).*\[libQt6Widgets' || fail "$module_path does not need libQt6Widgets: not the window module?"
+# It opens the window from the installed module: offscreen, quitting once painted (app/WindowEntry.cpp's
+# test hook), and the dynamic loader names the file it loaded.
+status=0
+DSW_TEST_QUIT_AFTER_FIRST_PAINT=1 LD_DEBUG=files timeout 60 "$root/usr/bin/ds-wizard" \
+    "$share"/ds-wizard/examples/llama-7b-8xA100.dswiz >/dev/null 2>"$tmp/window.log" || status=$?
+[ "$status" -eq 0 ] || { tail -5 "$tmp/window.log"; fail "the installed window did not open and paint (status $status)"; }
+grep -q "file=$(realpath "$module") \[0\];  dynamically loaded by $(realpath "$root/usr/bin/ds-wizard")" "$tmp/window.log" \
+    || fail "the installed window did not come from $module_path"
+# Without its module, the window is one clear line naming where it looked, and exit status 1.
+mv "$module" "$module.away"
+status=0
+"$root/usr/bin/ds-wizard" >/dev/null 2>"$tmp/missing.log" || status=$?
+mv "$module.away" "$module"
+[ "$status" -eq 1 ] && grep -q "its module is missing (looked for .* and $(realpath -m "$module"))" "$tmp/missing.log" \
+    || { cat "$tmp/missing.log"; fail "without its module the installed ds-wizard exited $status, not 1 with the path"; }
+echo "check-package: $(basename "$deb") passes lintian, desktop-file-validate, appstreamcli, update-mime-database, groff; installed binary runs, needs only libQt6Core of Qt and opens the window from $module_path"
