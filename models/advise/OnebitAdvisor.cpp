@@ -6,10 +6,9 @@
 #include "util/Version.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <iomanip>
 #include <optional>
-#include <sstream>
 
 namespace dsw {
 
@@ -42,14 +41,14 @@ std::optional<OnebitKind> onebitKind(const std::string& optimizer)
     return std::nullopt;
 }
 
+// std::to_chars with a precision writes what printf does in the "C" locale, as a classic-locale ostream did here
+// (fixed, 0 digits; else general, 4 significant), without an ostream's construction on every number.
 std::string num(double v)
 {
-    std::ostringstream out;
-    if (std::fabs(v) >= 100)
-        out << std::fixed << std::setprecision(0) << v;
-    else
-        out << std::setprecision(4) << v;
-    return out.str();
+    char buf[400]; // a fixed double is at most 309 digits and a sign
+    const auto end = std::fabs(v) >= 100 ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 0).ptr
+                                         : std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 4).ptr;
+    return std::string(buf, end);
 }
 
 std::string percent(double fraction) { return num(fraction * 100) + "%"; }
@@ -57,9 +56,8 @@ std::string percent(double fraction) { return num(fraction * 100) + "%"; }
 // FLOP and byte counts: three significant digits ("3.57e+14").
 std::string large(double v)
 {
-    std::ostringstream out;
-    out << std::setprecision(3) << v;
-    return out.str();
+    char buf[64];
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 3).ptr);
 }
 
 // The ZeRO workflow's recommended stage, and whether stage 0 fits (from its per-stage table), when known.

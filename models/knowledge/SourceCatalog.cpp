@@ -18,12 +18,14 @@ SourceCatalog::SourceCatalog(const std::string& tsv)
 {
     for (auto& row : parseTsv(tsv))
         m_sources.push_back({row["id"], row["title"], row["url"], row["quote"]});
+    for (std::size_t i = 0; i < m_sources.size(); ++i)
+        m_index.emplace(m_sources[i].id, i); // a repeated id keeps its first row, as a search from the top did
 }
 
 const Source* SourceCatalog::find(const std::string& id) const
 {
-    auto it = std::find_if(m_sources.begin(), m_sources.end(), [&](const Source& s) { return s.id == id; });
-    return it == m_sources.end() ? nullptr : &*it;
+    const auto it = m_index.find(id);
+    return it == m_index.end() ? nullptr : &m_sources[it->second];
 }
 
 std::string quoteOf(const std::string& id)

@@ -1,6 +1,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace dsw {
@@ -22,6 +23,7 @@ public:
 
 private:
     std::vector<Source> m_sources;
+    std::unordered_map<std::string, std::size_t> m_index; // id -> its first row: prose looks sources up on every plan
 };
 
 // The quote of source `id` in double quotes, as prose cites it, so a quote lives once, in sources.tsv.
