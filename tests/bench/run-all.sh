@@ -6,9 +6,10 @@
 #   cmake --build build-rel --target BenchWindow BenchWindowStartup BenchHelloWindow   (the window's rows)
 #   tests/bench/run-all.sh build-rel [RUNS] [CORPUS_DIR]
 # Rows: the whole-plan recompute (the step model's ZeRO search included; without and with lint), command
-# start-up against a QtCore-only hello program, `ds-wizard lint DIR` over a corpus in one call, and the
-# large-config lint (tests/bench/make-large-config.py, ~4 MiB, ~133k keys) with its peak memory against
-# Python's json.load of the same file. Times are wall clock per process (fork and exec included).
+# start-up (--version, keys, estimate, recommend, lint, export, diff, import) against a QtCore-only hello
+# program, `ds-wizard lint DIR` over a corpus in one call, and the large-config lint
+# (tests/bench/make-large-config.py, ~4 MiB, ~133k keys) with its peak memory against Python's json.load of
+# the same file. Times are wall clock per process (fork and exec included).
 set -euo pipefail
 build=${1:?usage: run-all.sh BUILD_DIR [RUNS] [CORPUS_DIR]}
 runs=${2:-30}
@@ -85,12 +86,43 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write('{"train_batch_size": 64, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2,\n'
                 ' "zero_optimization": {"stage": 2}, "bf16": {"enabled": true}}\n')
     dsw = exe["ds-wizard"]
-    timed("start-up: QtCore hello (the floor)", [exe["BenchHello"]])
-    timed("start-up: ds-wizard --version", [dsw, "--version"])
-    timed("start-up: ds-wizard keys", [dsw, "keys"])
-    timed("start-up: ds-wizard estimate", [dsw, "estimate", "--params", "7e9", "--gpus-per-node", "8", "--nodes", "1"])
-    timed("start-up: ds-wizard recommend", [dsw, "recommend"])
-    timed("start-up: ds-wizard lint (one small file)", [dsw, "lint", small])
+    other = os.path.join(tmp, "other.json")
+    with open(other, "w") as f:
+        f.write('{"train_batch_size": 64, "zero_optimization": {"stage": 3}}\n')
+    example = os.path.join(here, "..", "..", "resources", "examples", "llama-7b-8xA100.dswiz")
+    # export and import write -o durably (fsync): on a tmpfs when there is one, so the row is start-up and
+    # work, not the disk's flush.
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else tmp
+    written = tempfile.mkdtemp(prefix="dsw-bench-", dir=shm)
+    # Side by side: one run of each command in turn, so a busy machine slows all of them alike; each row
+    # says its p50 as a multiple of the floor's.
+    startup = [
+        ("QtCore hello (the floor)", [exe["BenchHello"]], (0,)),
+        ("ds-wizard --version", [dsw, "--version"], (0,)),
+        ("ds-wizard keys", [dsw, "keys"], (0,)),
+        ("ds-wizard estimate", [dsw, "estimate", "--params", "7e9", "--gpus-per-node", "8", "--nodes", "1"], (0,)),
+        ("ds-wizard recommend", [dsw, "recommend"], (0,)),
+        ("ds-wizard lint (one small file)", [dsw, "lint", small], (0, 1)),
+        ("ds-wizard export (deepspeed-json)",
+         [dsw, "export", "--project", example, "--to", "deepspeed-json", "-o", os.path.join(written, "out.json")], (0,)),
+        ("ds-wizard diff (two small files)", [dsw, "diff", small, other], (0, 1)),
+        ("ds-wizard import (one small file)", [dsw, "import", small, "-o", os.path.join(written, "in.dswiz")], (0,)),
+    ]
+    samples = {what: [] for what, _, _ in startup}
+    for what, cmd, _ in startup:
+        once(cmd)  # warm the page cache
+    for _ in range(runs):
+        for what, cmd, ok in startup:
+            sample = once(cmd)
+            if sample[2] not in ok:
+                sys.exit(f"run-all.sh: {' '.join(cmd)} exited with {sample[2]}")
+            samples[what].append(sample)
+    subprocess.run(["rm", "-rf", written], check=True)
+    floor = pct([t for t, _, _ in samples[startup[0][0]]], 0.5)
+    for what, _, _ in startup:
+        ms = [t for t, _, _ in samples[what]]
+        rows.append((f"start-up: {what} {pct(ms, 0.5) / floor:.2f}x", runs, pct(ms, 0.5), pct(ms, 0.99),
+                     max(r for _, r, _ in samples[what])))
     if os.path.isdir(corpus):
         count = len([n for n in os.listdir(corpus) if n.endswith((".json", ".conf"))])
         timed(f"lint {count} corpus configs, one call", [dsw, "lint", corpus], ok=(0, 1, 2))
