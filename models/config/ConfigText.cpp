@@ -260,6 +260,39 @@ std::size_t extraDataStart(const std::string& json)
     return i;
 }
 
+// The offset just past the top-level object's or array's closing bracket; npos when the text ends
+// before it closes, or the top level is no container. `json` is the scanner's strict text.
+std::size_t rootValueEnd(const std::string& json)
+{
+    const std::size_t first = json.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos || (json[first] != '{' && json[first] != '['))
+        return std::string::npos;
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = first; i < json.size(); ++i) {
+        const char c = json[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return std::string::npos;
+}
+
+std::string atLineColumn(const std::string& text, std::size_t offset)
+{
+    const TextPosition at = positionOf(text, offset);
+    return "line " + std::to_string(at.line) + ", column " + std::to_string(at.column);
+}
+
 const char* typeName(const oj& v)
 {
     return v.is_array()  ? "an array"
@@ -280,6 +313,10 @@ Result<ParsedConfig> parse(const std::string& bytes)
         return Result<ParsedConfig>::failure("invalid UTF-8 at byte offset " + std::to_string(*bad) + " (line "
                                              + std::to_string(at.line) + "): a config must be UTF-8 text");
     }
+    if (bytes.find_first_not_of(" \t\r\n") == std::string::npos) // Python's json: "Expecting value"
+        return Result<ParsedConfig>::failure(
+            std::string(bytes.empty() ? "the file is empty" : "the file contains only whitespace")
+            + "; a DeepSpeed config is a JSON object ({...})");
     ParsedConfig parsed;
     const bool bom = bytes.size() >= 3 && bytes.compare(0, 3, "\xEF\xBB\xBF") == 0;
     const std::string withoutBom = bom ? std::string(" ") + bytes.substr(3) : std::string();
@@ -297,10 +334,30 @@ Result<ParsedConfig> parse(const std::string& bytes)
         parsed.hjsonSyntax.push_back("quoteless values");
     parsed.strictJson = parsed.hjsonSyntax.empty();
 
+    if (scan.json().find_first_not_of(" \t\r\n") == std::string::npos)
+        return Result<ParsedConfig>::failure(bom ? "the file has only a byte order mark"
+                                                 : "the file has only comments; a DeepSpeed config is a JSON "
+                                                   "object ({...})");
+    // A NUL byte before the top-level value is complete: the file is binary, not text. (One after it is
+    // "Extra data", below.)
+    if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
+        const std::size_t end = rootValueEnd(scan.json());
+        if (end == std::string::npos || nul < scan.inputOffset(end))
+            return Result<ParsedConfig>::failure("the file is not JSON text: a NUL byte at " + atLineColumn(text, nul)
+                                                 + " (is it a binary file?)");
+    }
+
     parsed.lines.reserve(scan.values.size());
     ConfigBuilder builder(scan, parsed);
     const bool ok = oj::sax_parse(scan.json(), &builder, oj::input_format_t::json, true, true);
-    const bool extraData = builder.errorText().find("expected end of input") != std::string::npos;
+    // nlohmann says "unexpected end of input" when the text stops early and "...; expected end of input"
+    // when a complete value is followed by more text (Python's "Extra data").
+    const bool endedEarly = builder.errorText().find("unexpected end of input") != std::string::npos;
+    const bool extraData = !endedEarly && builder.errorText().find("expected end of input") != std::string::npos;
+    if (!ok && endedEarly)
+        return Result<ParsedConfig>::failure("JSON syntax error at "
+                                             + atLineColumn(text, scan.inputOffset(builder.errorPosition()))
+                                             + ": the file ends before the config is complete");
     if (!ok && extraData) { // the parser's offset points past its lookahead; the extra bytes start here
         const TextPosition at = positionOf(text, scan.inputOffset(extraDataStart(scan.json())));
         return Result<ParsedConfig>::failure("JSON syntax error at line " + std::to_string(at.line) + ", column "

@@ -146,7 +146,33 @@ private slots:
         QVERIFY(!r.ok());
         const std::string where = "line " + std::to_string(line) + ", column " + std::to_string(column);
         QVERIFY2(contains(r.error(), "JSON syntax error at " + where), r.error().c_str());
+        QVERIFY2(contains(r.error(), "Extra data"), r.error().c_str());
     }
+    // Empty, cut-off and binary files are not "Extra data": that is only for text after a complete value.
+    void incompleteOrNonTextFiles_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty") << QByteArray("") << "the file is empty";
+        QTest::newRow("whitespace") << QByteArray(" \n\t\r\n") << "the file contains only whitespace";
+        QTest::newRow("only a comment") << QByteArray("// nothing\n") << "the file has only comments";
+        QTest::newRow("unclosed brace") << QByteArray("{") << "line 1, column 2: the file ends before the config is complete";
+        QTest::newRow("cut after a member") << QByteArray("{\"a\": 1") << "line 1, column 8: the file ends before the config is complete";
+        QTest::newRow("cut inside an array") << QByteArray("{\n\"a\": [1, 2") << "line 2, column 11: the file ends before the config is complete";
+        QTest::newRow("one NUL byte") << QByteArray("\0", 1) << "not JSON text: a NUL byte at line 1, column 1";
+        QTest::newRow("NUL inside the object") << QByteArray("{\"a\":\0}", 7) << "not JSON text: a NUL byte at line 1, column 6";
+    }
+    void incompleteOrNonTextFiles()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, message);
+        const auto r = parseConfigText(text.toStdString());
+        QVERIFY(!r.ok());
+        QVERIFY2(contains(r.error(), message.toStdString()), r.error().c_str());
+        QVERIFY2(!contains(r.error(), "Extra data"), r.error().c_str());
+        QVERIFY2(!contains(r.error(), "top level is"), r.error().c_str());
+    }
+
     void nulInsideAStringIsAnError()
     {
         const auto r = parseConfigText(std::string("{\"a\": \"x\0y\"}", 13));
