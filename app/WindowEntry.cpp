@@ -2,6 +2,7 @@
 // (app/core/WindowModule.h). The only symbol the module exports.
 #include "ApplicationIcon.h"
 #include "MainWindow.h"
+#include "NumberLocale.h"
 #include "WindowModule.h"
 
 #include <QApplication>
@@ -45,6 +46,7 @@ extern "C" __attribute__((visibility("default"))) int dsw_window_main(int* argc,
     for (int i = 0; i < *argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
     QApplication app(*argc, argv);
+    dsw::useClassicNumberFormat();
     QApplication::setOrganizationName(QStringLiteral("ds-wizard"));
     QApplication::setApplicationName(QStringLiteral("ds-wizard"));
     QApplication::setApplicationVersion(QStringLiteral(DSW_VERSION));

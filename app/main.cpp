@@ -1,4 +1,5 @@
 #include "CommandLine.h"
+#include "NumberLocale.h"
 #include "SessionBusAddress.h"
 #include "WindowModule.h"
 
@@ -17,6 +18,7 @@ int main(int argc, char* argv[])
         arguments << QString::fromLocal8Bit(argv[i]);
     if (dsw::isCommandLineInvocation(arguments)) {
         QCoreApplication app(argc, argv); // headless: no display needed
+        dsw::useClassicNumberFormat();
         QTextStream out(stdout);
         QTextStream err(stderr);
         return dsw::runCommandLine(arguments, out, err);

@@ -1,0 +1,9 @@
+#include "NumberLocale.h"
+
+#include <clocale>
+
+namespace dsw {
+
+void useClassicNumberFormat() { std::setlocale(LC_NUMERIC, "C"); }
+
+} // namespace dsw
