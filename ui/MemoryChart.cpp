@@ -4,9 +4,14 @@
 #include <QBarSet>
 #include <QChart>
 #include <QEvent>
+#include <QLabel>
+#include <QLegend>
 #include <QLineSeries>
 #include <QStackedBarSeries>
+#include <QTextDocumentFragment>
 #include <QValueAxis>
+
+#include <cmath>
 
 namespace dsw {
 
@@ -16,6 +21,15 @@ constexpr double kGiB = 1073741824.0;
 // Stacked by component, as the step model sizes them (estimate/StepModel.h): they add up to the GPU total.
 const char* const kComponentKeys[] = {"params_bytes",  "grads_bytes",       "optimizer_bytes",
                                       "buffers_bytes", "activations_bytes", "other_bytes"};
+
+// A round tick step (1, 2 or 5 × 10^k) giving about five ticks up to `top`: 20, 40, 60 GiB, not 41.9, 83.7.
+double niceStep(double top)
+{
+    const double raw = top > 0 ? top / 5 : 1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double norm = raw / magnitude;
+    return (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * magnitude;
+}
 
 void setValues(QBarSet* set, const QList<qreal>& values)
 {
@@ -37,12 +51,16 @@ MemoryChart::MemoryChart(QWidget* parent)
     , m_axisX(new QBarCategoryAxis())
     , m_lineX(new QValueAxis())
     , m_axisY(new QValueAxis())
+    , m_legend(new QLabel(viewport()))
 {
     setObjectName(QStringLiteral("memoryChart"));
     setRenderHint(QPainter::Antialiasing);
     QChart* chart = this->chart(); // the view's own, kept for its whole life
     chart->setTitle(tr("Per-GPU memory (GiB)"));
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setVisible(false); // one row, its names cut to a letter in a narrow tab: m_legend instead
+    m_legend->setObjectName(QStringLiteral("memoryChart.legend"));
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
     const QString names[] = {tr("Parameters"), tr("Gradients"),   tr("Optimizer states"),
                              tr("Buffers"),    tr("Activations"), tr("CUDA context, NCCL, fragmentation")};
     for (const QString& name : names) {
@@ -52,13 +70,16 @@ MemoryChart::MemoryChart(QWidget* parent)
     chart->addSeries(m_bars);
     m_capacity->setName(tr("Usable capacity"));
     chart->addSeries(m_capacity);
-    m_axisX->setTitleText(tr("ZeRO stage (offload optimizer/parameters where given)"));
+    m_axisX->setTitleText(tr("ZeRO stage"));
     chart->addAxis(m_axisX, Qt::AlignBottom);
     m_bars->attachAxis(m_axisX);
     m_lineX->setVisible(false);
     chart->addAxis(m_lineX, Qt::AlignBottom);
     m_capacity->attachAxis(m_lineX);
     m_axisY->setTitleText(tr("GiB"));
+    m_axisY->setTickType(QValueAxis::TicksDynamic);
+    m_axisY->setTickAnchor(0);
+    m_axisY->setLabelFormat(QStringLiteral("%g"));
     chart->addAxis(m_axisY, Qt::AlignLeft);
     m_bars->attachAxis(m_axisY);
     m_capacity->attachAxis(m_axisY);
@@ -79,12 +100,60 @@ void MemoryChart::followPalette()
         palette().color(QPalette::Base).lightness() < 128 ? QChart::ChartThemeDark : QChart::ChartThemeLight;
     if (chart()->theme() != theme)
         chart()->setTheme(theme);
+    // Dashed, in the text colour: no bar has it (the theme gave the line the next colour of its cycle, a bar's).
+    QPen pen(palette().color(QPalette::Text), 2, Qt::DashLine);
+    if (m_capacity->pen() != pen)
+        m_capacity->setPen(pen);
+    updateLegend();
+}
+
+void MemoryChart::updateLegend()
+{
+    QStringList entries;
+    auto entry = [](const QColor& colour, const QString& mark, const QString& name) {
+        return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
+            .arg(colour.name(), mark, name.toHtmlEscaped());
+    };
+    for (QBarSet* set : m_sets)
+        entries << entry(set->color(), QStringLiteral("■"), set->label());
+    entries << entry(m_capacity->pen().color(), QStringLiteral("╌╌"), m_capacity->name());
+    QString html = entries.join(QStringLiteral(" &nbsp; "));
+    for (const QString& note : m_notes)
+        html += QStringLiteral("<br>") + note.toHtmlEscaped();
+    if (m_legend->text() != html) {
+        m_legend->setText(html);
+        placeLegend();
+    }
+}
+
+void MemoryChart::placeLegend()
+{
+    // Below the plot, as wide as the view; the chart's bottom margin leaves it the room its wrapped lines take.
+    constexpr int kPad = 8;
+    const int width = std::max(1, viewport()->width() - 2 * kPad);
+    const int height = m_legend->heightForWidth(width);
+    m_legend->setGeometry(kPad, viewport()->height() - height - kPad, width, height);
+    const QMargins margins(kPad, kPad, kPad, height + kPad);
+    if (chart()->margins() != margins)
+        chart()->setMargins(margins);
+}
+
+void MemoryChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    placeLegend();
+}
+
+QString MemoryChart::legendText() const
+{
+    return QTextDocumentFragment::fromHtml(m_legend->text()).toPlainText();
 }
 
 void MemoryChart::showPlan(const Plan& plan)
 {
     const Advice* zero = plan.find("zero");
     QStringList categories;
+    QStringList notes;
     std::vector<QList<qreal>> values(m_sets.size());
     std::vector<double> totals;
     double usable = 0, capacity = 1;
@@ -97,14 +166,22 @@ void MemoryChart::showPlan(const Plan& plan)
         };
         for (const auto& row : zero->details.at("stage_table")) {
             // A plan that offloads has a row of its own beside its stage's (a category name must be unique).
-            QString category = QString::number(row.at("stage").get<int>());
-            const std::string optimizer = row.value("offload_optimizer", "none"),
-                              param = row.value("offload_param", "none");
-            if (optimizer != "none" || param != "none")
-                category += tr(" offload %1/%2").arg(QString::fromStdString(optimizer), QString::fromStdString(param));
+            // Short labels fit under a bar in a narrow tab; the notes below the chart say what they stand for.
+            const int stage = row.at("stage").get<int>();
+            QString category = QString::number(stage);
+            const QString optimizer = QString::fromStdString(row.value("offload_optimizer", "none")),
+                          param = QString::fromStdString(row.value("offload_param", "none"));
+            if (optimizer != "none" || param != "none") {
+                category += QStringLiteral("+%1/%2").arg(optimizer, param);
+                notes << tr("%1: ZeRO-%2, optimizer states offloaded to %3, parameters to %4")
+                             .arg(category)
+                             .arg(stage)
+                             .arg(optimizer, param);
+            }
             addBar(category, row);
         }
         addBar(tr("chosen"), zero->details.at("recommended"));
+        notes.prepend(tr("Bars: ZeRO stages 0–3; chosen: the plan the config holds"));
         capacity = zero->details.at("gpu_capacity_bytes").get<double>() / kGiB;
         usable = zero->details.at("gpu_usable_bytes").get<double>() / kGiB;
     }
@@ -112,10 +189,15 @@ void MemoryChart::showPlan(const Plan& plan)
     for (double total : totals)
         top = std::max(top, total);
     top = std::min(top, capacity * 4);
-    // A bar taller than the axis is cut: its label says so.
+    // A bar taller than the axis is cut: its label is marked and the notes say by how much.
     for (std::size_t i = 0; i < totals.size(); ++i)
-        if (totals[i] > top)
-            categories[static_cast<int>(i)] += tr(" (clipped: %1 GiB)").arg(totals[i], 0, 'f', 0);
+        if (totals[i] > top) {
+            notes << tr("✂ %1: clipped at %2 GiB, needs %3 GiB")
+                         .arg(categories[static_cast<int>(i)])
+                         .arg(top, 0, 'f', 0)
+                         .arg(totals[i], 0, 'f', 0);
+            categories[static_cast<int>(i)] += QStringLiteral(" ✂");
+        }
 
     // Values and labels change in place: the chart, its series and axes stay.
     if (m_axisX->categories() != categories)
@@ -130,10 +212,14 @@ void MemoryChart::showPlan(const Plan& plan)
         m_lineX->setRange(-0.5, right);
     if (m_axisY->min() != 0 || m_axisY->max() != top)
         m_axisY->setRange(0, top);
+    if (const double step = niceStep(top); m_axisY->tickInterval() != step)
+        m_axisY->setTickInterval(step);
     for (QAbstractAxis* axis : {static_cast<QAbstractAxis*>(m_axisX), static_cast<QAbstractAxis*>(m_axisY)})
         axis->setVisible(zero != nullptr);
     m_bars->setVisible(zero != nullptr);
     m_capacity->setVisible(zero != nullptr);
+    m_notes = zero ? notes : QStringList();
+    updateLegend();
 }
 
 } // namespace dsw

@@ -3,13 +3,19 @@
 #include "MemoryChart.h"
 
 #include "Plan.h"
+#include "Screenshot.h"
 #include "TestAnswers.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
 #include <QStackedBarSeries>
 #include <QTest>
 #include <QValueAxis>
+
+#include <cmath>
 
 using namespace dsw;
 using dsw::test::answersFrom;
@@ -64,12 +70,13 @@ private slots:
             if (auto* c = qobject_cast<QBarCategoryAxis*>(a))
                 axis = c;
         QVERIFY(axis);
-        QVERIFY(axis->categories().first().contains(QStringLiteral("clipped")));
+        QVERIFY(axis->categories().first().endsWith(QStringLiteral("✂")));
+        QVERIFY(chart.legendText().contains(QStringLiteral("clipped")));
         const double top = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).first())->max();
         const double stage0 =
             plan.find("zero")->details.at("stage_table").front().at("gpu_total_bytes").get<double>() / kGiB;
         QVERIFY(stage0 > top);
-        QVERIFY(axis->categories().first().contains(QString::number(stage0, 'f', 0)));
+        QVERIFY(chart.legendText().contains(QStringLiteral("needs %1 GiB").arg(stage0, 0, 'f', 0)));
     }
     // One chart for the widget's life: a new plan changes the values and labels of the same chart, series and axes,
     // and the clipped mark comes and goes with the plan.
@@ -101,12 +108,70 @@ private slots:
             auto* axis = qobject_cast<QBarCategoryAxis*>(chart.chart()->axes(Qt::Horizontal).first());
             QVERIFY(axis);
             QCOMPARE(axis->count(), int(table.size()) + 1);
-            QCOMPARE(axis->categories().first().contains(QStringLiteral("clipped")), plan == &clipped);
+            QCOMPARE(axis->categories().first().endsWith(QStringLiteral("✂")), plan == &clipped);
+            QCOMPARE(chart.legendText().contains(QStringLiteral("clipped")), plan == &clipped);
             QCOMPARE(qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).first())->max(),
                      plan == &clipped
                          ? zero.at("gpu_capacity_bytes").get<double>() / kGiB * 4
                          : std::max(zero.at("gpu_capacity_bytes").get<double>() / kGiB * 1.2, axisTop(*plan)));
         }
+    }
+    // Readable in a narrow tab: the legend below the plot wraps with every name in full, the capacity line is dashed
+    // in a colour no bar has, the GiB ticks are round, the bar labels short (the notes say what they stand for).
+    void theChartIsReadableInANarrowTab()
+    {
+        const Plan plan = makePlan(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB",
+                                                "zero.offload_optimizer=cpu"}));
+        MemoryChart chart;
+        chart.resize(420, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.showPlan(plan);
+        QVERIFY(!chart.chart()->legend()->isVisible());
+        auto* legend = chart.findChild<QLabel*>(QStringLiteral("memoryChart.legend"));
+        QVERIFY(legend && legend->isVisible() && legend->wordWrap());
+        QVERIFY(legend->geometry().right() < chart.viewport()->width());
+        QVERIFY(legend->height() >= legend->heightForWidth(legend->width()));
+        QVERIFY(legend->geometry().bottom() < chart.viewport()->height());
+        QVERIFY(chart.chart()->margins().bottom() > legend->height()); // the plot leaves it the room
+        for (QBarSet* set : barsOf(chart)->barSets()) {
+            QVERIFY2(chart.legendText().contains(set->label()), qPrintable(set->label()));
+        }
+        for (const char* name : {"Parameters", "Gradients", "Optimizer states", "Activations",
+                                 "CUDA context, NCCL, fragmentation", "Usable capacity"})
+            QVERIFY2(chart.legendText().contains(QString::fromUtf8(name)), name);
+
+        QLineSeries* capacity = nullptr;
+        for (QAbstractSeries* s : chart.chart()->series())
+            if (auto* line = qobject_cast<QLineSeries*>(s))
+                capacity = line;
+        QVERIFY(capacity);
+        QCOMPARE(capacity->pen().style(), Qt::DashLine);
+        for (QBarSet* set : barsOf(chart)->barSets())
+            QVERIFY2(capacity->pen().color() != set->color(), qPrintable(set->label()));
+
+        auto* y = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).first());
+        QCOMPARE(y->tickType(), QValueAxis::TicksDynamic);
+        QCOMPARE(y->tickAnchor(), 0.0);
+        const double step = y->tickInterval();
+        const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+        QVERIFY2(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 || std::abs(mantissa - 5) < 1e-9,
+                 qPrintable(QString::number(step)));
+        QVERIFY(y->max() / step >= 3 && y->max() / step <= 10);
+
+        auto* x = qobject_cast<QBarCategoryAxis*>(chart.chart()->axes(Qt::Horizontal).first());
+        QVERIFY(x->titleText().size() <= 12);
+        for (const QString& category : x->categories())
+            QVERIFY2(category.size() <= 12, qPrintable(category));
+        // An offloading bar's short label is explained under the chart.
+        bool offload = false;
+        for (const QString& category : x->categories())
+            if (category.contains('+')) {
+                offload = true;
+                QVERIFY2(chart.legendText().contains(category + ": ZeRO-"), qPrintable(chart.legendText()));
+            }
+        QVERIFY(offload);
+        dsw::test::saveScreenshot(chart, "memory-chart-narrow");
     }
 
 private:
