@@ -202,12 +202,18 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
         p.modelStateSteps();
         p.activationSteps();
     }
-    if (r.otherProcessesInUse && r.processInUse)
+    // Only memory really held by others: the listed entries other than this process's own, and, where the message
+    // gives them, total − free − this process agreeing (both above kOomSizeTolerance).
+    const bool othersListed = r.otherProcessesInUse && *r.otherProcessesInUse > kOomSizeTolerance;
+    const bool arithmeticAgrees = !(r.totalCapacity && r.free && r.processInUse)
+                                  || *r.totalCapacity - *r.free - *r.processInUse > kOomSizeTolerance;
+    if (othersListed && arithmeticAgrees)
         p.warn("oom-other-processes",
                "Other processes hold " + gib(static_cast<double>(*r.otherProcessesInUse))
-                   + " on this GPU (\"Process … has … "
-                     "memory in use\"), besides this process's "
-                   + gib(static_cast<double>(*r.processInUse)) + ".",
+                   + " on this GPU (the message's \"Process … has … memory in use\" entries other than this "
+                     "process's own)"
+                   + (r.processInUse ? ", besides this process's " + gib(static_cast<double>(*r.processInUse)) : "")
+                   + ".",
                "pytorch-oom-message");
     return c;
 }

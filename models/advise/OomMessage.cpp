@@ -6,7 +6,9 @@
 #include "advise/OomMessage.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
+#include <vector>
 
 namespace dsw {
 
@@ -162,6 +164,40 @@ std::optional<std::int64_t> sizeBeforeLabel(sv s, sv label, std::size_t from, st
     return at == npos ? std::nullopt : readSizeBefore(s, at);
 }
 
+// What the listed processes other than this one hold. PyTorch prints this process's own NVML entry as "this
+// process has", but when its pid differs from NVML's (a container's pid namespace) this process is listed again
+// as "Process <pid> has": such an entry is not another process. With "this process has", an entry of the same
+// size (within kOomSizeTolerance) is dropped unless total − free shows room for both; without it, this process
+// is one of the entries — the only one, or else the smallest that holds at least what PyTorch reserved.
+std::optional<std::int64_t> othersAmong(std::vector<std::int64_t> listed, const OomReport& r)
+{
+    if (listed.empty())
+        return std::nullopt;
+    std::int64_t sum = 0;
+    for (std::int64_t size : listed)
+        sum += size;
+    auto dropped = listed.end();
+    if (r.processInUse) {
+        const std::int64_t self = *r.processInUse;
+        dropped = std::find_if(listed.begin(), listed.end(),
+                               [&](std::int64_t size) { return std::abs(size - self) <= kOomSizeTolerance; });
+        const bool roomForBoth = r.totalCapacity && r.free
+                                 && *r.totalCapacity - *r.free >= self + sum - kOomSizeTolerance;
+        if (roomForBoth)
+            dropped = listed.end();
+    } else if (listed.size() == 1) {
+        dropped = listed.begin();
+    } else {
+        const std::int64_t atLeast = r.reserved.value_or(0);
+        for (auto it = listed.begin(); it != listed.end(); ++it)
+            if (*it >= atLeast && (dropped == listed.end() || *it < *dropped))
+                dropped = it;
+        if (dropped == listed.end())
+            return std::nullopt; // which entry is this process cannot be told
+    }
+    return dropped == listed.end() ? sum : sum - *dropped;
+}
+
 void readNewFormat(sv s, std::size_t from, std::size_t to, OomReport& r)
 {
     r.format = OomFormat::New;
@@ -174,14 +210,16 @@ void readNewFormat(sv s, std::size_t from, std::size_t to, OomReport& r)
     r.reservedUnallocated = sizeBeforeLabel(s, " is reserved by PyTorch but unallocated", from, to);
     if (r.allocated && r.reservedUnallocated) // the message prints no total: reserved = allocated + cached-but-free
         r.reserved = *r.allocated + *r.reservedUnallocated;
-    // Other processes, listed by NVML: "Process 12345 has 1.20 GiB memory in use."
+    // The processes NVML lists on the device: "Process 12345 has 1.20 GiB memory in use."
+    std::vector<std::int64_t> listed;
     for (std::size_t at = findIn(s, "Process ", from, to); at != npos; at = findIn(s, "Process ", at + 8, to)) {
         std::size_t end = 0;
         if (!readInteger(s, at + 8, end) || s.substr(end, 5) != " has ")
             continue;
         if (auto size = readSize(s, end + 5, end); size && s.substr(end, 14) == " memory in use")
-            r.otherProcessesInUse = r.otherProcessesInUse.value_or(0) + *size;
+            listed.push_back(*size);
     }
+    r.otherProcessesInUse = othersAmong(listed, r);
 }
 
 void readOldFormat(sv s, std::size_t from, std::size_t to, OomReport& r)

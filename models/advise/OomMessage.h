@@ -38,11 +38,17 @@ struct OomReport {
 
     OomFormat format = OomFormat::None;
     std::string device;                              // "CUDA" or "HIP" (ROCm builds print HIP)
-    std::optional<std::int64_t> otherProcessesInUse; // new format: sum of "Process <pid> has ... memory in use"
+    // New format: what other processes hold, the sum of the "Process <pid> has ... memory in use" entries other
+    // than this process's own (see othersAmong in OomMessage.cpp); 0 when the only entry is this process.
+    std::optional<std::int64_t> otherProcessesInUse;
     std::string allocatorHint; // the setting the message itself suggests: expandable_segments | max_split_size_mb
     std::string marker;        // the text that identified the kind, as found (whitespace collapsed)
     bool truncated = false;    // longer than kMaxOomMessageBytes: only the start was read
 };
+
+// Printed sizes are rounded to 0.01 of their unit (at most ~5 MiB off per GiB value); any CUDA process holds at
+// least its context, a few hundred MiB. Sizes this close are the same; memory above this is really held.
+inline constexpr std::int64_t kOomSizeTolerance = 64LL << 20;
 
 // Only this many bytes of a pasted message are read (the registry's limit for memory.oom_message).
 inline constexpr std::size_t kMaxOomMessageBytes = 65536;

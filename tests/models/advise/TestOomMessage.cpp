@@ -51,6 +51,8 @@ private slots:
     void unrecognised_data();
     void unrecognised();
     void otherWordings();
+    void whichProcessesAreOthers_data();
+    void whichProcessesAreOthers();
     void garbageAndHugeInput();
     void capAt64KiB();
 };
@@ -73,10 +75,19 @@ void TestOomMessage::cudaSamples_data()
     // tried 2.00 GiB = 2147483648; total 79.15 × 2^30 = 84986665369.6 → 84986665370; free 1.02 × 2^30 =
     // 1095216660.48 → 1095216660; allocated 75.50 × 2^30 = 81067507712; unallocated 1.90 × 2^30 = 2040109465.6 →
     // 2040109466; reserved = 81067507712 + 2040109466 = 83107617178; this process 78.11 × 2^30 = 83869973872.64 →
-    // 83869973873; "Process 12345" 78.12 × 2^30 = 83880711290.88 → 83880711291.
+    // 83869973873; "Process 12345" 78.12 × 2^30 = 83880711290.88 → 83880711291 is this process listed again (within
+    // 64 MiB of "this process has", and total − free = 78.13 GiB leaves no room for both): no other process, 0.
     QTest::newRow("2.2+ A100, GPU 3, torch.OutOfMemoryError")
         << "new_format_a100_rank3_backward.txt" << 3 << "pytorch-2.1-or-newer" << 2 * GiB << 84986665370LL
-        << 1095216660LL << 81067507712LL << 83107617178LL << 2040109466LL << 83869973873LL << 83880711291LL
+        << 1095216660LL << 81067507712LL << 83107617178LL << 2040109466LL << 83869973873LL << 0LL
+        << "expandable_segments";
+    // Another process really holds memory. tried 298.00 MiB = 312475648; total 44.39 × 2^30 = 47663399567.36 →
+    // 47663399567; free 12.06 × 2^20 = 12645826.56 → 12645827; allocated 34.98 × 2^30 = 37559489003.52 → 37559489004;
+    // unallocated 812.00 MiB = 851443712; reserved = 38410932716; this process 36.30 × 2^30 = 38976828211.2 →
+    // 38976828211; "Process 6324" 8.06 × 2^30 = 8654359101.44 → 8654359101 (total − free − this = 8.08 GiB agrees).
+    QTest::newRow("2.2+ another process on the GPU")
+        << "new_format_other_process_gpu0.txt" << 0 << "pytorch-2.1-or-newer" << 312475648LL << 47663399567LL
+        << 12645827LL << 37559489004LL << 38410932716LL << 851443712LL << 38976828211LL << 8654359101LL
         << "expandable_segments";
     // tried 20.00 MiB = 20971520; total 15.78 × 2^30 = 16943645982.72 → 16943645983; allocated 14.56 × 2^30 =
     // 15633680957.44 → 15633680957; free 3.44 × 2^20 = 3607101.44 → 3607101; reserved 14.80 × 2^30 = 15891378995.2
@@ -86,10 +97,11 @@ void TestOomMessage::cudaSamples_data()
         << 3607101LL << 15633680957LL << 15891378995LL << kNone << kNone << kNone << "max_split_size_mb";
     // tried 512.00 KiB = 524288; total 23.65 × 2^30 = 25393994137.6 → 25393994138; free 832.00 KiB = 851968;
     // allocated 21.87 × 2^30 = 23482733690.88 → 23482733691; unallocated 1.26 × 2^30 = 1352914698.24 → 1352914698;
-    // reserved = 23482733691 + 1352914698 = 24835648389; "Process 48213" 23.64 × 2^30 = 25383256719.36 → 25383256719.
+    // reserved = 23482733691 + 1352914698 = 24835648389; "Process 48213" 23.64 × 2^30 = 25383256719.36 → 25383256719,
+    // the only entry and no "this process has": it is this process (pid namespaces differ), no other process, 0.
     QTest::newRow("2.1 'capacty', KiB, GPU 2, torch.cuda.OutOfMemoryError")
         << "new_format_2_1_typo_kib_gpu2.txt" << 2 << "pytorch-2.1-or-newer" << 524288LL << 25393994138LL << 851968LL
-        << 23482733691LL << 24835648389LL << 1352914698LL << kNone << 25383256719LL << "max_split_size_mb";
+        << 23482733691LL << 24835648389LL << 1352914698LL << kNone << 0LL << "max_split_size_mb";
     // The first of two ranks' messages, wrapped over lines. tried 384.00 MiB = 402653184; total 39.39 × 2^30 =
     // 42294690447.36 → 42294690447; free "0 bytes"; this process 39.38 × 2^30 = 42283953029.12 → 42283953029;
     // allocated 38.20 × 2^30 = 41016937676.8 → 41016937677 (includes the private pools); unallocated "0 bytes";
@@ -306,6 +318,42 @@ void TestOomMessage::otherWordings()
     QCOMPARE(orNone(both.triedToAllocate), 20 * MiB);
     QCOMPARE(orNone(both.totalCapacity), kNone);
     QCOMPARE(QString::fromStdString(toString(both.format)), QString());
+}
+
+// "Process <pid> has" entries: this process listed again under another pid is not another process; one of the same
+// size that total − free has room for is.
+void TestOomMessage::whichProcessesAreOthers_data()
+{
+    QTest::addColumn<QString>("processes"); // the text between "is free. " and "Of the allocated memory"
+    QTest::addColumn<QString>("total");
+    QTest::addColumn<QString>("free");
+    QTest::addColumn<qint64>("others");
+    const QString self = QStringLiteral("Including non-PyTorch memory, this process has 30.00 GiB memory in use. ");
+    QTest::newRow("self listed again, another too")
+        << "Process 100 has 30.01 GiB memory in use. Process 200 has 8.00 GiB memory in use. " + self << "40.00 GiB"
+        << "2.00 GiB"
+        << 8 * GiB;
+    QTest::newRow("another of the same size, room for both")
+        << "Process 200 has 30.00 GiB memory in use. " + self << "60.00 GiB" << "0 bytes" << 30 * GiB;
+    QTest::newRow("only this process") << self << "40.00 GiB" << "10.00 GiB" << kNone;
+    QTest::newRow("no this-process line, two entries: this one holds at least the 20.00 GiB reserved")
+        << QStringLiteral("Process 100 has 4.00 GiB memory in use. Process 200 has 21.00 GiB memory in use. ")
+        << "40.00 GiB" << "15.00 GiB" << 4 * GiB;
+}
+
+void TestOomMessage::whichProcessesAreOthers()
+{
+    QFETCH(QString, processes);
+    QFETCH(QString, total);
+    QFETCH(QString, free);
+    QFETCH(qint64, others);
+    const QString text = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+                         "capacity of "
+                         + total + " of which " + free + " is free. " + processes
+                         + "Of the allocated memory 19.00 GiB is allocated by PyTorch, and 1.00 GiB is reserved by "
+                           "PyTorch but unallocated.";
+    const OomReport r = parseOomMessage(text.toStdString());
+    QCOMPARE(orNone(r.otherProcessesInUse), others);
 }
 
 void TestOomMessage::garbageAndHugeInput()
