@@ -30,8 +30,11 @@ QStringList lintTargets(const QStringList& args, bool& many)
         if (QFileInfo(arg).isDir()) {
             many = true;
             const QDir dir(arg);
-            for (const QString& name :
-                 dir.entryList({QStringLiteral("*.json"), QStringLiteral("*.conf")}, QDir::Files, QDir::Name))
+            const QStringList names =
+                dir.entryList({QStringLiteral("*.json"), QStringLiteral("*.conf")}, QDir::Files, QDir::Name);
+            if (names.isEmpty()) // a lint of nothing must not pass as clean
+                throw BadInput{arg + QStringLiteral(": no *.json or *.conf files")};
+            for (const QString& name : names)
                 files << dir.filePath(name);
         } else {
             files << arg;
@@ -94,7 +97,10 @@ oj resultJson(const FileResult& r)
 void printFindings(const FileResult& r, QTextStream& out)
 {
     for (const auto& f : r.findings) {
-        out << terminalSafe(r.path) << ":" << f.line << ": "
+        out << terminalSafe(r.path) << ":"; // a finding on the whole config has no line (0): none is printed
+        if (f.line > 0)
+            out << f.line << ":";
+        out << " "
             << QString::fromStdString(mark(f.level) + " " + toString(f.level)) << " [" << safe(f.code) << "] "
             << safe(f.path.empty() ? std::string("/") : f.path) << ": " << safe(f.message) << "\n";
         if (f.suggestion)

@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <nlohmann/json.hpp>
@@ -122,6 +123,50 @@ private slots:
         QVERIFY(r.out.contains("2 file(s): 1 clean, 1 with findings, 0 unreadable, 0 skipped."));
         // One model config.json alone is refused, naming what it is.
         oneLineNaming(run({"lint", dir.filePath("d-model.json")}), "Hugging Face model config.json");
+    }
+
+    // A folder with nothing to lint is an error, not a clean pass: a typo'd or emptied folder must not go green.
+    void lintFolderWithoutConfigs()
+    {
+        QTemporaryDir empty;
+        oneLineNaming(run({"lint", empty.path()}), empty.path() + ": no *.json or *.conf files");
+        QTemporaryDir notes;
+        QFile f(notes.filePath("notes.txt"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a config");
+        f.close();
+        const Run r = run({"lint", notes.path(), "--format", "json"});
+        oneLineNaming(r, "no *.json or *.conf files");
+        QVERIFY(r.out.isEmpty());
+    }
+
+    // An empty, cut-off or binary file gets its own message in every command that reads configs, never the
+    // "Extra data" meant for text after a complete value.
+    void incompleteConfigFiles()
+    {
+        const QString empty = write("empty.json", "");
+        const QString cut = write("cut.json", "{\"a\": 1");
+        const QString nul = write("nul.json", QByteArray(1, '\0'));
+        const QString other = write("other.json", "{}");
+        for (const QStringList& args : {QStringList{"lint", empty}, QStringList{"import", empty, "-o", m_dir.filePath("e.dswiz")},
+                                        QStringList{"diff", empty, other}})
+            oneLineNaming(run(args), "the file is empty");
+        oneLineNaming(run({"lint", cut}), "line 1, column 8: the file ends before the config is complete");
+        oneLineNaming(run({"diff", other, cut}), "the file ends before the config is complete");
+        oneLineNaming(run({"lint", nul}), "not JSON text");
+        QVERIFY(!QFile::exists(m_dir.filePath("e.dswiz")));
+    }
+
+    // A finding about the whole config has no line: `FILE: ...`, not `FILE:0: ...`.
+    void findingWithoutALineHasNoLineNumber()
+    {
+        const QString path = write("whole.json", "{\n  \"gradient_clipp1ng\": 1.0,\n  \"zero_optimization\": {\"stage\": 2}\n}");
+        const Run r = run({"lint", path});
+        QVERIFY2(r.exitCode == 0 || r.exitCode == 1, r.err.constData());
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY2(!text.contains(path + ":0:"), r.out.constData());
+        QVERIFY2(text.contains(path + ": "), r.out.constData()); // at least one finding on the whole config
+        QVERIFY2(text.contains(path + ":2: "), r.out.constData()); // the typo keeps its line
     }
 
     // The whole corpus in one process: every file read, none unreadable.
