@@ -453,11 +453,26 @@ bool MainWindow::importConfig(const QString& path)
         refresh();
     // The config keeps every key as the file has it (suggestions change it only when applied); the notes say which
     // values the answers could not take or took otherwise (and where those are asked), and which key written twice won.
-    statusBar()->showMessage(
-        notes.isEmpty() ? tr("Imported %1 (the config keeps its keys and values as the file has them)").arg(path)
-                        : tr("Imported %1 (the config keeps its keys and values as the file has them). Notes: %2")
-                              .arg(path, fieldTextWithPages(notes.join("; ").toStdString())),
-        10000);
+    // The status bar keeps to one short line; the notes, in full, are its tooltip while that line shows.
+    const QString kept = tr("the config keeps its keys and values as the file has them");
+    const QString name = QFileInfo(path).fileName();
+    QStatusBar* bar = statusBar();
+    if (notes.isEmpty()) {
+        bar->showMessage(tr("Imported %1 (%2)").arg(name, kept));
+        bar->setToolTip(tr("Imported %1 (%2)").arg(path, kept));
+    } else {
+        bar->showMessage(notes.size() == 1 ? tr("Imported %1: 1 note, in full in this bar's tooltip").arg(name)
+                                           : tr("Imported %1: %2 notes, in full in this bar's tooltip")
+                                                 .arg(name)
+                                                 .arg(notes.size()));
+        QStringList lines;
+        for (const QString& note : notes)
+            lines << QStringLiteral("• ") + fieldTextWithPages(note.toStdString());
+        bar->setToolTip(tr("Imported %1 (%2). Notes:\n%3").arg(path, kept, lines.join('\n')));
+    }
+    // The next message (or none) is about something else: the tooltip goes with this one. (Connected after this
+    // message was shown: an earlier import's connection has gone with it.)
+    connect(bar, &QStatusBar::messageChanged, bar, [bar] { bar->setToolTip(QString()); }, Qt::SingleShotConnection);
     return true;
 }
 

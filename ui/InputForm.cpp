@@ -67,8 +67,13 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, bool sections, 
             const auto values = spec->type == InputType::Gpu ? GpuCatalog::instance().ids()
                 : spec->type == InputType::Boolean           ? std::vector<std::string>{"false", "true"}
                                                              : spec->values;
+            // The value is the item's data; its text may say "(default)" while the input is not answered (load()).
             for (const auto& v : values)
-                combo->addItem(QString::fromStdString(v));
+                combo->addItem(QString::fromStdString(v), QString::fromStdString(v));
+            auto valueOf = [combo](const QString& text) {
+                const int i = combo->findText(text);
+                return i >= 0 ? combo->itemData(i).toString() : text;
+            };
             if (spec->type == InputType::Choice && values.size() > kSearchableChoices) {
                 // A long list (the model presets) is searched by typing any part of a name; a choice is committed
                 // when picked or confirmed with Enter, not on every keystroke.
@@ -77,11 +82,18 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, bool sections, 
                 combo->completer()->setCompletionMode(QCompleter::PopupCompletion);
                 combo->completer()->setFilterMode(Qt::MatchContains);
                 combo->completer()->setCaseSensitivity(Qt::CaseInsensitive);
-                connect(combo, &QComboBox::textActivated, this,
-                        [this, id](const QString& text) { commit(m_fields.at(id.toStdString()), text); });
+                connect(combo, &QComboBox::textActivated, this, [this, id, valueOf](const QString& text) {
+                    commit(m_fields.at(id.toStdString()), valueOf(text));
+                });
             } else {
-                connect(combo, &QComboBox::currentTextChanged, this,
-                        [this, id](const QString& text) { commit(m_fields.at(id.toStdString()), text); });
+                connect(combo, &QComboBox::currentTextChanged, this, [this, id, valueOf](const QString& text) {
+                    commit(m_fields.at(id.toStdString()), valueOf(text));
+                });
+                // Picking the default shown (its item is current, so the text does not change) makes it an answer.
+                connect(combo, &QComboBox::activated, this, [this, id, combo](int index) {
+                    if (index >= 0 && combo->itemText(index) != combo->itemData(index).toString())
+                        commit(m_fields.at(id.toStdString()), combo->itemData(index).toString());
+                });
             }
             editor = combo;
         } else if (spec->type == InputType::Text && spec->max > 4096) {
@@ -168,7 +180,23 @@ void InputForm::load(const Answers& answers, const std::vector<DerivedInput>& de
         font.setItalic(!answers.has(id));
         field.editor->setFont(font);
         if (auto* combo = qobject_cast<QComboBox*>(field.editor)) {
-            combo->setCurrentText(displayText(spec, value));
+            // Like a line edit's placeholder, a value not given says so in its text, not only in italics:
+            // "A100-80GB  (default)" (or "(from Model preset)") until it is chosen.
+            const QString shown = displayText(spec, value);
+            for (int i = 0; i < combo->count(); ++i)
+                if (combo->itemText(i) != combo->itemData(i).toString())
+                    combo->setItemText(i, combo->itemData(i).toString());
+            const int index = combo->findData(shown);
+            if (index >= 0 && !answers.has(id))
+                combo->setItemText(index, shown + "  ("
+                                       + (answers.presetSupplies(id)
+                                              ? tr("from %1").arg(QString::fromStdString(inputLabel("model.preset")))
+                                              : tr("default"))
+                                       + ")");
+            if (index >= 0)
+                combo->setCurrentIndex(index);
+            else
+                combo->setCurrentText(shown);
         } else if (auto* box = qobject_cast<BoundedPlainTextEdit*>(field.editor)) {
             if (const QString text = displayText(spec, value); box->toPlainText() != text) {
                 box->showText(text);

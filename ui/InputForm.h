@@ -14,7 +14,8 @@ class QTimer;
 namespace dsw {
 
 // A form of registry inputs: one editor per input, built from its spec, labelled with its unit (the id in the
-// tooltip), grouped into sections (Model, Cluster, Training, Software) when `sections`. A one-line field applies
+// tooltip; a value not given is in italics and says "(default)", in a line edit's placeholder or a choice's item
+// text), grouped into sections (Model, Cluster, Training, Software) when `sections`. A one-line field applies
 // what was typed when it is confirmed (Enter, leaving the field) or after a pause in typing, never a half-typed
 // value ("1" of "1 TB"); what does not validate is not applied, and the message under the field says the plan
 // keeps the last valid value. No field holds more than the registry's

@@ -8,6 +8,21 @@ namespace dsw {
 
 namespace {
 
+// "ZeRO-3", "ZeRO-3 + CPU (opt.)", "ZeRO-3 + CPU (opt., params)", "ZeRO-3 + opt. → CPU, params → NVMe": the
+// table's cell; planName() is the tooltip's.
+QString shortPlanName(const nlohmann::ordered_json& row)
+{
+    QString name = QStringLiteral("ZeRO-%1").arg(row.at("stage").get<int>());
+    const QString optimizer = QString::fromStdString(row.value("offload_optimizer", "none")).toUpper(),
+                  param = QString::fromStdString(row.value("offload_param", "none")).toUpper();
+    if (optimizer != "NONE" && param != "NONE")
+        name += optimizer == param ? StageTable::tr(" + %1 (opt., params)").arg(optimizer)
+                                   : StageTable::tr(" + opt. → %1, params → %2").arg(optimizer, param);
+    else if (optimizer != "NONE")
+        name += StageTable::tr(" + %1 (opt.)").arg(optimizer);
+    return name;
+}
+
 // "ZeRO-3", "ZeRO-3 + CPU offload (optimizer)", "ZeRO-3 + CPU offload (optimizer, parameters)".
 QString planName(const nlohmann::ordered_json& row)
 {
@@ -30,11 +45,24 @@ StageTable::StageTable(QWidget* parent)
 {
     setObjectName(QStringLiteral("stageTable"));
     setColumnCount(kColumns);
-    setHorizontalHeaderLabels({tr("Plan"), tr("Micro-batch"), tr("Fits"), tr("GPU total"), tr("Params"), tr("Grads"),
-                               tr("Optimizer"), tr("Activations"), tr("CPU / node")});
-    horizontalHeaderItem(kActivations)
-        ->setToolTip(tr("Activations alive at the step's peak. Where the peak is the optimizer step (ZeRO-0, large "
-                        "optimizer states), the activations are already freed and do not count."));
+    // Compact headers (GiB per GPU unless said), the full names in their tooltips.
+    setHorizontalHeaderLabels({tr("Plan"), QString(), tr("Batch"), tr("Fits"), tr("GPU"), tr("Params"), tr("Grads"),
+                               tr("Optim."), tr("Activ."), tr("CPU/node")});
+    const QString tips[kColumns] = {
+        tr("The ZeRO stage and what it offloads"),
+        tr("◀ marks your choice and the wizard's pick"),
+        tr("Micro-batch per GPU × gradient accumulation steps (AC: activation checkpointing)"),
+        tr("Whether the plan fits in the GPU's usable memory"),
+        tr("GPU total per GPU: the sum of the columns right of it and the CUDA context, NCCL and fragmentation"),
+        tr("Parameters per GPU"),
+        tr("Gradients per GPU"),
+        tr("Optimizer states per GPU"),
+        tr("Activations alive at the step's peak. Where the peak is the optimizer step (ZeRO-0, large "
+           "optimizer states), the activations are already freed and do not count."),
+        tr("CPU memory per node (offloaded states and pinned buffers)")};
+    for (int c = 0; c < kColumns; ++c)
+        horizontalHeaderItem(c)->setToolTip(tips[c]);
+    setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel); // a narrow window scrolls the table as a whole
     verticalHeader()->hide();
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
@@ -53,19 +81,21 @@ void StageTable::showAdvice(const Advice& zero)
         auto bytes = [&](const char* key) { return QString::fromStdString(formatGiB(row.at(key).get<double>())); };
         const bool yours = row.value("your_choice", false);
         const bool pick = row.value("wizard_pick", false);
-        // The marks say which plan is which; the numbers are every row's own (a forced stage hides none).
-        QString plan = planName(row);
-        if (yours)
-            plan += pick ? tr("  ◀ your choice, also the wizard's pick") : tr("  ◀ your choice");
-        else if (pick)
-            plan += tr("  ◀ the wizard's pick");
+        // The marks say which plan is which (short in the cell, in full in its tooltip); the numbers are every row's
+        // own (a forced stage hides none).
+        const QString mark = yours ? (pick ? tr("◀ yours, pick") : tr("◀ yours")) : pick ? tr("◀ pick") : QString();
+        const QString markInFull = yours ? (pick ? tr("◀ your choice, also the wizard's pick") : tr("◀ your choice"))
+            : pick                       ? tr("◀ the wizard's pick")
+                                         : QString();
         const double activations = row.at("activations_bytes").get<double>();
-        QStringList cells = {plan,
+        const bool checkpointing = row.value("activation_checkpointing", false);
+        QStringList cells = {shortPlanName(row),
+                             mark,
                              tr("%1 × %2%3")
                                  .arg(row.at("micro_batch_size").get<std::int64_t>())
                                  .arg(row.at("gradient_accumulation_steps").get<std::int64_t>())
-                                 .arg(row.value("activation_checkpointing", false) ? tr(", checkpointing") : QString()),
-                             row.at("fits").get<bool>() ? tr("✓ fits") : tr("✗ does not fit"),
+                                 .arg(checkpointing ? tr(" AC") : QString()),
+                             row.at("fits").get<bool>() ? tr("✓ yes") : tr("✗ no"),
                              bytes("gpu_total_bytes"),
                              bytes("params_bytes"),
                              bytes("grads_bytes"),
@@ -76,7 +106,14 @@ void StageTable::showAdvice(const Advice& zero)
             auto* item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment(c <= kFits ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
             if (c == kPlan)
-                item->setToolTip(QString::fromStdString(row.value("label", std::string())));
+                item->setToolTip(planName(row) + "\n" + QString::fromStdString(row.value("label", std::string())));
+            else if (c == kMark)
+                item->setToolTip(markInFull);
+            else if (c == kBatch)
+                item->setToolTip(tr("micro-batch %1 per GPU × %2 accumulation steps%3")
+                                     .arg(row.at("micro_batch_size").get<std::int64_t>())
+                                     .arg(row.at("gradient_accumulation_steps").get<std::int64_t>())
+                                     .arg(checkpointing ? tr(", activation checkpointing") : QString()));
             QFont f = item->font();
             f.setBold(yours || pick);
             item->setFont(f);

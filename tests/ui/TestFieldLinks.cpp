@@ -190,7 +190,11 @@ private slots:
         QApplication::setActiveWindow(&w);
         QVERIFY(QTest::qWaitForWindowActive(&w));
         QVERIFY(w.importConfig(path));
-        const QString note = w.statusBar()->currentMessage();
+        // The status bar: one short line that says how many notes; the notes in full in its tooltip.
+        const QString line = w.statusBar()->currentMessage();
+        QVERIFY2(line.startsWith("Imported imported.json: ") && line.contains(" note") && line.size() < 80,
+                 qPrintable(line));
+        const QString note = w.statusBar()->toolTip();
         QVERIFY2(!note.contains("not carried into answers"), qPrintable(note));
         QVERIFY2(note.contains("the config keeps its keys and values as the file has them"), qPrintable(note));
         const std::string clipping = "training.gradient_clipping";

@@ -11,6 +11,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -191,6 +192,33 @@ private slots:
         w.goToStep("zero"); // its page is brought up to date when shown
         auto* stage = w.findChild<QWidget*>("zero.stage");
         QVERIFY(stage->font().italic() == !w.document()->project().answers.has("zero.stage"));
+
+        // A choice box the same: the value not given says "(default)" in its text and in italics, until chosen.
+        w.goToStep("setup");
+        w.document()->setAnswer("hardware.gpu", nullptr);
+        auto* gpu = w.findChild<QComboBox*>("hardware.gpu");
+        QVERIFY(gpu);
+        const QString byDefault = QString::fromStdString(w.document()->project().answers.text("hardware.gpu"));
+        QCOMPARE(gpu->currentData().toString(), byDefault);
+        QCOMPARE(gpu->currentText(), byDefault + "  (default)");
+        QVERIFY(gpu->font().italic());
+        // Choosing another: upright, and no item says "(default)" any more.
+        const int other = gpu->currentIndex() == 0 ? 1 : 0;
+        gpu->setCurrentIndex(other);
+        QCOMPARE(QString::fromStdString(w.document()->project().answers.text("hardware.gpu")),
+                 gpu->itemData(other).toString());
+        QCOMPARE(gpu->currentText(), gpu->itemData(other).toString());
+        QVERIFY(!gpu->font().italic());
+        for (int i = 0; i < gpu->count(); ++i)
+            QCOMPARE(gpu->itemText(i), gpu->itemData(i).toString());
+        // Picking the default shown (its item already current) makes it an answer.
+        w.document()->setAnswer("hardware.gpu", nullptr);
+        QVERIFY(gpu->currentText().endsWith("(default)"));
+        emit gpu->activated(gpu->currentIndex());
+        QVERIFY(w.document()->project().answers.has("hardware.gpu"));
+        QCOMPARE(QString::fromStdString(w.document()->project().answers.text("hardware.gpu")), byDefault);
+        QCOMPARE(gpu->currentText(), byDefault);
+        QVERIFY(!gpu->font().italic());
     }
 
     void fileDialogsOpenNextToTheProject()

@@ -23,6 +23,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -168,7 +169,9 @@ private slots:
         QVERIFY(hidden->text().isEmpty());
         QVERIFY2(hidden->placeholderText().startsWith("4096") && hidden->placeholderText().contains("Model preset"),
                  qPrintable(hidden->placeholderText()));
-        QCOMPARE(w.findChild<QComboBox*>("model.mlp")->currentText(), QStringLiteral("swiglu"));
+        auto* mlp = w.findChild<QComboBox*>("model.mlp");
+        QCOMPARE(mlp->currentData().toString(), QStringLiteral("swiglu"));
+        QVERIFY2(mlp->currentText().contains("Model preset"), qPrintable(mlp->currentText())); // not given: said
         QCOMPARE(w.document()->undoStack()->count(), 1);
     }
 
@@ -218,7 +221,15 @@ private slots:
                      rows[std::size_t(r)].at("fits").get<bool>());
         }
         const QString text = tableText(table);
-        QVERIFY2(text.contains("◀ your choice") && text.contains("the wizard's pick"), qPrintable(text));
+        // The marks stand in a narrow column of their own, the words in full in its tooltips.
+        QStringList marks;
+        for (int r = 0; r < table->rowCount(); ++r)
+            marks << table->item(r, StageTable::kMark)->toolTip();
+        QVERIFY2(marks.join('|').contains("◀ your choice") && marks.join('|').contains("the wizard's pick"),
+                 qPrintable(marks.join('|')));
+        QVERIFY2(text.contains("◀ yours") && text.contains("◀ pick"), qPrintable(text));
+        for (int r = 0; r < table->rowCount(); ++r)
+            QVERIFY(!table->item(r, StageTable::kPlan)->text().contains(QStringLiteral("◀")));
         // Stages 0–2 of 7B on 8 × A100-80GB fit at their own best micro-batch: no false ✗.
         QVERIFY2(table->item(2, StageTable::kFits)->text().startsWith(QStringLiteral("✓")), qPrintable(text));
         // "Fastest" only on the step model's pick, never over a stage the user forced.
@@ -226,6 +237,14 @@ private slots:
         QVERIFY(!labelText(page, "headline").contains("fastest"));
         QVERIFY(!labelText(page, "checks").contains("fastest"));
         w.resize(1400, 860);
+        QApplication::processEvents();
+        // At 1400 × 860 every column shows: no horizontal scrolling.
+        int width = 0;
+        for (int c = 0; c < table->columnCount(); ++c)
+            width += table->columnWidth(c);
+        QVERIFY2(width <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 > %2").arg(width).arg(table->viewport()->width())));
+        QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
         saveScreenshot(w, "zero-forced");
         // The wizard's own pick (nothing forced, the micro-batch searched) is the fastest.
         w.document()->setAnswer("zero.stage", nullptr);
@@ -543,7 +562,14 @@ private slots:
         MainWindow w;
         w.openAtStart(QString());
         QVERIFY(w.importConfig(path));
-        QVERIFY(w.statusBar()->currentMessage().contains("is the one kept"));
+        // One short line in the status bar; the notes in full in its tooltip.
+        const QString message = w.statusBar()->currentMessage();
+        QVERIFY2(message.startsWith("Imported hand-edited.json: ") && message.contains(" note")
+                     && !message.contains("is the one kept") && message.size() < 80,
+                 qPrintable(message));
+        QVERIFY2(w.statusBar()->toolTip().contains("is the one kept"), qPrintable(w.statusBar()->toolTip()));
+        w.statusBar()->showMessage("something else");
+        QVERIFY(w.statusBar()->toolTip().isEmpty()); // the notes went with their line
         const auto& lint = w.document()->plan().lint;
         for (const char* code : {"duplicate-key", "not-strict-json"})
             QVERIFY2(std::any_of(lint.begin(), lint.end(), [&](const LintFinding& l) { return l.code == code; }), code);
