@@ -137,9 +137,41 @@ std::string percentFaster(double slower, double faster)
     return std::to_string(static_cast<int>(std::lround((slower / faster - 1) * 100))) + "% faster";
 }
 
+// What the user fixed that the chosen plan follows, in words ("micro-batch 4 × accumulation 2"): the headline and
+// the table's mark say "with your …" of these, never "your choice" of a stage the wizard picked. Empty when nothing
+// was fixed.
+std::string fixedChoices(const Answers& a, const PlanSearch& s)
+{
+    std::vector<std::string> parts;
+    if (const std::string stage = a.text("zero.stage"); stage != "auto")
+        parts.push_back("ZeRO stage " + stage);
+    if (const std::string o = a.text("zero.offload_optimizer"); o != "auto")
+        parts.push_back("optimizer offload " + o);
+    if (const std::string o = a.text("zero.offload_param"); o != "auto")
+        parts.push_back("parameter offload " + o);
+    if (const std::string c = a.text("training.activation_checkpointing"); c != "auto")
+        parts.push_back("activation checkpointing " + c);
+    const BatchKeys batch = batchKeys(a);
+    if (batch.check.level == CheckLevel::Fail)
+        parts.push_back("batch settings (as typed)");
+    else if (a.has("training.micro_batch_size"))
+        parts.push_back("micro-batch " + std::to_string(batch.microBatch)
+                        + (a.has("training.gradient_accumulation_steps")
+                               ? " × accumulation " + std::to_string(batch.gradientAccumulation)
+                               : std::string()));
+    if (s.job.states == StatePrecision::Bf16)
+        parts.push_back("bf16 optimizer states (ZeRO 1-3 only)");
+    if (s.job.fp32GradAccumulation)
+        parts.push_back("fp32 gradient accumulation (ZeRO-1 without optimizer offload only)");
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return out;
+}
+
 // The five fastest plans after the chosen one, each with the one reason it is slower: the component of the step
 // time that grew most.
-void addAlternatives(Advice& adv, const PlanSearch& s)
+void addAlternatives(Advice& adv, const Answers& a, const PlanSearch& s)
 {
     const StepPrediction& chosen = s.candidates.at(s.chosen);
     oj rows = oj::array();
@@ -161,7 +193,8 @@ void addAlternatives(Advice& adv, const PlanSearch& s)
             reason =
                 std::string(worst->second) + ": the chosen plan is " + percentFaster(p.time.total, chosen.time.total);
         else if (s.userForced && !s.asked[i])
-            reason = p.time.total < chosen.time.total ? "faster, but not your choice" : "as fast, but not your choice";
+            reason = std::string(p.time.total < chosen.time.total ? "faster" : "as fast") + ", but not with your "
+                + fixedChoices(a, s);
         else
             reason = "within 2% of it, the step model's margin; the wizard takes the simplest of those";
         rows.push_back(oj{{"index", i},
@@ -408,12 +441,12 @@ Advice adviseZero(const Answers& a, const PlanSearch& search)
     if (!fits)
         adv.headline = "Nothing fits; closest: " + chosen.label();
     else if (search.userForced && pick)
-        adv.headline = "Your choice: " + chosen.label() + " (" + seconds(chosen.stepSeconds)
+        adv.headline = "With your " + fixedChoices(a, search) + ": " + chosen.label() + " (" + seconds(chosen.stepSeconds)
             + " per step); the wizard's pick, " + pick->label() + ", is "
             + percentFaster(chosen.stepSeconds, pick->stepSeconds) + " by ds-wizard's step-time model";
     else
-        adv.headline = std::string(search.userForced ? "Your choice: " : "Recommended: ") + chosen.label()
-            + (search.userForced ? " (also the wizard's pick" : " (the fastest that fits")
+        adv.headline = (search.userForced ? "With your " + fixedChoices(a, search) + ": " : "Recommended: ")
+            + chosen.label() + (search.userForced ? " (also the wizard's pick" : " (the fastest that fits")
             + (chosen.stepSeconds > 0 ? ", " + seconds(chosen.stepSeconds) + " per step" : std::string())
             + " by ds-wizard's step-time model)";
     adv.fragment = zeroFragment(chosen, a);
@@ -593,12 +626,15 @@ Advice adviseZero(const Answers& a, const PlanSearch& search)
     // zeroCandidatesJson here, so no view pays for ~160 JSON objects it does not read.
     adv.details["chosen"] = search.chosen;
     adv.details["user_forced"] = search.userForced;
+    // What the user fixed, in words (empty when nothing): the chosen plan is the fastest with these, not a choice
+    // of the stage unless zero.stage was set.
+    adv.details["fixed_by_you"] = search.userForced ? fixedChoices(a, search) : std::string();
     if (search.wizardPick)
         adv.details["wizard_pick"] = *search.wizardPick;
     adv.details["memory_convention"] = "per GPU at the step's peak, by component as DeepSpeed " + knowledgeVersion()
         + " allocates them (estimate/StateMemory), activations per operation (estimate/ActivationModel); time by "
           "estimate/StepTime";
-    addAlternatives(adv, search);
+    addAlternatives(adv, a, search);
     addTradeoffs(adv, chosen, search);
     return adv;
 }

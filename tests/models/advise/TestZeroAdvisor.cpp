@@ -329,7 +329,7 @@ private slots:
         QCOMPARE(rec.at("fits").get<bool>(), fits);
         QCOMPARE(adv.hasFailedCheck(), !fits);
         QVERIFY(q(adv.headline)
-                    .startsWith(fits ? (a.has("training.micro_batch_size") ? "Your choice: " : "Recommended: ")
+                    .startsWith(fits ? (a.has("training.micro_batch_size") ? "With your " : "Recommended: ")
                                      : "Nothing fits"));
         // The page's numbers are the step model's for the chosen candidate.
         StepCandidate c{{stage, offloadOptimizer.toStdString(), offloadParam.toStdString()},
@@ -627,6 +627,27 @@ private slots:
             QCOMPARE(yours, 1);
             QCOMPARE(pick, 1);
         }
+    }
+
+    // "Your choice" only of what the user set: the example project (resources/examples/llama-7b-8xA100.dswiz) leaves
+    // the stage to the wizard and types micro-batch 4 × accumulation 2, so the headline names those, not a stage.
+    void headlineNamesOnlyWhatTheUserFixed()
+    {
+        const QStringList base = model7B() + cluster("A100-80GB", 8, 1, 1024);
+        const Advice batch = adviseZero(
+            answersFrom(base + QStringList{"training.micro_batch_size=4", "training.gradient_accumulation_steps=2"}));
+        QVERIFY2(q(batch.headline).startsWith("With your micro-batch 4 × accumulation 2: ZeRO-"), qPrintable(q(batch.headline)));
+        QVERIFY2(!q(batch.headline).contains("choice", Qt::CaseInsensitive), qPrintable(q(batch.headline)));
+        QCOMPARE(q(batch.details.at("fixed_by_you").get<std::string>()), QStringLiteral("micro-batch 4 × accumulation 2"));
+        for (const auto& alt : batch.details.at("alternatives"))
+            QVERIFY2(!q(alt.at("reason").get<std::string>()).contains("your choice"), alt.dump().c_str());
+
+        const Advice stage = adviseZero(answersFrom(base + QStringList{"zero.stage=3", "training.micro_batch_size=4"}));
+        QVERIFY2(q(stage.headline).startsWith("With your ZeRO stage 3 and micro-batch 4: ZeRO-3"), qPrintable(q(stage.headline)));
+
+        const Advice free = adviseZero(answersFrom(base));
+        QVERIFY2(q(free.headline).startsWith("Recommended: "), qPrintable(q(free.headline)));
+        QCOMPARE(q(free.details.at("fixed_by_you").get<std::string>()), QString());
     }
 
     // "The fastest" is said only of the step model's own pick, never of a forced plan.
