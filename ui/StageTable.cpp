@@ -50,7 +50,7 @@ StageTable::StageTable(QWidget* parent)
                                tr("Optim."), tr("Activ."), tr("CPU/node")});
     const QString tips[kColumns] = {
         tr("The ZeRO stage and what it offloads"),
-        tr("◀ marks your choice and the wizard's pick"),
+        tr("◀ marks the plan written with your settings and the wizard's pick"),
         tr("Micro-batch per GPU × gradient accumulation steps (AC: activation checkpointing)"),
         tr("Whether the plan fits in the GPU's usable memory"),
         tr("GPU total per GPU: the sum of the columns right of it and the CUDA context, NCCL and fragmentation"),
@@ -83,10 +83,14 @@ void StageTable::showAdvice(const Advice& zero)
         const bool pick = row.value("wizard_pick", false);
         // The marks say which plan is which (short in the cell, in full in its tooltip); the numbers are every row's
         // own (a forced stage hides none).
-        const QString mark = yours ? (pick ? tr("◀ yours, pick") : tr("◀ yours")) : pick ? tr("◀ pick") : QString();
-        const QString markInFull = yours ? (pick ? tr("◀ your choice, also the wizard's pick") : tr("◀ your choice"))
-            : pick                       ? tr("◀ the wizard's pick")
-                                         : QString();
+        // The plan written is the fastest with what the user fixed (fixed_by_you), not a stage they chose.
+        const QString fixed = QString::fromStdString(zero.details.value("fixed_by_you", std::string()));
+        const QString mark =
+            yours ? (pick ? tr("◀ plan, pick") : tr("◀ plan")) : pick ? tr("◀ pick") : QString();
+        const QString markInFull = yours
+            ? (pick ? tr("◀ the best with your %1, also the wizard's pick") : tr("◀ the best with your %1")).arg(fixed)
+            : pick ? tr("◀ the wizard's pick")
+                   : QString();
         const double activations = row.at("activations_bytes").get<double>();
         const bool checkpointing = row.value("activation_checkpointing", false);
         QStringList cells = {shortPlanName(row),
