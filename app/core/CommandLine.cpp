@@ -55,15 +55,25 @@ std::int64_t assumedLargestLayer(std::int64_t params)
 int runEstimate(const QStringList& args, QTextStream& out)
 {
     QCommandLineParser p;
-    p.addOptions({{"params", "Total parameters.", "N"},
-                  {"gpus-per-node", "GPUs per node.", "G"},
-                  {"nodes", "Nodes.", "K"},
-                  {"largest-layer", "Largest module's parameters.", "N"},
-                  {"buffer-factor", "DeepSpeed's additional_buffer_factor (1.5).", "F"},
+    const QString paramsAllowed =
+        QString::fromStdString(InputRegistry::allowed(*InputRegistry::instance().find("model.params")));
+    p.addOptions({{"params", "Total parameters: " + paramsAllowed + ".", "N"},
+                  {"gpus-per-node", "GPUs per node: 1 to 1024.", "G"},
+                  {"nodes", "Nodes: 1 to 100000.", "K"},
+                  {"largest-layer", "Largest module's parameters: 1 to --params (default: an assumed embedding).", "N"},
+                  {"buffer-factor", "DeepSpeed's additional_buffer_factor: a number from 1 to 10 (1.5).", "F"},
                   {"set", "Any model, hardware or training input for the step model: id=value.", "id=value"},
                   {"json", "JSON output."}});
     parseOrThrow(p, args);
-    const auto params = countOption(p, "params", true, 1, 100000000000000LL);
+    if (!p.isSet("params"))
+        throw BadInput{QStringLiteral("--params is required")};
+    // The registry's model.params: the same range and wording as --set model.params.
+    const auto parsedParams = InputRegistry::instance().parse("model.params", p.value("params").toStdString());
+    if (!parsedParams) {
+        const QString error = QString::fromStdString(parsedParams.error()); // "model.params: ..."
+        throw BadInput{QStringLiteral("--params") + error.mid(error.startsWith("model.params") ? 12 : 0)};
+    }
+    const auto params = parsedParams.value().get<std::int64_t>();
     const int gpus = static_cast<int>(countOption(p, "gpus-per-node", true, 1, 1024));
     const int nodes = static_cast<int>(countOption(p, "nodes", true, 1, 100000));
     std::int64_t largest = countOption(p, "largest-layer", false, 1, params);
@@ -157,8 +167,8 @@ int runRecommend(const QStringList& args, QTextStream& out)
 {
     QCommandLineParser p;
     addProjectOptions(p);
-    p.addOptions({{"workflow", "Limit the output to one workflow.", "W"},
-                  {"format", "json, config or text.", "FORMAT", "json"},
+    p.addOptions({{"workflow", "Limit the output to one workflow: zero, precision, pipeline, memory, nvme, onebit or sparse.", "W"},
+                  {"format", "json (default), config (the ds_config alone) or text.", "FORMAT", "json"},
                   {{"o", "output"}, "Write to this file instead of standard output.", "OUT"}});
     parseOrThrow(p, args);
     if (p.isSet("output"))
@@ -236,12 +246,32 @@ bool isCommandLineInvocation(const QStringList& arguments)
     return !projectFile;
 }
 
+namespace {
+
+const QString kCommands = QStringLiteral("recommend, estimate, keys, lint, import, export, diff");
+
+// The command's line of kUsage ("ds-wizard lint CONFIG|DIR... [...]"): one text for both helps.
+QString commandUsage(const QString& command)
+{
+    const QString start = "ds-wizard " + command + " ";
+    const qsizetype at = kUsage.indexOf(start);
+    if (at < 0)
+        return "ds-wizard " + command;
+    return kUsage.mid(at, kUsage.indexOf('\n', at) - at);
+}
+
+} // namespace
+
 int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& err)
 {
     const QString command = arguments.value(1);
     QStringList rest = arguments.mid(1); // QCommandLineParser skips the first entry: the command
     try {
-        if (command == "--version" || command == "-v") {
+        const bool version = command == "--version" || command == "-v";
+        if ((version || command == "--help" || command == "-h") && arguments.size() > 2)
+            throw BadInput{QStringLiteral("unexpected argument '%1'; %2 takes none")
+                               .arg(QStringList(arguments.mid(2)).join("' '"), command)};
+        if (version) {
             out << "ds-wizard " << DSW_VERSION << "\n";
             return 0;
         }
@@ -264,7 +294,10 @@ int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& 
         if (command == "diff")
             return runDiff(rest, out);
 
-        throw BadInput{QStringLiteral("unknown command '%1'").arg(command)};
+        throw BadInput{QStringLiteral("unknown command '%1'; the commands: %2 (ds-wizard --help)").arg(command, kCommands)};
+    } catch (const HelpRequested& help) {
+        out << "Usage: " << commandUsage(command) << "\n\n" << help.options;
+        return 0;
     } catch (const BadInput& bad) {
         err << "ds-wizard " << terminalSafe(command) << ": " << terminalSafe(bad.message)
             << "\n"; // one line, no control characters

@@ -11,13 +11,46 @@
 
 namespace dsw {
 
+namespace {
+
+// "Options:" and what follows in QCommandLineParser's help text (its first paragraph is a usage line built
+// from argv[0], which the caller replaces with the command's own).
+QString optionsSection(const QCommandLineParser& parser)
+{
+    const QString text = parser.helpText();
+    const qsizetype at = text.indexOf(QStringLiteral("Options:"));
+    return at < 0 ? QString() : text.mid(at);
+}
+
+// "--set, --format, -h/--help": the option names in the help text's option lines.
+QString optionNames(const QCommandLineParser& parser)
+{
+    QStringList names;
+    for (const QString& line : optionsSection(parser).split('\n')) {
+        if (!line.startsWith(QStringLiteral("  -")))
+            continue;
+        QString name = line.trimmed();
+        name = name.left(name.indexOf(QStringLiteral("  "))); // before the description
+        const qsizetype value = name.indexOf(QStringLiteral(" <"));
+        names << (value < 0 ? name : name.left(value)).replace(QStringLiteral(", "), QStringLiteral("/"));
+    }
+    return names.join(QStringLiteral(", "));
+}
+
+} // namespace
+
 void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const QString& positional)
 {
+    parser.addOption({{"h", "help"}, "Show this command's usage and options."});
     if (!parser.parse(args))
-        throw BadInput{parser.errorText()};
+        throw BadInput{QStringLiteral("%1 Allowed: %2 (ds-wizard %3 --help)")
+                           .arg(parser.errorText(), optionNames(parser), args.value(0))};
+    if (parser.isSet("help"))
+        throw HelpRequested{optionsSection(parser)};
     const QStringList extra = parser.positionalArguments();
+    const bool oneOrMore = positional.endsWith(QStringLiteral("..."));
     const auto wanted = positional.split(' ', Qt::SkipEmptyParts).size();
-    if (extra.size() > wanted)
+    if (extra.size() > wanted && !oneOrMore)
         throw BadInput{QStringLiteral("unexpected argument '%1'").arg(extra.at(wanted))};
     if (extra.size() < wanted)
         throw BadInput{QStringLiteral("missing argument: expected %1").arg(positional)};

@@ -15,7 +15,14 @@ struct BadInput {
     QString message;
 };
 
-// Parses the options; `positional` names the positional arguments the command takes ("CONFIG", "A.json B.json").
+// Thrown for -h/--help after a command; runCommandLine prints the command's usage and the options, exit 0.
+struct HelpRequested {
+    QString options; // the option list, as QCommandLineParser lays it out
+};
+
+// Parses the options (adding -h/--help); `positional` names the positional arguments the command takes
+// ("CONFIG", "A.json B.json"; "CONFIG..." for one or more). args.first() is the command. An unknown option's
+// error lists the allowed ones.
 void parseOrThrow(QCommandLineParser& parser, const QStringList& args, const QString& positional = {});
 std::int64_t countOption(const QCommandLineParser& parser, const QString& name, bool required, std::int64_t min,
                          std::int64_t max);

@@ -92,6 +92,9 @@ int runExport(const QStringList& args, QTextStream& out)
                   {{"o", "output"}, "The file to write (the folder, for bundle).", "PATH"},
                   {"force", "Overwrite an existing hostfile that -o does not name."}});
     parseOrThrow(p, args);
+    if (!p.isSet("to"))
+        throw BadInput{QStringLiteral(
+            "--to is required (one of: deepspeed-json, hf-json, accelerate-yaml, launch, bundle)")};
     const auto target = exportTargetFromName(p.value("to").toStdString());
     if (!target)
         throw BadInput{
@@ -120,6 +123,9 @@ int runExport(const QStringList& args, QTextStream& out)
         throw BadInput{error};
     if (bundle)
         out << "wrote " << placement.files.size() << " file(s) to " << safe(path) << "\n";
+    else // as import and a bundle: say what was written (launch also writes the hostfile beside it)
+        for (const auto& f : placement.files)
+            out << "wrote " << safe(f.path) << "\n";
     return 0;
 }
 

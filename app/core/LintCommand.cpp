@@ -119,15 +119,14 @@ QString basedOn()
 int runLint(const QStringList& args, QTextStream& out, QTextStream& err)
 {
     QCommandLineParser p;
-    p.addOptions({{"set", "Context a config alone lacks: id=value.", "id=value"},
+    p.addOptions({{"set", "Context a config alone lacks (GPU, GPU counts, launcher, versions): id=value; ds-wizard keys lists "
+                          "the ids.",
+                   "id=value"},
                   {"format", "text or json.", "FORMAT", "text"}});
-    if (!p.parse(args))
-        throw BadInput{p.errorText()};
+    parseOrThrow(p, args, QStringLiteral("CONFIG|DIR..."));
     const QString format = p.value("format");
     if (format != "text" && format != "json")
         throw BadInput{QStringLiteral("--format: '%1' is not allowed; one of: text, json").arg(format)};
-    if (p.positionalArguments().isEmpty())
-        throw BadInput{QStringLiteral("missing argument: expected CONFIG (a file or a directory), one or more")};
     Answers context;
     applySets(p.values("set"), context);
     bool many = false;

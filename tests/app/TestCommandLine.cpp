@@ -145,6 +145,82 @@ private slots:
             QVERIFY2(text.contains(QLatin1String(word)), word);
     }
 
+    // Each command's -h/--help: its usage line and its options with what they allow, exit 0, nothing on stderr.
+    void commandHelp_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("shown");
+        QTest::newRow("lint --help") << QStringList{"lint", "--help"}
+                                     << QStringList{"Usage: ds-wizard lint CONFIG|DIR...", "--format", "text or json",
+                                                    "--set", "-h, --help"};
+        QTest::newRow("recommend -h") << QStringList{"recommend", "-h"}
+                                      << QStringList{"Usage: ds-wizard recommend", "--workflow", "zero, precision",
+                                                     "json (default), config", "-o, --output"};
+        QTest::newRow("estimate --help") << QStringList{"estimate", "--help"}
+                                         << QStringList{"Usage: ds-wizard estimate", "--params", "1M to 100T",
+                                                        "--gpus-per-node", "1 to 1024"};
+        QTest::newRow("export -h") << QStringList{"export", "-h"}
+                                   << QStringList{"Usage: ds-wizard export", "--to", "deepspeed-json", "--force"};
+        QTest::newRow("import --help") << QStringList{"import", "--help"} << QStringList{"Usage: ds-wizard import", "-o"};
+        QTest::newRow("diff --help") << QStringList{"diff", "--help"} << QStringList{"Usage: ds-wizard diff", "--format"};
+        QTest::newRow("keys --help") << QStringList{"keys", "--help"} << QStringList{"Usage: ds-wizard keys", "--json"};
+        QTest::newRow("help after other options") << QStringList{"lint", "x.json", "--help"}
+                                                  << QStringList{"Usage: ds-wizard lint"};
+    }
+    void commandHelp()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, shown);
+        const Run r = run(args);
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY2(text.startsWith("Usage: ds-wizard " + args.first() + " "), qPrintable(text));
+        for (const QString& s : shown)
+            QVERIFY2(text.contains(s), qPrintable(s + " not in: " + text));
+        QVERIFY2(!text.contains("Unknown option"), qPrintable(text));
+    }
+
+    // The one-line errors a reviewer met: each names what is allowed.
+    void errorsNameWhatIsAllowed_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("named");
+        QTest::newRow("unknown option lists the options")
+            << QStringList{"recommend", "--bogus"}
+            << QStringList{"bogus", "--project", "--set", "--workflow", "-o/--output", "ds-wizard recommend --help"};
+        QTest::newRow("export without --to") << QStringList{"export", "-o", "X"}
+                                             << QStringList{"--to is required", "deepspeed-json", "bundle"};
+        QTest::newRow("unknown command lists the commands")
+            << QStringList{"frobnicate"} << QStringList{"unknown command 'frobnicate'", "recommend", "estimate", "lint",
+                                                        "import", "export", "diff", "keys"};
+        // estimate --params is model.params: the registry's range and wording (--set model.params=5 says the same).
+        QTest::newRow("estimate --params below the range")
+            << QStringList{"estimate", "--params", "5", "--gpus-per-node", "8", "--nodes", "1"}
+            << QStringList{"--params", "\"5\"", "1M to 100T", "7B"};
+        QTest::newRow("--set model.params below the range")
+            << QStringList{"recommend", "--set", "model.params=5"} << QStringList{"model.params", "1M to 100T", "7B"};
+        QTest::newRow("--version with more") << QStringList{"--version", "extra"} << QStringList{"extra"};
+        QTest::newRow("--help with more") << QStringList{"--help", "a", "b"} << QStringList{"'a' 'b'"};
+        QTest::newRow("lint without a file") << QStringList{"lint"} << QStringList{"missing argument", "CONFIG|DIR"};
+    }
+    void errorsNameWhatIsAllowed()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, named);
+        const Run r = run(args);
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.out.isEmpty(), r.out.constData());
+        const QString err = QString::fromUtf8(r.err);
+        QCOMPARE(int(err.count('\n')), 1);
+        QVERIFY2(err.startsWith("ds-wizard " + args.first() + ": "), qPrintable(err));
+        for (const QString& n : named)
+            QVERIFY2(err.contains(n), qPrintable(n + " not in: " + err));
+        QVERIFY2(!err.contains("is not allowed") || !args.contains("-o"), qPrintable(err)); // not "--to: ''"
+    }
+
     // ---- estimate ---------------------------------------------------------------------------------
     // Expected bytes from deepspeed-facts §1.1/1.2 by hand (P params, G GPUs per node, N nodes, T = G·N, f = 1.5,
     // L largest layer, LLM = 4L). Stage 2: offload gpu 2P, cpu P·max(4T,16)·f; no offload gpu 2P + 18P/T,
