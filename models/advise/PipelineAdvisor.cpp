@@ -452,9 +452,13 @@ void addGradAccumulation(Advice& adv, const Answers& a, const PipelineSetup& s, 
     zero1.placement = {1, "none", "none"};
     const StepPrediction before = predictStep(without, s.candidate), after = predictStep(with, zero1);
     const MemoryComponent* buffer = after.memory.find("grads32_accum", MemoryPlace::Gpu);
-    const std::string cost = "the heaviest stage needs " + gibText(after.gpu.total) + " per GPU instead of "
-        + gibText(before.gpu.total) + " (the step model: BF16_Optimizer's fp32 gradient buffer, 4 bytes per parameter "
-        + "of the stage, whole, " + gibText(buffer ? buffer->bytes : 0) + "; at " + after.label() + ")";
+    // Sized at ZeRO-1 without offload, the only placement that runs it; "now" is the plan as it is.
+    const bool samePlacement = before.label() == after.label();
+    const std::string cost = "the heaviest stage needs " + gibText(after.gpu.total) + " per GPU at " + after.label()
+        + " with fp32 accumulation, against " + gibText(before.gpu.total)
+        + (samePlacement ? " without it" : " now at " + before.label())
+        + " (the step model: BF16_Optimizer's fp32 gradient buffer, 4 bytes per parameter of the stage, whole, "
+        + gibText(buffer ? buffer->bytes : 0) + ")";
     adv.details["grad_accum_fp32_bytes"] = {{"without", before.gpu.total}, {"with", after.gpu.total}};
 
     std::string refusal;
@@ -492,15 +496,20 @@ void addGradAccumulation(Advice& adv, const Answers& a, const PipelineSetup& s, 
     const std::string where = placement.stage == 0
         ? "Without ZeRO, DeepSpeed's pipeline engine wraps the optimizer in BF16_Optimizer and logs "
             + quoteOf("ds-pipe-bf16-accum-warning")
-            + ": the gradients of the "
+            + ": it sums the gradients of the "
         : "ZeRO-1 sums the gradients of the ";
     adv.checks.push_back(
         {CheckLevel::Warn, "pipeline-bf16-grad-accumulation",
          where + std::to_string(s.candidate.accumulation)
-             + " micro-batches in bf16 (8 significant bits), where small contributions round away. "
-               "pipeline.grad_accum_dtype = fp32 (with zero.stage 1, no optimizer offload, fp32 states) writes "
-               "data_types.grad_accum_dtype fp32, DeepSpeed's remedy: the sum is kept in fp32. It costs memory: "
-             + cost + ".",
+             + " micro-batches in bf16 (8 significant bits), where small contributions round away. DeepSpeed's "
+               "remedy, data_types.grad_accum_dtype fp32 (pipeline.grad_accum_dtype = fp32), keeps the sum in fp32; "
+               "it is written only at ZeRO-1 without optimizer offload, with fp32 master weights and optimizer "
+               "states. "
+             + (placement.stage == 1 && placement.offloadOptimizer == "none"
+                    ? std::string("This plan is ") + planLabel(s.candidate) + ", so asking for it is enough. "
+                    : "This plan is " + planLabel(s.candidate)
+                        + ", so it is not written; it needs ZeRO stage 1 (zero.stage) as well. ")
+             + "It costs memory: " + cost + ".",
          placement.stage == 0 ? "ds-pipe-bf16-accum-warning" : "ds-bf16-optimizer-select"});
     adv.sources.push_back(placement.stage == 0 ? "ds-pipe-bf16-accum-warning" : "ds-bf16-optimizer-select");
 }

@@ -377,6 +377,12 @@ private slots:
         QCOMPARE(cost["without"].get<std::int64_t>(), *std::max_element(perStage.begin(), perStage.end()));
         QVERIFY(cost["with"].get<std::int64_t>() > cost["without"].get<std::int64_t>());
         QVERIFY2(warn->message.find(formatGiB(cost["with"].get<double>())) != std::string::npos, warn->message.c_str());
+        // At ZeRO-0 the note says plainly that fp32 accumulation is written only at ZeRO-1 without optimizer offload,
+        // that this plan is ZeRO-0 so it is not written, and which placement each memory figure is at.
+        for (const char* said : {"written only at ZeRO-1 without optimizer offload", "This plan is ZeRO-0",
+                                 "so it is not written", "now at ZeRO-0"})
+            QVERIFY2(warn->message.find(said) != std::string::npos, (std::string(said) + " | " + warn->message).c_str());
+        QVERIFY2(warn->message.find("with zero.stage 1") == std::string::npos, warn->message.c_str());
 
         // Asked for: the ZeRO page moves to stage 1 without offload, the key is written, and every stage carries a
         // gradient buffer of 4 bytes per parameter of the stage.
