@@ -204,9 +204,13 @@ Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
     for (auto& s : plan.suggestions) {
         s.accepted = std::find(project.acceptedSuggestions.begin(), project.acceptedSuggestions.end(), s.pointer)
             != project.acceptedSuggestions.end();
+        // Each suggestion's own reason where its key's purpose is known; else the page it comes from and that
+        // page's plan, not offered as an argument for the key.
         const Advice* advice = plan.find(s.workflow);
-        s.reason = advice ? workflowTitle(s.workflow) + ": " + advice->headline
-                          : "written explicitly by the wizard (batch identity, clipping, optimizer)";
+        const std::string own = suggestionReason(s, project.importedConfig);
+        s.reason = !own.empty() ? (advice ? workflowTitle(s.workflow) + ": " : std::string()) + own
+            : advice ? workflowTitle(s.workflow) + ": the page writes this key for its plan (" + advice->headline + ")"
+                     : "written explicitly by the wizard (batch identity, clipping, optimizer)";
     }
     plan.config = applySuggestions(project.importedConfig, plan.suggestions);
     plan.findings.erase(std::remove_if(plan.findings.begin(), plan.findings.end(),

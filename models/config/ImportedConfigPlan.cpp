@@ -110,6 +110,32 @@ std::vector<Suggestion> suggestionsFor(const oj& imported, const oj& wizard, con
     return out;
 }
 
+std::string suggestionReason(const Suggestion& s, const oj& imported)
+{
+    const oj* zero = imported.is_object() && imported.contains("zero_optimization")
+            && imported.at("zero_optimization").is_object()
+        ? &imported.at("zero_optimization")
+        : nullptr;
+    const bool deprecatedOffload = zero && valueOr(*zero, "cpu_offload", false);
+    const bool deprecatedParam = zero && valueOr(*zero, "cpu_offload_param", false);
+    if (s.pointer == "/zero_optimization/offload_optimizer" && s.from.is_null() && deprecatedOffload)
+        return "zero_optimization.cpu_offload is deprecated; offload_optimizer {\"device\": \"cpu\"} is its "
+               "replacement, the same optimizer offload (DeepSpeed reads cpu_offload: true as it, source "
+               "ds-zero-config). Accepting it changes the spelling, not the plan; cpu_offload stays as you wrote it.";
+    if (s.pointer == "/zero_optimization/offload_param" && s.from.is_null() && deprecatedParam)
+        return "zero_optimization.cpu_offload_param is deprecated; offload_param {\"device\": \"cpu\"} is its "
+               "replacement, the same parameter offload (source ds-zero-config).";
+    if (s.pointer == "/zero_optimization/overlap_comm" && s.to == true)
+        return "overlap_comm true overlaps the gradient reduction with the backward pass (DeepSpeed's default is "
+               "off below stage 3, source ds-overlap-comm); it costs a second reduce bucket (source "
+               "ds-mem-z12-ipg-buckets), which the page's memory figures count.";
+    if (s.pointer == "/zero_optimization/contiguous_gradients" && s.to == true)
+        return "contiguous_gradients true copies each rank's reduced gradients into one buffer of its partition "
+               "(source ds-mem-z12-grads-in-partition), so the backward pass does not fragment memory; it is "
+               "DeepSpeed's default, written explicitly.";
+    return "";
+}
+
 oj applySuggestions(oj config, const std::vector<Suggestion>& suggestions)
 {
     for (const auto& s : suggestions) {

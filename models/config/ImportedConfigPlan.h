@@ -35,6 +35,10 @@ bool suggestionAllowed(const Suggestion& suggestion, const Answers& answers);
 std::vector<Suggestion> suggestionsFor(const nlohmann::ordered_json& imported, const nlohmann::ordered_json& wizard,
                                        const Answers& answers);
 
+// Why `suggestion` is offered, for the keys whose purpose is known: a deprecated key's replacement (cpu_offload →
+// offload_optimizer), or what the key does. Empty for other keys (the caller names the page's plan instead).
+std::string suggestionReason(const Suggestion& suggestion, const nlohmann::ordered_json& imported);
+
 // The imported config with the accepted suggestions applied, keys in their original order.
 nlohmann::ordered_json applySuggestions(nlohmann::ordered_json imported, const std::vector<Suggestion>& suggestions);
 
