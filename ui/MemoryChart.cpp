@@ -172,7 +172,9 @@ void MemoryChart::showPlan(const Plan& plan)
             const QString optimizer = QString::fromStdString(row.value("offload_optimizer", "none")),
                           param = QString::fromStdString(row.value("offload_param", "none"));
             if (optimizer != "none" || param != "none") {
-                category += QStringLiteral("+%1/%2").arg(optimizer, param);
+                category += QStringLiteral("+off");
+                for (int n = 2; categories.contains(category); ++n) // a category name must be unique
+                    category = QStringLiteral("%1+off%2").arg(stage).arg(n);
                 notes << tr("%1: ZeRO-%2, optimizer states offloaded to %3, parameters to %4")
                              .arg(category)
                              .arg(stage)
@@ -180,8 +182,8 @@ void MemoryChart::showPlan(const Plan& plan)
             }
             addBar(category, row);
         }
-        addBar(tr("chosen"), zero->details.at("recommended"));
-        notes.prepend(tr("Bars: ZeRO stages 0–3; chosen: the plan the config holds"));
+        addBar(tr("plan"), zero->details.at("recommended"));
+        notes.prepend(tr("Bars: ZeRO stages 0–3; plan: the plan the config holds"));
         capacity = zero->details.at("gpu_capacity_bytes").get<double>() / kGiB;
         usable = zero->details.at("gpu_usable_bytes").get<double>() / kGiB;
     }

@@ -13,7 +13,7 @@ class QValueAxis;
 namespace dsw {
 
 // Per-GPU memory by component for each ZeRO stage (no offload) and the recommendation, against capacity.
-// Short bar labels ("0" … "3", "3+cpu/none", "chosen", "✂" on a bar the axis cuts); the legend below the plot is a
+// Short bar labels ("0" … "3", "3+off", "plan", "✂" on a bar the axis cuts); the legend below the plot is a
 // label that wraps to the view's width, with the components' full names and what each short label means (Qt's own
 // legend is one row that cuts its names to a letter in a narrow tab). The capacity line is dashed, in the text
 // colour, which no bar uses; the GiB axis ticks at round steps (1, 2 or 5 × 10^k).

@@ -631,13 +631,19 @@ private slots:
         QVERIFY(banner && banner->isVisible());
         for (const char* id : {"hardware.gpu", "hardware.gpus_per_node", "hardware.nodes"})
             QVERIFY2(banner->text().contains(QString::fromStdString(inputLabel(id))), id);
+        // What the banner asks for does not look given: the GPU box says its value is the default.
+        w.goToStep("setup");
+        auto* gpu = w.findChild<QComboBox*>("hardware.gpu");
+        QVERIFY2(gpu->currentText().endsWith("(default)") && gpu->font().italic(), qPrintable(gpu->currentText()));
+        w.resize(1400, 860);
+        saveScreenshot(w, "import-banner");
         w.document()->setAnswer("model.params", 7e9);
         w.document()->setAnswer("hardware.gpu", "a100-80gb");
         w.document()->setAnswer("hardware.gpus_per_node", 8);
         w.document()->setAnswer("hardware.nodes", 1);
         QVERIFY(!banner->isVisible());
+        QVERIFY(!gpu->currentText().contains("(default)") && !gpu->font().italic());
         QVERIFY(findings->suggestionCount() >= 1);
-        w.resize(1400, 860);
         saveScreenshot(w, "import-findings");
 
         // Selecting a finding highlights its line in the preview.
