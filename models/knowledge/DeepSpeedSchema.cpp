@@ -159,7 +159,7 @@ const SchemaKey* SchemaBlock::find(const std::string& name) const
 const DeepSpeedSchema& DeepSpeedSchema::instance()
 {
     static const DeepSpeedSchema schema = [] {
-        auto loaded = fromJson(knowledgeFile("deepspeed-schema.json"));
+        auto loaded = fromJson(std::string(knowledgeFile("deepspeed-schema.json")));
         return loaded ? std::move(loaded).value() : DeepSpeedSchema(); // an empty schema checks nothing
     }();
     return schema;

@@ -25,24 +25,26 @@ const GpuCatalog& GpuCatalog::instance()
     return catalog;
 }
 
-GpuCatalog::GpuCatalog(const std::string& tsv)
+GpuCatalog::GpuCatalog(std::string_view tsv)
 {
-    for (auto& row : parseTsv(tsv)) {
+    const TsvTable table(tsv);
+    for (std::size_t r = 0; r < table.rowCount(); ++r) {
+        auto row = [&](std::string_view column) { return std::string(table.cell(r, column)); };
         GpuSpec g;
-        g.id = row["id"];
-        g.name = row["name"];
-        g.vendor = row["vendor"];
-        g.architecture = row["architecture"];
-        g.computeCapability = row["compute_capability"];
-        g.memoryGb = std::stod(row["memory_gb"]);
-        g.memoryStated = row["memory_vendor_stated"];
-        g.bf16 = row["bf16_supported"] == "y";
-        g.fp8How = row["fp8_supported_how"];
-        g.bf16DenseTflops = row["bf16_dense_tflops"];
-        g.fp16DenseTflops = row["fp16_tensor_dense_tflops"];
-        g.intraNodeLink = row["intra_node_link"];
-        g.sourceUrl = row["source_url"];
-        g.verification = row["verification"];
+        g.id = row("id");
+        g.name = row("name");
+        g.vendor = row("vendor");
+        g.architecture = row("architecture");
+        g.computeCapability = row("compute_capability");
+        g.memoryGb = std::stod(row("memory_gb"));
+        g.memoryStated = row("memory_vendor_stated");
+        g.bf16 = row("bf16_supported") == "y";
+        g.fp8How = row("fp8_supported_how");
+        g.bf16DenseTflops = row("bf16_dense_tflops");
+        g.fp16DenseTflops = row("fp16_tensor_dense_tflops");
+        g.intraNodeLink = row("intra_node_link");
+        g.sourceUrl = row("source_url");
+        g.verification = row("verification");
         m_gpus.push_back(std::move(g));
     }
 }

@@ -1,6 +1,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dsw {
@@ -29,7 +30,7 @@ struct GpuSpec {
 class GpuCatalog {
 public:
     static const GpuCatalog& instance();
-    explicit GpuCatalog(const std::string& tsv);
+    explicit GpuCatalog(std::string_view tsv);
 
     const std::vector<GpuSpec>& all() const { return m_gpus; }
     // Case-insensitive lookup by id.

@@ -1,10 +1,11 @@
 #pragma once
-#include <string>
 #include <string_view>
+#include <utility>
 
 namespace dsw {
 
-// The text of a file from resources/knowledge/, embedded at build time; empty if unknown.
-const std::string& knowledgeFile(std::string_view name);
+// The text of a file from resources/knowledge/, embedded at build time (it lives as long as the program); empty
+// if unknown.
+std::string_view knowledgeFile(std::string_view name);
 
 } // namespace dsw

@@ -19,10 +19,20 @@ std::string lower(std::string s)
     return s;
 }
 
-std::int64_t whole(const std::map<std::string, std::string>& row, const std::string& column, bool emptyIsZero)
+// One row of models.tsv, its cells read by column name.
+struct Row {
+    const TsvTable& table;
+    std::size_t index;
+};
+
+std::string cell(const Row& row, const std::string& column)
 {
-    auto it = row.find(column);
-    const std::string text = it == row.end() ? std::string() : it->second;
+    return std::string(row.table.cell(row.index, column));
+}
+
+std::int64_t whole(const Row& row, const std::string& column, bool emptyIsZero)
+{
+    const std::string text = cell(row, column);
     if (text.empty() && emptyIsZero)
         return 0;
     std::int64_t value = 0;
@@ -32,13 +42,7 @@ std::int64_t whole(const std::map<std::string, std::string>& row, const std::str
     return value;
 }
 
-std::string cell(const std::map<std::string, std::string>& row, const std::string& column)
-{
-    auto it = row.find(column);
-    return it == row.end() ? std::string() : it->second;
-}
-
-bool yesNo(const std::map<std::string, std::string>& row, const std::string& column)
+bool yesNo(const Row& row, const std::string& column)
 {
     const std::string text = cell(row, column);
     if (text != "y" && text != "n")
@@ -46,7 +50,7 @@ bool yesNo(const std::map<std::string, std::string>& row, const std::string& col
     return text == "y";
 }
 
-ModelSpec parseRow(const std::map<std::string, std::string>& row)
+ModelSpec parseRow(const Row& row)
 {
     ModelSpec m;
     m.id = cell(row, "id");
@@ -96,10 +100,12 @@ const ModelCatalog& ModelCatalog::instance()
     return catalog;
 }
 
-ModelCatalog::ModelCatalog(const std::string& tsv)
+ModelCatalog::ModelCatalog(std::string_view tsv)
 {
+    const TsvTable table(tsv);
     std::size_t line = 1; // the header
-    for (const auto& row : parseTsv(tsv)) {
+    for (std::size_t r = 0; r < table.rowCount(); ++r) {
+        const Row row{table, r};
         ++line;
         try {
             ModelSpec m = parseRow(row);

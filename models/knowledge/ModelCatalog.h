@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dsw {
@@ -26,7 +27,7 @@ class ModelCatalog {
 public:
     static const ModelCatalog& instance();
     // Rows that do not parse or whose shape contradicts itself are left out and described in problems().
-    explicit ModelCatalog(const std::string& tsv);
+    explicit ModelCatalog(std::string_view tsv);
 
     const std::vector<ModelSpec>& all() const { return m_models; }
     // Case-insensitive lookup by id.

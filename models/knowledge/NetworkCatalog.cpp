@@ -13,10 +13,13 @@ const NetworkCatalog& NetworkCatalog::instance()
     return catalog;
 }
 
-NetworkCatalog::NetworkCatalog(const std::string& tsv)
+NetworkCatalog::NetworkCatalog(std::string_view tsv)
 {
-    for (auto& row : parseTsv(tsv))
-        m_networks.push_back({row["id"], std::stod(row["gbps"]), row["source_id"], row["note"]});
+    const TsvTable table(tsv);
+    for (std::size_t r = 0; r < table.rowCount(); ++r) {
+        auto cell = [&](std::string_view column) { return std::string(table.cell(r, column)); };
+        m_networks.push_back({cell("id"), std::stod(cell("gbps")), cell("source_id"), cell("note")});
+    }
 }
 
 const NetworkSpec* NetworkCatalog::find(const std::string& id) const

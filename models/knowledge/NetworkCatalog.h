@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dsw {
@@ -16,7 +17,7 @@ struct NetworkSpec {
 class NetworkCatalog {
 public:
     static const NetworkCatalog& instance();
-    explicit NetworkCatalog(const std::string& tsv);
+    explicit NetworkCatalog(std::string_view tsv);
 
     const std::vector<NetworkSpec>& all() const { return m_networks; }
     const NetworkSpec* find(const std::string& id) const;

@@ -14,10 +14,15 @@ const SourceCatalog& SourceCatalog::instance()
     return catalog;
 }
 
-SourceCatalog::SourceCatalog(const std::string& tsv)
+SourceCatalog::SourceCatalog(std::string_view tsv)
 {
-    for (auto& row : parseTsv(tsv))
-        m_sources.push_back({row["id"], row["title"], row["url"], row["quote"]});
+    const TsvTable table(tsv);
+    const std::size_t id = table.column("id"), title = table.column("title"), url = table.column("url"),
+                      quote = table.column("quote");
+    m_sources.reserve(table.rowCount());
+    for (std::size_t r = 0; r < table.rowCount(); ++r)
+        m_sources.push_back({std::string(table.cell(r, id)), std::string(table.cell(r, title)),
+                             std::string(table.cell(r, url)), std::string(table.cell(r, quote))});
     for (std::size_t i = 0; i < m_sources.size(); ++i)
         m_index.emplace(m_sources[i].id, i); // a repeated id keeps its first row, as a search from the top did
 }

@@ -17,7 +17,7 @@ struct Source {
 class SourceCatalog {
 public:
     static const SourceCatalog& instance();
-    explicit SourceCatalog(const std::string& tsv);
+    explicit SourceCatalog(std::string_view tsv);
     const Source* find(const std::string& id) const;
     const std::vector<Source>& all() const { return m_sources; }
 

@@ -1,11 +1,36 @@
 #pragma once
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dsw {
 
-// A tab-separated table with a header line; rows are maps from column name to cell text.
-std::vector<std::map<std::string, std::string>> parseTsv(const std::string& text);
+// A tab-separated table with a header line, read in place: its cells are views into the text, which must
+// outlive the table (the embedded knowledge does). Blank lines are skipped, a line's trailing '\r' is dropped, a
+// short row's missing cells read as empty and cells past the header are ignored.
+class TsvTable {
+public:
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+    explicit TsvTable(std::string_view text);
+
+    const std::vector<std::string_view>& header() const { return m_header; }
+    std::size_t rowCount() const { return m_rowStart.size(); }
+    // The header column of this name (its last, as parseTsv's maps keep), or npos.
+    std::size_t column(std::string_view name) const;
+    // A row's cell in `column`; empty when the row is short or column is npos.
+    std::string_view cell(std::size_t row, std::size_t column) const;
+    std::string_view cell(std::size_t row, std::string_view columnName) const { return cell(row, column(columnName)); }
+
+private:
+    std::vector<std::string_view> m_header;
+    std::vector<std::string_view> m_cells;  // every row's cells, one row after another
+    std::vector<std::size_t> m_rowStart;    // the index in m_cells of each row's first cell
+};
+
+// The table's rows as maps from column name to cell text (for tests and small tables; the catalogs read a
+// TsvTable in place).
+std::vector<std::map<std::string, std::string>> parseTsv(std::string_view text);
 
 } // namespace dsw

@@ -31,6 +31,19 @@ private slots:
         const auto rows = parseTsv("id\tquote\nx\t \"a\" … 'b' \n");
         QCOMPARE(rows[0].at("quote"), std::string(" \"a\" … 'b' "));
     }
+    void tableReadsCellsInPlaceByColumn()
+    {
+        const std::string text = "id\tgbps\n\nib\t200\textra\r\neth\n";
+        const TsvTable table(text);
+        QCOMPARE(table.rowCount(), std::size_t(2));
+        QCOMPARE(table.column("gbps"), std::size_t(1));
+        QCOMPARE(table.column("nope"), TsvTable::npos);
+        QCOMPARE(table.cell(0, "gbps"), std::string_view("200"));
+        QCOMPARE(table.cell(0, 2), std::string_view()); // a cell past the header is not read
+        QCOMPARE(table.cell(1, "gbps"), std::string_view()); // a short row's missing cell is empty
+        QCOMPARE(table.cell(1, "nope"), std::string_view());
+        QVERIFY(table.cell(0, "id").data() == text.data() + 9); // a view into the text, not a copy
+    }
     void emptyTextHasNoRows()
     {
         QVERIFY(parseTsv("").empty());
