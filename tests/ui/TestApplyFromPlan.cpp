@@ -7,6 +7,7 @@
 #include "MemoryStepsView.h"
 #include "ProjectDocument.h"
 #include "Screenshot.h"
+#include "TestSettings.h"
 
 #include <QApplication>
 #include <QFile>
@@ -65,10 +66,7 @@ private:
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("ds-wizard-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("TestApplyFromPlan"));
-        QSettings().clear();
+        dsw::test::useIsolatedSettings("TestApplyFromPlan");
     }
 
     void memoryStepAppliesAfterItsPreviewAsOneUndoStep()

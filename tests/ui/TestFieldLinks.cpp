@@ -8,6 +8,7 @@
 #include "Screenshot.h"
 #include "Steps.h"
 #include "SummaryPage.h"
+#include "TestSettings.h"
 #include "project/InputLabels.h"
 
 #include <QApplication>
@@ -67,10 +68,7 @@ class TestFieldLinks : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("ds-wizard-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("TestFieldLinks"));
-        QSettings().clear();
+        dsw::test::useIsolatedSettings("TestFieldLinks");
     }
 
     // A link names the page in words and carries the input; the words never hold the id.

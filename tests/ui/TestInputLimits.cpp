@@ -9,6 +9,7 @@
 #include "ProjectDocument.h"
 #include "Screenshot.h"
 #include "SessionBusAddress.h"
+#include "TestSettings.h"
 #include "WhyView.h"
 #include "project/InputRegistry.h"
 
@@ -81,9 +82,7 @@ private:
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("ds-wizard-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("TestInputLimits"));
+        dsw::test::useIsolatedSettings("TestInputLimits");
     }
 
     void pastingTooMuchIntoTheOomFieldKeepsTheLimitAndSaysSo_data()

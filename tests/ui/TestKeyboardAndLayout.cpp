@@ -8,6 +8,7 @@
 #include "RecentFiles.h"
 #include "Screenshot.h"
 #include "StageTable.h"
+#include "TestSettings.h"
 
 #include <QAction>
 #include <QApplication>
@@ -55,9 +56,7 @@ private:
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("ds-wizard-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("TestKeyboardAndLayout"));
+        dsw::test::useIsolatedSettings("TestKeyboardAndLayout");
     }
     void init() { QSettings().clear(); }
 

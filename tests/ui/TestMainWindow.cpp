@@ -9,6 +9,7 @@
 #include "Screenshot.h"
 #include "StageTable.h"
 #include "StepSidebar.h"
+#include "TestSettings.h"
 #include "WhyView.h"
 #include "project/InputLabels.h"
 
@@ -75,11 +76,7 @@ private:
 private slots:
     void initTestCase()
     {
-        // Settings (recent files) go to a test location, never the user's own.
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("ds-wizard-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("TestMainWindow"));
-        QSettings().clear();
+        dsw::test::useIsolatedSettings("TestMainWindow");
     }
 
     void opensOnTheExampleProject()

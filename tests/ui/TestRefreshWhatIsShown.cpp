@@ -7,6 +7,7 @@
 #include "ProjectDocument.h"
 #include "StageTable.h"
 #include "SummaryPage.h"
+#include "TestSettings.h"
 #include "WhyView.h"
 #include "WorkflowPage.h"
 #include "config/ConfigExport.h"
@@ -122,10 +123,7 @@ class TestRefreshWhatIsShown : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("ds-wizard-tests"));
-        QCoreApplication::setApplicationName(QStringLiteral("TestRefreshWhatIsShown"));
-        QSettings().clear();
+        dsw::test::useIsolatedSettings("TestRefreshWhatIsShown");
     }
 
     void oneRefreshPerEdit()
