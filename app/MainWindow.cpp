@@ -461,10 +461,9 @@ bool MainWindow::importConfig(const QString& path)
         bar->showMessage(tr("Imported %1 (%2)").arg(name, kept));
         bar->setToolTip(tr("Imported %1 (%2)").arg(path, kept));
     } else {
-        bar->showMessage(notes.size() == 1 ? tr("Imported %1: 1 note, in full in this bar's tooltip").arg(name)
-                                           : tr("Imported %1: %2 notes, in full in this bar's tooltip")
-                                                 .arg(name)
-                                                 .arg(notes.size()));
+        bar->showMessage(notes.size() == 1
+                             ? tr("Imported %1: 1 note, in full in this bar's tooltip").arg(name)
+                             : tr("Imported %1: %2 notes, in full in this bar's tooltip").arg(name).arg(notes.size()));
         QStringList lines;
         for (const QString& note : notes)
             lines << QStringLiteral("• ") + fieldTextWithPages(note.toStdString());
@@ -472,7 +471,8 @@ bool MainWindow::importConfig(const QString& path)
     }
     // The next message (or none) is about something else: the tooltip goes with this one. (Connected after this
     // message was shown: an earlier import's connection has gone with it.)
-    connect(bar, &QStatusBar::messageChanged, bar, [bar] { bar->setToolTip(QString()); }, Qt::SingleShotConnection);
+    connect(
+        bar, &QStatusBar::messageChanged, bar, [bar] { bar->setToolTip(QString()); }, Qt::SingleShotConnection);
     return true;
 }
 

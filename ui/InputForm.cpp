@@ -188,7 +188,8 @@ void InputForm::load(const Answers& answers, const std::vector<DerivedInput>& de
                     combo->setItemText(i, combo->itemData(i).toString());
             const int index = combo->findData(shown);
             if (index >= 0 && !answers.has(id))
-                combo->setItemText(index, shown + "  ("
+                combo->setItemText(index,
+                                   shown + "  ("
                                        + (answers.presetSupplies(id)
                                               ? tr("from %1").arg(QString::fromStdString(inputLabel("model.preset")))
                                               : tr("default"))

@@ -144,10 +144,7 @@ void MemoryChart::resizeEvent(QResizeEvent* event)
     placeLegend();
 }
 
-QString MemoryChart::legendText() const
-{
-    return QTextDocumentFragment::fromHtml(m_legend->text()).toPlainText();
-}
+QString MemoryChart::legendText() const { return QTextDocumentFragment::fromHtml(m_legend->text()).toPlainText(); }
 
 void MemoryChart::showPlan(const Plan& plan)
 {

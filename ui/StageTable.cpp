@@ -85,8 +85,7 @@ void StageTable::showAdvice(const Advice& zero)
         // own (a forced stage hides none).
         // The plan written is the fastest with what the user fixed (fixed_by_you), not a stage they chose.
         const QString fixed = QString::fromStdString(zero.details.value("fixed_by_you", std::string()));
-        const QString mark =
-            yours ? (pick ? tr("◀ plan, pick") : tr("◀ plan")) : pick ? tr("◀ pick") : QString();
+        const QString mark = yours ? (pick ? tr("◀ plan, pick") : tr("◀ plan")) : pick ? tr("◀ pick") : QString();
         const QString markInFull = yours
             ? (pick ? tr("◀ the best with your %1, also the wizard's pick") : tr("◀ the best with your %1")).arg(fixed)
             : pick ? tr("◀ the wizard's pick")

@@ -167,7 +167,8 @@ int runRecommend(const QStringList& args, QTextStream& out)
 {
     QCommandLineParser p;
     addProjectOptions(p);
-    p.addOptions({{"workflow", "Limit the output to one workflow: zero, precision, pipeline, memory, nvme, onebit or sparse.", "W"},
+    p.addOptions({{"workflow",
+                   "Limit the output to one workflow: zero, precision, pipeline, memory, nvme, onebit or sparse.", "W"},
                   {"format", "json (default), config (the ds_config alone) or text.", "FORMAT", "json"},
                   {{"o", "output"}, "Write to this file instead of standard output.", "OUT"}});
     parseOrThrow(p, args);
@@ -294,7 +295,8 @@ int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& 
         if (command == "diff")
             return runDiff(rest, out);
 
-        throw BadInput{QStringLiteral("unknown command '%1'; the commands: %2 (ds-wizard --help)").arg(command, kCommands)};
+        throw BadInput{
+            QStringLiteral("unknown command '%1'; the commands: %2 (ds-wizard --help)").arg(command, kCommands)};
     } catch (const HelpRequested& help) {
         out << "Usage: " << commandUsage(command) << "\n\n" << help.options;
         return 0;

@@ -93,8 +93,8 @@ int runExport(const QStringList& args, QTextStream& out)
                   {"force", "Overwrite an existing hostfile that -o does not name."}});
     parseOrThrow(p, args);
     if (!p.isSet("to"))
-        throw BadInput{QStringLiteral(
-            "--to is required (one of: deepspeed-json, hf-json, accelerate-yaml, launch, bundle)")};
+        throw BadInput{
+            QStringLiteral("--to is required (one of: deepspeed-json, hf-json, accelerate-yaml, launch, bundle)")};
     const auto target = exportTargetFromName(p.value("to").toStdString());
     if (!target)
         throw BadInput{

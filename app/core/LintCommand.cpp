@@ -100,8 +100,7 @@ void printFindings(const FileResult& r, QTextStream& out)
         out << terminalSafe(r.path) << ":"; // a finding on the whole config has no line (0): none is printed
         if (f.line > 0)
             out << f.line << ":";
-        out << " "
-            << QString::fromStdString(mark(f.level) + " " + toString(f.level)) << " [" << safe(f.code) << "] "
+        out << " " << QString::fromStdString(mark(f.level) + " " + toString(f.level)) << " [" << safe(f.code) << "] "
             << safe(f.path.empty() ? std::string("/") : f.path) << ": " << safe(f.message) << "\n";
         if (f.suggestion)
             out << "    suggestion: " << safe(*f.suggestion) << "\n";
@@ -119,8 +118,9 @@ QString basedOn()
 int runLint(const QStringList& args, QTextStream& out, QTextStream& err)
 {
     QCommandLineParser p;
-    p.addOptions({{"set", "Context a config alone lacks (GPU, GPU counts, launcher, versions): id=value; ds-wizard keys lists "
-                          "the ids.",
+    p.addOptions({{"set",
+                   "Context a config alone lacks (GPU, GPU counts, launcher, versions): id=value; ds-wizard keys lists "
+                   "the ids.",
                    "id=value"},
                   {"format", "text or json.", "FORMAT", "text"}});
     parseOrThrow(p, args, QStringLiteral("CONFIG|DIR..."));

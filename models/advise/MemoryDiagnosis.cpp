@@ -206,7 +206,7 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
     // gives them, total − free − this process agreeing (both above kOomSizeTolerance).
     const bool othersListed = r.otherProcessesInUse && *r.otherProcessesInUse > kOomSizeTolerance;
     const bool arithmeticAgrees = !(r.totalCapacity && r.free && r.processInUse)
-                                  || *r.totalCapacity - *r.free - *r.processInUse > kOomSizeTolerance;
+        || *r.totalCapacity - *r.free - *r.processInUse > kOomSizeTolerance;
     if (othersListed && arithmeticAgrees)
         p.warn("oom-other-processes",
                "Other processes hold " + gib(static_cast<double>(*r.otherProcessesInUse))

@@ -181,8 +181,8 @@ std::optional<std::int64_t> othersAmong(std::vector<std::int64_t> listed, const 
         const std::int64_t self = *r.processInUse;
         dropped = std::find_if(listed.begin(), listed.end(),
                                [&](std::int64_t size) { return std::abs(size - self) <= kOomSizeTolerance; });
-        const bool roomForBoth = r.totalCapacity && r.free
-                                 && *r.totalCapacity - *r.free >= self + sum - kOomSizeTolerance;
+        const bool roomForBoth =
+            r.totalCapacity && r.free && *r.totalCapacity - *r.free >= self + sum - kOomSizeTolerance;
         if (roomForBoth)
             dropped = listed.end();
     } else if (listed.size() == 1) {

@@ -37,7 +37,7 @@ struct OomReport {
     std::optional<std::int64_t> batchTrain, batchMicro, batchAccumulation, batchWorld;
 
     OomFormat format = OomFormat::None;
-    std::string device;                              // "CUDA" or "HIP" (ROCm builds print HIP)
+    std::string device; // "CUDA" or "HIP" (ROCm builds print HIP)
     // New format: what other processes hold, the sum of the "Process <pid> has ... memory in use" entries other
     // than this process's own (see othersAmong in OomMessage.cpp); 0 when the only entry is this process.
     std::optional<std::int64_t> otherProcessesInUse;

@@ -212,16 +212,14 @@ void addPartitionChecks(Advice& adv, const Partition& p, std::size_t layerCount,
                                     "the uniform partition's (layers per stage), not the balanced one.",
                               "ds-partition"});
     if (p.state == PartitionState::NotComputed)
-        adv.checks.push_back({CheckLevel::Warn, "pipeline-partition-not-computed",
-                              what + " tries " + std::to_string(p.splits)
-                                  + " candidate splits (layers² × stages), more than the "
-                                  + std::to_string(std::max(policy.computeNow, policy.computeLater))
-                                  + " the wizard computes here; the stages shown are the uniform partition's "
-                                    "(layers per stage)."
-                                  + (p.splits <= kMaxBackgroundPartitionWork
-                                         ? " The window computes it in the background."
-                                         : ""),
-                              "ds-partition"});
+        adv.checks.push_back(
+            {CheckLevel::Warn, "pipeline-partition-not-computed",
+             what + " tries " + std::to_string(p.splits) + " candidate splits (layers² × stages), more than the "
+                 + std::to_string(std::max(policy.computeNow, policy.computeLater))
+                 + " the wizard computes here; the stages shown are the uniform partition's "
+                   "(layers per stage)."
+                 + (p.splits <= kMaxBackgroundPartitionWork ? " The window computes it in the background." : ""),
+             "ds-partition"});
     if (deepSpeedSeconds > kSlowDeepSpeedPartitionSeconds) {
         char rate[32];
         std::snprintf(rate, sizeof rate, "%.1f", kDeepSpeedPartitionIterationsPerSecond / 1e6);
@@ -230,8 +228,8 @@ void addPartitionChecks(Advice& adv, const Partition& p, std::size_t layerCount,
              "DeepSpeed computes this partition itself, in Python, when each process builds the PipelineModule: "
              "its partition_balanced loops over every split of every (layers, stages) cell, "
                  + std::to_string(p.deepSpeedIterations) + " iterations here, about " + secondsText(deepSpeedSeconds)
-                 + " at the wizard's assumed " + rate
-                 + " million iterations per second (measured with DeepSpeed " + knowledgeVersion()
+                 + " at the wizard's assumed " + rate + " million iterations per second (measured with DeepSpeed "
+                 + knowledgeVersion()
                  + " under Python 3.11). partition_method \"uniform\" is instant (layers per stage; with equal "
                    "blocks it differs from the balanced one only around the embedding and head). \"type:REGEX\" "
                    "runs the same search over 0/1 weights, so it is no faster; fewer, larger layers are (g blocks "
@@ -317,7 +315,7 @@ StepJob stageJob(const PipelineSetup& s, std::size_t stage, std::int64_t params,
 {
     StepJob j = *s.job;
     j.pipelineStage = static_cast<std::int64_t>(stage); // 1F1B: min(stages − stage, micro-batches) in flight
-    j.params = std::max<std::int64_t>(1, params); // an empty stage (a failed check) is sized for one parameter
+    j.params = std::max<std::int64_t>(1, params);       // an empty stage (a failed check) is sized for one parameter
     j.largestLayer = std::clamp<std::int64_t>(s.largestLayer, 0, params);
     j.layersPerStage = std::max<std::int64_t>(1, blocks);
     j.time.layers = j.layersPerStage;
@@ -407,15 +405,14 @@ void addFitCheck(Advice& adv, PipelineSetup& s, std::size_t stage, const std::ve
         + " in flight (DeepSpeed's 1F1B schedule keeps min(stages − stage, micro-batches) = min("
         + std::to_string(s.stages) + " − " + std::to_string(stage) + ", " + std::to_string(s.candidate.accumulation)
         + ") forward passes' activations on a stage"
-        + (stage + 1 == paramsPerStage.size() ? "; this one runs the loss" : "")
-        + "; checkpointing " + (s.checkpointing ? "on" : "off") + ").";
+        + (stage + 1 == paramsPerStage.size() ? "; this one runs the loss" : "") + "; checkpointing "
+        + (s.checkpointing ? "on" : "off") + ").";
     if (!p.fitsGpu) {
         text += " Try more stages";
         StepCandidate withCheckpointing = s.candidate;
         withCheckpointing.checkpointing = true;
         if (!s.checkpointing
-            && predictStep(stageJob(s, stage, paramsPerStage[stage], blocksPerStage[stage]), withCheckpointing)
-                   .fitsGpu)
+            && predictStep(stageJob(s, stage, paramsPerStage[stage], blocksPerStage[stage]), withCheckpointing).fitsGpu)
             text += ", activation checkpointing (it would then fit)";
         text += s.candidate.microBatch > 1 ? ", or a smaller micro-batch." : ".";
     }
@@ -495,8 +492,7 @@ void addGradAccumulation(Advice& adv, const Answers& a, const PipelineSetup& s, 
     }
     const std::string where = placement.stage == 0
         ? "Without ZeRO, DeepSpeed's pipeline engine wraps the optimizer in BF16_Optimizer and logs "
-            + quoteOf("ds-pipe-bf16-accum-warning")
-            + ": it sums the gradients of the "
+            + quoteOf("ds-pipe-bf16-accum-warning") + ": it sums the gradients of the "
         : "ZeRO-1 sums the gradients of the ";
     adv.checks.push_back(
         {CheckLevel::Warn, "pipeline-bf16-grad-accumulation",
@@ -724,10 +720,9 @@ Advice advisePipeline(const Answers& a, const Advice& zero, const PartitionPolic
         return adv;
     }
     adv.status = AdviceStatus::Complete;
-    adv.sources = {"ds-pipeline-module", "ds-partition",     "ds-pipeline-config",
-                   "ds-pipe-zero",       "narayanan-bubble", "korthikanti",
-                   "ds-memory-docs",     "ds-pipe-batch",    "ds-pipeline-tutorial",
-                   "ds-pipe-1f1b-buffers"};
+    adv.sources = {"ds-pipeline-module",   "ds-partition",        "ds-pipeline-config", "ds-pipe-zero",
+                   "narayanan-bubble",     "korthikanti",         "ds-memory-docs",     "ds-pipe-batch",
+                   "ds-pipeline-tutorial", "ds-pipe-1f1b-buffers"};
     const auto parsed = parseLayerParams(a.text("pipeline.layer_params"));
     if (!parsed) {
         adv.status = AdviceStatus::NeedsInput;
@@ -784,8 +779,8 @@ Advice advisePipeline(const Answers& a, const Advice& zero, const PartitionPolic
     if (!partition.parts.empty()) {
         addPlan(adv, a, s, layers, partition.parts);
         if (partition.state == PartitionState::Computing)
-            adv.headline = "computing… the " + a.text("pipeline.partition_method") + " partition; meanwhile uniform: "
-                + adv.headline;
+            adv.headline = "computing… the " + a.text("pipeline.partition_method")
+                + " partition; meanwhile uniform: " + adv.headline;
         else if (partition.state == PartitionState::NotComputed)
             adv.headline = "uniform partition shown (the balanced one is too large to compute here): " + adv.headline;
     } else

@@ -441,8 +441,8 @@ Advice adviseZero(const Answers& a, const PlanSearch& search)
     if (!fits)
         adv.headline = "Nothing fits; closest: " + chosen.label();
     else if (search.userForced && pick)
-        adv.headline = "With your " + fixedChoices(a, search) + ": " + chosen.label() + " (" + seconds(chosen.stepSeconds)
-            + " per step); the wizard's pick, " + pick->label() + ", is "
+        adv.headline = "With your " + fixedChoices(a, search) + ": " + chosen.label() + " ("
+            + seconds(chosen.stepSeconds) + " per step); the wizard's pick, " + pick->label() + ", is "
             + percentFaster(chosen.stepSeconds, pick->stepSeconds) + " by ds-wizard's step-time model";
     else
         adv.headline = (search.userForced ? "With your " + fixedChoices(a, search) + ": " : "Recommended: ")

@@ -125,9 +125,8 @@ private:
             const Frame& f = m_stack[i];
             pointer += '/';
             if (f.node->is_object())
-                pointer += pointerToken((f.node->get_ref<const oj::object_t&>().begin()
-                                         + static_cast<std::ptrdiff_t>(f.child))
-                                            ->first);
+                pointer += pointerToken(
+                    (f.node->get_ref<const oj::object_t&>().begin() + static_cast<std::ptrdiff_t>(f.child))->first);
             else
                 pointer += std::to_string(f.child);
         }

@@ -112,8 +112,8 @@ std::vector<Suggestion> suggestionsFor(const oj& imported, const oj& wizard, con
 
 std::string suggestionReason(const Suggestion& s, const oj& imported)
 {
-    const oj* zero = imported.is_object() && imported.contains("zero_optimization")
-            && imported.at("zero_optimization").is_object()
+    const oj* zero =
+        imported.is_object() && imported.contains("zero_optimization") && imported.at("zero_optimization").is_object()
         ? &imported.at("zero_optimization")
         : nullptr;
     const bool deprecatedOffload = zero && valueOr(*zero, "cpu_offload", false);

@@ -25,10 +25,7 @@ struct Row {
     std::size_t index;
 };
 
-std::string cell(const Row& row, const std::string& column)
-{
-    return std::string(row.table.cell(row.index, column));
-}
+std::string cell(const Row& row, const std::string& column) { return std::string(row.table.cell(row.index, column)); }
 
 std::int64_t whole(const Row& row, const std::string& column, bool emptyIsZero)
 {

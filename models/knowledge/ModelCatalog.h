@@ -15,8 +15,8 @@ struct ModelSpec {
     std::string id;   // e.g. "llama-3.1-8b", what model.preset takes
     std::string name; // e.g. "Llama 3.1 8B"
     TransformerShape shape;
-    std::int64_t maxPosition = 0;             // the context the config allows (max_position_embeddings)
-    std::string architecture;                 // decoder | encoder | encoder-decoder (model.architecture)
+    std::int64_t maxPosition = 0;                // the context the config allows (max_position_embeddings)
+    std::string architecture;                    // decoder | encoder | encoder-decoder (model.architecture)
     std::optional<std::int64_t> publishedParams; // the count its card or paper states, when it states one
     bool moe = false;
     std::string sourceUrl;

@@ -8,7 +8,8 @@ TsvTable::TsvTable(std::string_view text)
     std::size_t at = 0;
     while (at < text.size()) {
         const std::size_t newline = text.find('\n', at);
-        std::string_view line = text.substr(at, newline == std::string_view::npos ? std::string_view::npos : newline - at);
+        std::string_view line =
+            text.substr(at, newline == std::string_view::npos ? std::string_view::npos : newline - at);
         at = newline == std::string_view::npos ? text.size() : newline + 1;
         if (!line.empty() && line.back() == '\r')
             line.remove_suffix(1);

@@ -25,8 +25,8 @@ public:
 
 private:
     std::vector<std::string_view> m_header;
-    std::vector<std::string_view> m_cells;  // every row's cells, one row after another
-    std::vector<std::size_t> m_rowStart;    // the index in m_cells of each row's first cell
+    std::vector<std::string_view> m_cells; // every row's cells, one row after another
+    std::vector<std::size_t> m_rowStart;   // the index in m_cells of each row's first cell
 };
 
 // The table's rows as maps from column name to cell text (for tests and small tables; the catalogs read a

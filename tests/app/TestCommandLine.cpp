@@ -161,11 +161,13 @@ private slots:
                                                         "--gpus-per-node", "1 to 1024"};
         QTest::newRow("export -h") << QStringList{"export", "-h"}
                                    << QStringList{"Usage: ds-wizard export", "--to", "deepspeed-json", "--force"};
-        QTest::newRow("import --help") << QStringList{"import", "--help"} << QStringList{"Usage: ds-wizard import", "-o"};
-        QTest::newRow("diff --help") << QStringList{"diff", "--help"} << QStringList{"Usage: ds-wizard diff", "--format"};
+        QTest::newRow("import --help") << QStringList{"import", "--help"}
+                                       << QStringList{"Usage: ds-wizard import", "-o"};
+        QTest::newRow("diff --help") << QStringList{"diff", "--help"}
+                                     << QStringList{"Usage: ds-wizard diff", "--format"};
         QTest::newRow("keys --help") << QStringList{"keys", "--help"} << QStringList{"Usage: ds-wizard keys", "--json"};
-        QTest::newRow("help after other options") << QStringList{"lint", "x.json", "--help"}
-                                                  << QStringList{"Usage: ds-wizard lint"};
+        QTest::newRow("help after other options")
+            << QStringList{"lint", "x.json", "--help"} << QStringList{"Usage: ds-wizard lint"};
     }
     void commandHelp()
     {
@@ -190,11 +192,12 @@ private slots:
         QTest::newRow("unknown option lists the options")
             << QStringList{"recommend", "--bogus"}
             << QStringList{"bogus", "--project", "--set", "--workflow", "-o/--output", "ds-wizard recommend --help"};
-        QTest::newRow("export without --to") << QStringList{"export", "-o", "X"}
-                                             << QStringList{"--to is required", "deepspeed-json", "bundle"};
+        QTest::newRow("export without --to")
+            << QStringList{"export", "-o", "X"} << QStringList{"--to is required", "deepspeed-json", "bundle"};
         QTest::newRow("unknown command lists the commands")
-            << QStringList{"frobnicate"} << QStringList{"unknown command 'frobnicate'", "recommend", "estimate", "lint",
-                                                        "import", "export", "diff", "keys"};
+            << QStringList{"frobnicate"}
+            << QStringList{
+                   "unknown command 'frobnicate'", "recommend", "estimate", "lint", "import", "export", "diff", "keys"};
         // estimate --params is model.params: the registry's range and wording (--set model.params=5 says the same).
         QTest::newRow("estimate --params below the range")
             << QStringList{"estimate", "--params", "5", "--gpus-per-node", "8", "--nodes", "1"}

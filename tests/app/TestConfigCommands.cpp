@@ -95,7 +95,8 @@ private slots:
         };
         put("a-clean.json", R"({"train_micro_batch_size_per_gpu": 2, "gradient_accumulation_steps": 1,
             "gradient_clipping": 1.0, "zero_optimization": {"stage": 2}})");
-        put("b-typo.conf", R"({"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 2, "stage3_x": 1}})");
+        put("b-typo.conf",
+            R"({"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 2, "stage3_x": 1}})");
         put("c-broken.json", "{\"train_batch_size\": ");
         put("d-model.json", R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32})");
         put("notes.txt", "not a config");
@@ -148,8 +149,9 @@ private slots:
         const QString cut = write("cut.json", "{\"a\": 1");
         const QString nul = write("nul.json", QByteArray(1, '\0'));
         const QString other = write("other.json", "{}");
-        for (const QStringList& args : {QStringList{"lint", empty}, QStringList{"import", empty, "-o", m_dir.filePath("e.dswiz")},
-                                        QStringList{"diff", empty, other}})
+        for (const QStringList& args :
+             {QStringList{"lint", empty}, QStringList{"import", empty, "-o", m_dir.filePath("e.dswiz")},
+              QStringList{"diff", empty, other}})
             oneLineNaming(run(args), "the file is empty");
         oneLineNaming(run({"lint", cut}), "line 1, column 8: the file ends before the config is complete");
         oneLineNaming(run({"diff", other, cut}), "the file ends before the config is complete");
@@ -160,12 +162,13 @@ private slots:
     // A finding about the whole config has no line: `FILE: ...`, not `FILE:0: ...`.
     void findingWithoutALineHasNoLineNumber()
     {
-        const QString path = write("whole.json", "{\n  \"gradient_clipp1ng\": 1.0,\n  \"zero_optimization\": {\"stage\": 2}\n}");
+        const QString path =
+            write("whole.json", "{\n  \"gradient_clipp1ng\": 1.0,\n  \"zero_optimization\": {\"stage\": 2}\n}");
         const Run r = run({"lint", path});
         QVERIFY2(r.exitCode == 0 || r.exitCode == 1, r.err.constData());
         const QString text = QString::fromUtf8(r.out);
         QVERIFY2(!text.contains(path + ":0:"), r.out.constData());
-        QVERIFY2(text.contains(path + ": "), r.out.constData()); // at least one finding on the whole config
+        QVERIFY2(text.contains(path + ": "), r.out.constData());   // at least one finding on the whole config
         QVERIFY2(text.contains(path + ":2: "), r.out.constData()); // the typo keeps its line
     }
 
@@ -244,11 +247,11 @@ private slots:
         oneLineNaming(run({"import", write("package.json", R"({"name": "x", "version": "1.0.0"})"), "-o", never}),
                       "neither a DeepSpeed config");
         QVERIFY(!QFile::exists(never));
-        oneLineNaming(run({"import",
-                           write("bad-model.json", R"({"model_type": "llama", "hidden_size": 96, "num_hidden_layers": 2,
+        oneLineNaming(
+            run({"import", write("bad-model.json", R"({"model_type": "llama", "hidden_size": 96, "num_hidden_layers": 2,
                                "num_attention_heads": 12, "num_key_value_heads": 5, "vocab_size": 10})"),
-                           "-o", never}),
-                      "model.kv_heads");
+                 "-o", never}),
+            "model.kv_heads");
         QVERIFY(!QFile::exists(never));
     }
 

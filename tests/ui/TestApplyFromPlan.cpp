@@ -64,10 +64,7 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        dsw::test::useIsolatedSettings("TestApplyFromPlan");
-    }
+    void initTestCase() { dsw::test::useIsolatedSettings("TestApplyFromPlan"); }
 
     void memoryStepAppliesAfterItsPreviewAsOneUndoStep()
     {

@@ -66,10 +66,7 @@ class TestFieldLinks : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        dsw::test::useIsolatedSettings("TestFieldLinks");
-    }
+    void initTestCase() { dsw::test::useIsolatedSettings("TestFieldLinks"); }
 
     // A link names the page in words and carries the input; the words never hold the id.
     void linksNameThePageNotTheId()
@@ -111,7 +108,7 @@ private slots:
         QCOMPARE(hrefs(checks->text()).value(0), fieldHref(id));
         QVERIFY(checks->textInteractionFlags() & Qt::LinksAccessibleByKeyboard);
         QVERIFY(checks->focusPolicy() & Qt::TabFocus); // a Tab stop while it holds links
-        QApplication::processEvents(); // the layout of the new text
+        QApplication::processEvents();                 // the layout of the new text
         dsw::test::saveScreenshot(w, "links-nvme-needs-input");
 
         // The keyboard: Tab into the label, Tab to a link, Enter.

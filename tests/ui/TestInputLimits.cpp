@@ -80,10 +80,7 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        dsw::test::useIsolatedSettings("TestInputLimits");
-    }
+    void initTestCase() { dsw::test::useIsolatedSettings("TestInputLimits"); }
 
     void pastingTooMuchIntoTheOomFieldKeepsTheLimitAndSaysSo_data()
     {

@@ -54,10 +54,7 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        dsw::test::useIsolatedSettings("TestKeyboardAndLayout");
-    }
+    void initTestCase() { dsw::test::useIsolatedSettings("TestKeyboardAndLayout"); }
     void init() { QSettings().clear(); }
 
     void undoKeyUndoesTheDocumentWhenTheFieldHasNoHistory()
@@ -72,7 +69,8 @@ private slots:
         QVERIFY(!nodes->isUndoAvailable());
         nodes->setFocus();
         QTest::keyClick(nodes, Qt::Key_Z, Qt::ControlModifier);
-        QVERIFY(!w.document()->project().answers.has("hardware.nodes") || w.document()->project().answers.integer("hardware.nodes") != 4);
+        QVERIFY(!w.document()->project().answers.has("hardware.nodes")
+                || w.document()->project().answers.integer("hardware.nodes") != 4);
         QCOMPARE(w.document()->undoStack()->index(), 0);
         QTest::keyClick(nodes, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
         QCOMPARE(w.document()->undoStack()->index(), 1);
@@ -153,8 +151,9 @@ private slots:
         w.resize(1024, 700);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY2(w.minimumSizeHint().width() <= 1024 && w.minimumSizeHint().height() <= 700,
-                 qPrintable(QStringLiteral("%1×%2").arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
+        QVERIFY2(
+            w.minimumSizeHint().width() <= 1024 && w.minimumSizeHint().height() <= 700,
+            qPrintable(QStringLiteral("%1×%2").arg(w.minimumSizeHint().width()).arg(w.minimumSizeHint().height())));
         QCOMPARE(w.size(), QSize(1024, 700));
         // Every tab of the preview shows whole: no tab behind scroll arrows.
         auto* tabs = w.findChild<QTabWidget*>("previewTabs");

@@ -14,7 +14,6 @@
 #include "project/InputLabels.h"
 
 #include <QApplication>
-#include <algorithm>
 #include <QClipboard>
 #include <QComboBox>
 #include <QCompleter>
@@ -36,6 +35,7 @@
 #include <QTextDocumentFragment>
 #include <QTimer>
 #include <QUndoStack>
+#include <algorithm>
 
 using namespace dsw;
 using dsw::test::saveScreenshot;
@@ -74,10 +74,7 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        dsw::test::useIsolatedSettings("TestMainWindow");
-    }
+    void initTestCase() { dsw::test::useIsolatedSettings("TestMainWindow"); }
 
     void opensOnTheExampleProject()
     {
@@ -223,7 +220,8 @@ private slots:
         for (int r = 0; r < table->rowCount(); ++r)
             marks << table->item(r, StageTable::kMark)->toolTip();
         // The forced stage is named as what the user fixed; the plan is the best with it, not "your choice".
-        QVERIFY2(marks.join('|').contains("◀ the best with your ZeRO stage 3") && marks.join('|').contains("the wizard's pick"),
+        QVERIFY2(marks.join('|').contains("◀ the best with your ZeRO stage 3")
+                     && marks.join('|').contains("the wizard's pick"),
                  qPrintable(marks.join('|')));
         QVERIFY2(!marks.join('|').contains("your choice"), qPrintable(marks.join('|')));
         QVERIFY2(text.contains("◀ plan") && text.contains("◀ pick"), qPrintable(text));
@@ -515,7 +513,9 @@ private slots:
             return QApplication::clipboard()->text();
         };
         const auto& doc = *w.document();
-        auto text = [&doc](ConfigForm f) { return QString::fromStdString(configText(doc.plan().config, doc.project().answers, f)); };
+        auto text = [&doc](ConfigForm f) {
+            return QString::fromStdString(configText(doc.plan().config, doc.project().answers, f));
+        };
 
         w.document()->setAnswer("software.launcher", "deepspeed");
         QCOMPARE(w.configForm(), ConfigForm::Strict);

@@ -120,8 +120,8 @@ private slots:
     // in a colour no bar has, the GiB ticks are round, the bar labels short (the notes say what they stand for).
     void theChartIsReadableInANarrowTab()
     {
-        const Plan plan = makePlan(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB",
-                                                "zero.offload_optimizer=cpu"}));
+        const Plan plan =
+            makePlan(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "zero.offload_optimizer=cpu"}));
         MemoryChart chart;
         chart.resize(420, 500);
         chart.show();

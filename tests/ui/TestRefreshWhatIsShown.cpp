@@ -121,10 +121,7 @@ void checkShownIsCurrent(MainWindow& w)
 class TestRefreshWhatIsShown : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        dsw::test::useIsolatedSettings("TestRefreshWhatIsShown");
-    }
+    void initTestCase() { dsw::test::useIsolatedSettings("TestRefreshWhatIsShown"); }
 
     void oneRefreshPerEdit()
     {

@@ -267,7 +267,8 @@ void TestMemoryAdvisor::scenarios_data()
         << QStringList{"fused-loss", "allocator-expandable-segments", "zero-stage-1", "offload-optimizer"}
         << QList<qint64>{P, 2040109466, P, P}
         << QStringList{"warn:oom-zero-limited-by-pipeline", "warn:oom-suggestion-needs-stage-3",
-                       "warn:oom-activations-at-minimum", "warn:oom-model-mismatch"}; // the message's 75.5 GiB is no 2-stage pipeline's
+                       "warn:oom-activations-at-minimum",
+                       "warn:oom-model-mismatch"}; // the message's 75.5 GiB is no 2-stage pipeline's
     // 1-bit Adam needs stage 0: no ZeRO step, and at stage 0 the step model's peak is the optimizer step, so neither
     // the micro-batch nor checkpointing lowers it (a check says so); the allocator's setting is left.
     QTest::newRow("1-bit Adam: no ZeRO suggestions")

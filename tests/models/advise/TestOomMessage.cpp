@@ -331,14 +331,16 @@ void TestOomMessage::whichProcessesAreOthers_data()
     const QString self = QStringLiteral("Including non-PyTorch memory, this process has 30.00 GiB memory in use. ");
     QTest::newRow("self listed again, another too")
         << "Process 100 has 30.01 GiB memory in use. Process 200 has 8.00 GiB memory in use. " + self << "40.00 GiB"
-        << "2.00 GiB"
-        << 8 * GiB;
+        << "2.00 GiB" << 8 * GiB;
     QTest::newRow("another of the same size, room for both")
-        << "Process 200 has 30.00 GiB memory in use. " + self << "60.00 GiB" << "0 bytes" << 30 * GiB;
-    QTest::newRow("only this process") << self << "40.00 GiB" << "10.00 GiB" << kNone;
+        << "Process 200 has 30.00 GiB memory in use. " + self << "60.00 GiB"
+        << "0 bytes" << 30 * GiB;
+    QTest::newRow("only this process") << self << "40.00 GiB"
+                                       << "10.00 GiB" << kNone;
     QTest::newRow("no this-process line, two entries: this one holds at least the 20.00 GiB reserved")
         << QStringLiteral("Process 100 has 4.00 GiB memory in use. Process 200 has 21.00 GiB memory in use. ")
-        << "40.00 GiB" << "15.00 GiB" << 4 * GiB;
+        << "40.00 GiB"
+        << "15.00 GiB" << 4 * GiB;
 }
 
 void TestOomMessage::whichProcessesAreOthers()
@@ -349,9 +351,9 @@ void TestOomMessage::whichProcessesAreOthers()
     QFETCH(qint64, others);
     const QString text = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
                          "capacity of "
-                         + total + " of which " + free + " is free. " + processes
-                         + "Of the allocated memory 19.00 GiB is allocated by PyTorch, and 1.00 GiB is reserved by "
-                           "PyTorch but unallocated.";
+        + total + " of which " + free + " is free. " + processes
+        + "Of the allocated memory 19.00 GiB is allocated by PyTorch, and 1.00 GiB is reserved by "
+          "PyTorch but unallocated.";
     const OomReport r = parseOomMessage(text.toStdString());
     QCOMPARE(orNone(r.otherProcessesInUse), others);
 }

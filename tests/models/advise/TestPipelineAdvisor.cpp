@@ -64,7 +64,7 @@ std::int64_t stageBytes(const Answers& a, std::size_t stage, int zeroStage, bool
 {
     StepJob job = stepJobFrom(a);
     job.pipelineStage = static_cast<std::int64_t>(stage); // 1F1B: earlier stages hold more micro-batches
-    job.params = std::max<std::int64_t>(1, params); // an empty stage is sized for one parameter
+    job.params = std::max<std::int64_t>(1, params);       // an empty stage is sized for one parameter
     job.largestLayer = std::clamp<std::int64_t>(a.integer("model.largest_layer_params"), 0, params);
     job.layersPerStage = std::max<std::int64_t>(1, blocks); // a stage without a block is sized for one
     job.time.layers = job.layersPerStage;
@@ -381,7 +381,8 @@ private slots:
         // that this plan is ZeRO-0 so it is not written, and which placement each memory figure is at.
         for (const char* said : {"written only at ZeRO-1 without optimizer offload", "This plan is ZeRO-0",
                                  "so it is not written", "now at ZeRO-0"})
-            QVERIFY2(warn->message.find(said) != std::string::npos, (std::string(said) + " | " + warn->message).c_str());
+            QVERIFY2(warn->message.find(said) != std::string::npos,
+                     (std::string(said) + " | " + warn->message).c_str());
         QVERIFY2(warn->message.find("with zero.stage 1") == std::string::npos, warn->message.c_str());
 
         // Asked for: the ZeRO page moves to stage 1 without offload, the key is written, and every stage carries a
@@ -437,8 +438,8 @@ private slots:
         QTest::newRow("ZeRO stage 0") << QStringList{"zero.stage=0"} << "unsupported mix";
         QTest::newRow("bf16 states") << QStringList{"training.precision_states=bf16"} << "precision_states";
         QTest::newRow("fp16 training") << QStringList{"training.precision=fp16"} << "bf16 training";
-        QTest::newRow("optimizer offload") << QStringList{"zero.stage=1", "zero.offload_optimizer=cpu"}
-                                           << "CPU offload";
+        QTest::newRow("optimizer offload")
+            << QStringList{"zero.stage=1", "zero.offload_optimizer=cpu"} << "CPU offload";
     }
     void fp32AccumulationRefusedWhereDeepSpeedCannotRunIt()
     {

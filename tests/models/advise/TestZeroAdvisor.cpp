@@ -636,14 +636,17 @@ private slots:
         const QStringList base = model7B() + cluster("A100-80GB", 8, 1, 1024);
         const Advice batch = adviseZero(
             answersFrom(base + QStringList{"training.micro_batch_size=4", "training.gradient_accumulation_steps=2"}));
-        QVERIFY2(q(batch.headline).startsWith("With your micro-batch 4 × accumulation 2: ZeRO-"), qPrintable(q(batch.headline)));
+        QVERIFY2(q(batch.headline).startsWith("With your micro-batch 4 × accumulation 2: ZeRO-"),
+                 qPrintable(q(batch.headline)));
         QVERIFY2(!q(batch.headline).contains("choice", Qt::CaseInsensitive), qPrintable(q(batch.headline)));
-        QCOMPARE(q(batch.details.at("fixed_by_you").get<std::string>()), QStringLiteral("micro-batch 4 × accumulation 2"));
+        QCOMPARE(q(batch.details.at("fixed_by_you").get<std::string>()),
+                 QStringLiteral("micro-batch 4 × accumulation 2"));
         for (const auto& alt : batch.details.at("alternatives"))
             QVERIFY2(!q(alt.at("reason").get<std::string>()).contains("your choice"), alt.dump().c_str());
 
         const Advice stage = adviseZero(answersFrom(base + QStringList{"zero.stage=3", "training.micro_batch_size=4"}));
-        QVERIFY2(q(stage.headline).startsWith("With your ZeRO stage 3 and micro-batch 4: ZeRO-3"), qPrintable(q(stage.headline)));
+        QVERIFY2(q(stage.headline).startsWith("With your ZeRO stage 3 and micro-batch 4: ZeRO-3"),
+                 qPrintable(q(stage.headline)));
 
         const Advice free = adviseZero(answersFrom(base));
         QVERIFY2(q(free.headline).startsWith("Recommended: "), qPrintable(q(free.headline)));

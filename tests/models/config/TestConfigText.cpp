@@ -156,11 +156,15 @@ private slots:
         QTest::newRow("empty") << QByteArray("") << "the file is empty";
         QTest::newRow("whitespace") << QByteArray(" \n\t\r\n") << "the file contains only whitespace";
         QTest::newRow("only a comment") << QByteArray("// nothing\n") << "the file has only comments";
-        QTest::newRow("unclosed brace") << QByteArray("{") << "line 1, column 2: the file ends before the config is complete";
-        QTest::newRow("cut after a member") << QByteArray("{\"a\": 1") << "line 1, column 8: the file ends before the config is complete";
-        QTest::newRow("cut inside an array") << QByteArray("{\n\"a\": [1, 2") << "line 2, column 11: the file ends before the config is complete";
+        QTest::newRow("unclosed brace") << QByteArray("{")
+                                        << "line 1, column 2: the file ends before the config is complete";
+        QTest::newRow("cut after a member")
+            << QByteArray("{\"a\": 1") << "line 1, column 8: the file ends before the config is complete";
+        QTest::newRow("cut inside an array")
+            << QByteArray("{\n\"a\": [1, 2") << "line 2, column 11: the file ends before the config is complete";
         QTest::newRow("one NUL byte") << QByteArray("\0", 1) << "not JSON text: a NUL byte at line 1, column 1";
-        QTest::newRow("NUL inside the object") << QByteArray("{\"a\":\0}", 7) << "not JSON text: a NUL byte at line 1, column 6";
+        QTest::newRow("NUL inside the object")
+            << QByteArray("{\"a\":\0}", 7) << "not JSON text: a NUL byte at line 1, column 6";
     }
     void incompleteOrNonTextFiles()
     {
@@ -292,12 +296,12 @@ private slots:
     // name the same pointer; pointerLines lists what the reader placed, in document order.
     void linesAfterRepeatedKeys()
     {
-        const std::string text = "{\n"                     // 1
-                                 "  \"a\": {\"x\": 1,\n"    // 2
-                                 "         \"0\": 2},\n"    // 3
-                                 "  \"a\": [\n"             // 4
-                                 "    5],\n"                // 5
-                                 "  \"b\": {\"y\": 1}\n"    // 6
+        const std::string text = "{\n"                   // 1
+                                 "  \"a\": {\"x\": 1,\n" // 2
+                                 "         \"0\": 2},\n" // 3
+                                 "  \"a\": [\n"          // 4
+                                 "    5],\n"             // 5
+                                 "  \"b\": {\"y\": 1}\n" // 6
                                  "}\n";
         const auto r = parseConfigText(text);
         QVERIFY(r.ok());

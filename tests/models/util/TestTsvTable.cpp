@@ -23,7 +23,7 @@ private slots:
         QCOMPARE(rows.size(), std::size_t(2));
         QCOMPARE(rows[0].at("a"), std::string("1"));
         QCOMPARE(rows[0].at("b"), std::string());
-        QCOMPARE(rows[0].at("c"), std::string()); // missing cells read as empty, never as the next row's
+        QCOMPARE(rows[0].at("c"), std::string());    // missing cells read as empty, never as the next row's
         QCOMPARE(rows[1].at("c"), std::string("3")); // CRLF line ends do not leak a '\r' into the last cell
     }
     void cellsKeepSpacesAndQuotes()
@@ -39,7 +39,7 @@ private slots:
         QCOMPARE(table.column("gbps"), std::size_t(1));
         QCOMPARE(table.column("nope"), TsvTable::npos);
         QCOMPARE(table.cell(0, "gbps"), std::string_view("200"));
-        QCOMPARE(table.cell(0, 2), std::string_view()); // a cell past the header is not read
+        QCOMPARE(table.cell(0, 2), std::string_view());      // a cell past the header is not read
         QCOMPARE(table.cell(1, "gbps"), std::string_view()); // a short row's missing cell is empty
         QCOMPARE(table.cell(1, "nope"), std::string_view());
         QVERIFY(table.cell(0, "id").data() == text.data() + 9); // a view into the text, not a copy
