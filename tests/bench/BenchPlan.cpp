@@ -14,6 +14,22 @@
 
 using namespace dsw;
 
+namespace {
+
+// The case's answers, given as the command line's --set would give them ("id=value").
+Answers answersFrom(const QStringList& settings)
+{
+    Answers answers;
+    for (const QString& s : settings) {
+        const int eq = s.indexOf('=');
+        const std::string id = s.left(eq).toStdString();
+        answers.set(id, InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString()).value());
+    }
+    return answers;
+}
+
+} // namespace
+
 class BenchPlan : public QObject {
     Q_OBJECT
 private slots:
@@ -53,12 +69,7 @@ private slots:
     void recomputePercentiles()
     {
         QFETCH(QStringList, settings);
-        Answers answers;
-        for (const QString& s : settings) {
-            const int eq = s.indexOf('=');
-            const std::string id = s.left(eq).toStdString();
-            answers.set(id, InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString()).value());
-        }
+        const Answers answers = answersFrom(settings);
         using clock = std::chrono::steady_clock;
         std::vector<double> ms;
         for (int i = 0; i < 420; ++i) {
@@ -81,11 +92,7 @@ private slots:
     {
         QFETCH(QStringList, settings);
         Project project;
-        for (const QString& s : settings) {
-            const int eq = s.indexOf('=');
-            const std::string id = s.left(eq).toStdString();
-            project.answers.set(id, InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString()).value());
-        }
+        project.answers = answersFrom(settings);
         using clock = std::chrono::steady_clock;
         std::vector<double> ms;
         for (int i = 0; i < 420; ++i) {
@@ -112,11 +119,7 @@ private slots:
     {
         QFETCH(QStringList, settings);
         Project project;
-        for (const QString& s : settings) {
-            const int eq = s.indexOf('=');
-            const std::string id = s.left(eq).toStdString();
-            project.answers.set(id, InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString()).value());
-        }
+        project.answers = answersFrom(settings);
         using clock = std::chrono::steady_clock;
         std::vector<double> ms;
         const std::uint64_t searches = PlanSearchMemo::shared().searches();
@@ -141,12 +144,7 @@ private slots:
     void zeroAdviceFromStoredSearchPercentiles()
     {
         QFETCH(QStringList, settings);
-        Answers answers;
-        for (const QString& s : settings) {
-            const int eq = s.indexOf('=');
-            const std::string id = s.left(eq).toStdString();
-            answers.set(id, InputRegistry::instance().parse(id, s.mid(eq + 1).toStdString()).value());
-        }
+        const Answers answers = answersFrom(settings);
         const PlanSearch search = searchPlans(answers);
         using clock = std::chrono::steady_clock;
         std::vector<double> ms;
