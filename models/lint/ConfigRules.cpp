@@ -3,14 +3,14 @@
 // sparse attention on current PyTorch, and defaults that changed between DeepSpeed versions.
 #include "lint/ConfigRules.h"
 
-#include "knowledge/GpuCatalog.h"
 #include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/EngineFacts.h"
+#include "knowledge/GpuCatalog.h"
 #include "knowledge/SourceCatalog.h"
 #include "lint/EngineRules.h"
 #include "lint/LintReport.h"
-#include "util/Version.h"
 #include "util/Utf8.h"
+#include "util/Version.h"
 
 #include <algorithm>
 #include <cctype>
@@ -54,8 +54,9 @@ void zeroForm(LintReport& r)
 void nvmePathEmpty(LintReport& r, const std::string& block)
 {
     r.add(LintLevel::Warning, "nvme-path-empty", block + "/nvme_path",
-          dottedPath(block) + ".nvme_path is \"\": pydantic reads it as Path('.'), so DeepSpeed starts and writes its "
-                              "NVMe swap files into the working directory (./zero_stage_3/...), not onto an NVMe drive.",
+          dottedPath(block)
+              + ".nvme_path is \"\": pydantic reads it as Path('.'), so DeepSpeed starts and writes its "
+                "NVMe swap files into the working directory (./zero_stage_3/...), not onto an NVMe drive.",
           "set \"nvme_path\" to the NVMe mount point", "ds-offload-config");
 }
 
@@ -152,8 +153,8 @@ void bf16WithoutHardware(LintReport& r, const std::string& bf16Block)
     if (!gpu || gpu->bf16)
         return;
     const VersionFact emulation = versionFact("bf16_emulation_counts");
-    const std::string torch = r.context().has("software.torch_version") ? r.context().text("software.torch_version")
-                                                                         : std::string();
+    const std::string torch =
+        r.context().has("software.torch_version") ? r.context().text("software.torch_version") : std::string();
     const std::string what = gpu->id + " (" + gpu->architecture + ", compute capability " + gpu->computeCapability
         + ") has no bf16 hardware: ";
     const std::string advice = "use fp16 with dynamic loss scaling: \"fp16\": {\"enabled\": true, \"loss_scale\": 0}";
@@ -205,8 +206,8 @@ void precision(LintReport& r, std::optional<int> stage)
                   "DeepSpeed asserts " + quoteOf("ds-config-sanity"), "use ZeRO stage 1 or higher", "ds-config-sanity");
         if (!bf16Block.empty() && isTrue(r, bf16Block + "/bf16_master_weights_and_grads"))
             r.add(LintLevel::Error, "master-weights-need-zero", bf16Block + "/bf16_master_weights_and_grads",
-                  "DeepSpeed asserts " + quoteOf("ds-bf16-master-stage"),
-                  "use ZeRO stage 1 or higher", "ds-config-sanity");
+                  "DeepSpeed asserts " + quoteOf("ds-bf16-master-stage"), "use ZeRO stage 1 or higher",
+                  "ds-config-sanity");
     }
     if (!bf16Block.empty() && isTrue(r, bf16Block + "/bf16_optimizer_states")
         && !isTrue(r, bf16Block + "/bf16_master_weights_and_grads"))
@@ -282,14 +283,13 @@ void sparseAttention(LintReport& r)
     const std::string deepspeed = a.has("software.deepspeed_version") ? a.text("software.deepspeed_version") : "";
     if (torch.valid() && torch.parts[0] >= 2)
         r.add(LintLevel::Error, "sparse-attention-unsupported-torch", "/sparse_attention",
-              "PyTorch " + a.text("software.torch_version")
-                  + ": DeepSpeed's sparse_attn op requires " + quoteExcerpt("ds-sparse-op", "a torch version", "< 2.0")
+              "PyTorch " + a.text("software.torch_version") + ": DeepSpeed's sparse_attn op requires "
+                  + quoteExcerpt("ds-sparse-op", "a torch version", "< 2.0")
                   + " and triton==1.0.0, so sparse attention cannot run.",
               "use another long-sequence method (e.g. FlashAttention or Ulysses sequence parallelism)", "ds-sparse-op");
     else if (!deepspeed.empty() && versionAtLeast(deepspeed, torchRequirement().knownFrom))
         r.add(LintLevel::Error, "sparse-attention-unsupported-torch", "/sparse_attention",
-              "DeepSpeed " + deepspeed
-                  + " requires torch>=" + torchRequirement().minimum
+              "DeepSpeed " + deepspeed + " requires torch>=" + torchRequirement().minimum
                   + ", while its sparse_attn op requires a torch version >= 1.5 and < 2.0: sparse attention can never "
                     "run on it.",
               "use another long-sequence method (e.g. FlashAttention or Ulysses sequence parallelism)",
@@ -297,7 +297,7 @@ void sparseAttention(LintReport& r)
     else
         r.add(LintLevel::Warning, "sparse-attention-legacy", "/sparse_attention",
               "DeepSpeed's sparse_attn op requires a torch version >= 1.5 and < 2.0 and triton==1.0.0 (not ROCm); "
-                  "DeepSpeed "
+              "DeepSpeed "
                   + torchRequirement().knownFrom + " itself requires torch>=" + torchRequirement().minimum + ".",
               "set software.torch_version to check it", "ds-sparse-op");
 }

@@ -8,8 +8,8 @@
 #include "knowledge/EngineFacts.h"
 #include "knowledge/SourceCatalog.h"
 #include "lint/LintReport.h"
-#include "util/Version.h"
 #include "util/Utf8.h"
+#include "util/Version.h"
 
 #include <algorithm>
 #include <cctype>
@@ -87,8 +87,8 @@ std::string buildKind(const LintReport& r, const OptimizerSpec& spec)
 
 void optimizerName(LintReport& r, const std::string& type)
 {
-    const std::string torch = r.context().has("software.torch_version") ? r.context().text("software.torch_version")
-                                                                         : std::string();
+    const std::string torch =
+        r.context().has("software.torch_version") ? r.context().text("software.torch_version") : std::string();
     std::optional<std::string> near = nearest(type, optimizerNames());
     r.add(LintLevel::Error, "optimizer-unknown", "/optimizer/type",
           "optimizer.type \"" + type
@@ -202,8 +202,8 @@ void warmupSteps(LintReport& r, const SchedulerSpec& spec)
               "write a positive integer such as 1000", fact.source);
     else
         r.add(LintLevel::Warning, "warmup-steps-invalid", pointer,
-              "scheduler.params.warmup_num_steps is " + shortJson(*v) + ": " + which + " accepts it ("
-                  + fact.before + "); from " + fact.deepspeedFrom + " DeepSpeed refuses it at engine init.",
+              "scheduler.params.warmup_num_steps is " + shortJson(*v) + ": " + which + " accepts it (" + fact.before
+                  + "); from " + fact.deepspeedFrom + " DeepSpeed refuses it at engine init.",
               "write a positive integer such as 1000", fact.source);
 }
 
@@ -269,8 +269,8 @@ void paramDtype(LintReport& r)
         return;
     const std::string written = v->get<std::string>();
     const std::string model = r.enabled("fp16").value_or(false) ? "fp16"
-        : r.enabled("bf16").value_or(false)                       ? "bf16"
-                                                                  : "fp32";
+        : r.enabled("bf16").value_or(false)                     ? "bf16"
+                                                                : "fp32";
     const std::optional<std::string> dtype = dtypeOf(written);
     if (!dtype)
         r.add(LintLevel::Error, "param-dtype-conflict", "/data_types/param_dtype",
@@ -293,8 +293,9 @@ void managedAccumulation(LintReport& r, std::optional<int> stage)
     if (!v || truthy(v) || v->is_null()) // null is read as written; only an explicit false-like value matters
         return;
     const oj* overlap = r.at("/zero_optimization/overlap_comm");
-    const bool overlapOn = overlap && ((overlap->is_boolean() && overlap->get<bool>())
-                                       || (overlap->is_string() && asciiLower(overlap->get<std::string>()) == "true"));
+    const bool overlapOn = overlap
+        && ((overlap->is_boolean() && overlap->get<bool>())
+            || (overlap->is_string() && asciiLower(overlap->get<std::string>()) == "true"));
     const long long stages = r.context().has("pipeline.stages") ? r.context().integer("pipeline.stages") : 1;
     if (stage && *stage < 2 && overlapOn)
         r.add(LintLevel::Error, "managed-grad-accum-unsupported", "/managed_gradient_accumulation",

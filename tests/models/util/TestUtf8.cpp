@@ -14,7 +14,7 @@ private slots:
     {
         QCOMPARE(firstInvalidUtf8(""), std::nullopt);
         QCOMPARE(firstInvalidUtf8("plain ASCII"), std::nullopt);
-        QCOMPARE(firstInvalidUtf8("Ψ × 4 — 🚀"), std::nullopt);       // 2-, 3- and 4-byte sequences
+        QCOMPARE(firstInvalidUtf8("Ψ × 4 — 🚀"), std::nullopt);        // 2-, 3- and 4-byte sequences
         QCOMPARE(firstInvalidUtf8("\xF4\x8F\xBF\xBF"), std::nullopt); // U+10FFFF, the last code point
     }
     void refusesTheFirstBadByte_data()
