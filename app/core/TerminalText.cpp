@@ -2,7 +2,9 @@
 
 #include <QList>
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 namespace dsw {
 
@@ -16,11 +18,31 @@ bool isInvisibleControl(char32_t c)
         || (c >= 0x2066 && c <= 0x2069);
 }
 
+// Whether the general loop below would write `unit` other than as it is: every C0 control and DEL (a newline
+// too, unless kept), every C1 control or bidirectional character named above, and any surrogate (a lone one
+// becomes U+FFFD in the UCS-4 round trip; a pair is never escaped, but left to the general loop).
+bool mayChange(char16_t unit, bool keepNewlines)
+{
+    if (unit < 0x20)
+        return !(unit == '\n' && keepNewlines);
+    if (unit < 0x7f)
+        return false;
+    return unit <= 0x9f || (unit >= 0x200e && unit <= 0x206f) || (unit >= 0xd800 && unit <= 0xdfff);
+}
+
 QString escaped(const QString& text, bool keepNewlines)
 {
+    // Nearly every text needs no escape: it is returned as it is (shared, not copied).
+    const char16_t* units = reinterpret_cast<const char16_t*>(text.constData());
+    qsizetype first = 0;
+    while (first < text.size() && !mayChange(units[first], keepNewlines))
+        ++first;
+    if (first == text.size())
+        return text;
     QString out;
-    out.reserve(text.size());
-    for (const uint code : text.toUcs4()) {
+    out.reserve(text.size() + 16);
+    out += QStringView(text).left(first);
+    for (const uint code : QStringView(text).mid(first).toUcs4()) {
         const char32_t c = code;
         if (c == '\n' && keepNewlines)
             out += QChar('\n');
@@ -40,24 +62,53 @@ QString escaped(const QString& text, bool keepNewlines)
     return out;
 }
 
+// Whether any of the 8 bytes at `p` is DEL or above (the only bytes jsonTerminalSafe may change are DEL and the
+// lead bytes 0xc2 and 0xe2). Adding 1 to each byte sets its top bit only from 0x7f; a carry into the next byte
+// comes only from 0xff, whose own top bit is set already.
+bool hasByteFromDel(const char* p)
+{
+    std::uint64_t word;
+    std::memcpy(&word, p, sizeof word);
+    return ((word + 0x0101010101010101ull) | word) & 0x8080808080808080ull;
+}
+
 } // namespace
 
 QString terminalSafe(const QString& text) { return escaped(text, false); }
 QString terminalSafeLines(const QString& text) { return escaped(text, true); }
 
-std::string jsonTerminalSafe(const std::string& json)
+std::string jsonTerminalSafe(std::string json)
 {
+    // Only DEL, U+0080..U+00BF and U+2000..U+2FFF can need an escape: the text is scanned eight bytes at a time
+    // for a byte from DEL up, and copied only from the first character that is escaped.
+    const size_t size = json.size();
+    size_t i = 0;
+    for (;;) {
+        while (i + 8 <= size && !hasByteFromDel(json.data() + i))
+            i += 8;
+        if (i >= size)
+            return json;
+        const auto b = static_cast<unsigned char>(json[i]);
+        if (b == 0x7f || (b == 0xc2 && i + 1 < size && (static_cast<unsigned char>(json[i + 1]) & 0x3f) < 0x20))
+            break; // DEL, or U+0080..U+009F
+        if (b == 0xe2 && i + 2 < size
+            && isInvisibleControl(0x2000 | ((static_cast<unsigned char>(json[i + 1]) & 0x3f) << 6)
+                                  | (static_cast<unsigned char>(json[i + 2]) & 0x3f)))
+            break;
+        ++i;
+    }
     std::string out;
-    out.reserve(json.size());
-    for (size_t i = 0; i < json.size(); ++i) {
+    out.reserve(size + 64);
+    out.append(json, 0, i);
+    for (; i < size; ++i) {
         const auto b = static_cast<unsigned char>(json[i]);
         char32_t c = 0;
         size_t length = 1;
         if (b == 0x7f)
             c = b;
-        else if (b == 0xc2 && i + 1 < json.size())
+        else if (b == 0xc2 && i + 1 < size)
             c = static_cast<unsigned char>(json[i + 1]) & 0x3f, c |= 0x80, length = 2; // U+0080..U+00BF
-        else if (b == 0xe2 && i + 2 < json.size())
+        else if (b == 0xe2 && i + 2 < size)
             c = 0x2000 | ((static_cast<unsigned char>(json[i + 1]) & 0x3f) << 6)
                 | (static_cast<unsigned char>(json[i + 2]) & 0x3f),
             length = 3; // U+2000..U+2FFF

@@ -15,6 +15,6 @@ QString terminalSafeLines(const QString& text); // keeps the newlines of a multi
 
 // JSON text for a terminal: nlohmann already escapes C0 controls in strings; this escapes DEL, C1 controls,
 // line separators and bidirectional controls as \uNNNN too. Still the same JSON value.
-std::string jsonTerminalSafe(const std::string& json);
+std::string jsonTerminalSafe(std::string json); // by value: returned as it is when nothing needs an escape
 
 } // namespace dsw
