@@ -154,6 +154,7 @@ MainWindow::MainWindow(QWidget* parent)
     splitter->addWidget(m_sidebar);
     splitter->addWidget(center);
     splitter->addWidget(right);
+    splitter->setStretchFactor(0, 0); // the sidebar keeps its width (StepSidebar::sizeHint); no empty band beside it
     splitter->setStretchFactor(1, 3);
     splitter->setStretchFactor(2, 3);
     setCentralWidget(splitter);

@@ -16,7 +16,13 @@ StepSidebar::StepSidebar(QWidget* parent)
         if (row >= 0)
             emit stepSelected(stepAt(row));
     });
-    setMaximumWidth(200);
+}
+
+QSize StepSidebar::sizeHint() const
+{
+    // The marks ("✓ ", "● ") are in the titles; a little room for the focus frame and a scroll bar.
+    const int content = sizeHintForColumn(0) + 2 * frameWidth() + 2 * spacing() + 8;
+    return {content, QListWidget::sizeHint().height()};
 }
 
 std::string StepSidebar::stepAt(int row) const

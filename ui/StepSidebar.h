@@ -13,6 +13,8 @@ public:
     explicit StepSidebar(QWidget* parent = nullptr);
     void showStates(const std::vector<std::pair<std::string, StepState>>& states, const std::string& current);
     std::string stepAt(int row) const;
+    // As wide as the longest step title: the splitter gives the sidebar this width and no more.
+    QSize sizeHint() const override;
 
 signals:
     void stepSelected(const std::string& step);

@@ -17,7 +17,9 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QListWidget>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabBar>
@@ -142,6 +144,37 @@ private slots:
         QVERIFY(saveAs->shortcuts().contains(QKeySequence(QStringLiteral("Ctrl+Shift+S"))));
         auto* redo = w.findChild<QAction*>("redoAction");
         QVERIFY(redo && redo->shortcuts().contains(QKeySequence(QStringLiteral("Ctrl+Shift+Z"))));
+    }
+
+    void sidebarFillsItsSlotAndShowsEveryTitle()
+    {
+        // The sidebar is as wide as its longest title, and the splitter gives it exactly that: no empty band
+        // between the step list and the page (there was one of ~60 px at 1400 px when the list was capped).
+        for (const QSize size : {QSize(1400, 860), QSize(1024, 700), QSize(1920, 1080)}) {
+            MainWindow w;
+            w.openAtStart(QString());
+            w.show(); // at its own size first, then resized, as a user's window manager does
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.resize(size);
+            QApplication::processEvents();
+            auto* splitter = qobject_cast<QSplitter*>(w.centralWidget());
+            QVERIFY(splitter && splitter->count() == 3);
+            QWidget* sidebar = w.findChild<QWidget*>("stepSidebar");
+            QCOMPARE(splitter->widget(0), sidebar);
+            const int gap = splitter->widget(1)->geometry().left() - sidebar->geometry().right() - 1;
+            QVERIFY2(gap <= splitter->handleWidth(),
+                     qPrintable(QStringLiteral("%1 px between the sidebar and the page at %2×%3 (handle %4)")
+                                    .arg(gap)
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(splitter->handleWidth())));
+            auto* list = qobject_cast<QListWidget*>(sidebar);
+            QVERIFY(list);
+            QVERIFY2(list->sizeHintForColumn(0) <= list->viewport()->width(),
+                     qPrintable(QStringLiteral("titles need %1 px, the list shows %2")
+                                    .arg(list->sizeHintForColumn(0))
+                                    .arg(list->viewport()->width())));
+        }
     }
 
     void usableAt1024x700()
