@@ -15,12 +15,12 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QPushButton>
-#include <QListWidget>
 #include <QScrollBar>
-#include <QSplitter>
 #include <QSettings>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
