@@ -5,6 +5,7 @@
 #include "project/InputLabels.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 #include <set>
 
 namespace dsw {
@@ -13,6 +14,17 @@ namespace {
 const QString kScheme = QStringLiteral("field:");
 
 QString tr(const char* text) { return QCoreApplication::translate("FieldLinks", text); }
+
+// How many brackets are open at the end of `text` (a page named inside brackets takes square ones).
+int openBrackets(const std::string& text, int depth)
+{
+    for (const char c : text)
+        depth = c == '(' ? depth + 1 : c == ')' ? std::max(0, depth - 1) : depth;
+    return depth;
+}
+
+// " (in Setup)", or " [in Setup]" where the text around is already in brackets: never "((" or "))".
+QString bracketed(const QString& inner, int depth) { return depth > 0 ? " [" + inner + "]" : " (" + inner + ")"; }
 
 QString pageWords(const std::string& id)
 {
@@ -43,15 +55,17 @@ QString linkedFieldText(const std::string& text, const std::string& here)
 {
     QString html;
     std::set<std::string> linked;
+    int depth = 0;
     for (const LabelledPart& part : labelledParts(boundedForDisplay(text).toStdString())) {
         if (part.inputId.empty()) {
             html += QString::fromStdString(part.text).toHtmlEscaped();
+            depth = openBrackets(part.text, depth);
             continue;
         }
         html += "“" + QString::fromStdString(part.text).toHtmlEscaped() + "”";
         if (const QString link = fieldPageLink(part.inputId, here);
             !link.isEmpty() && linked.insert(part.inputId).second)
-            html += " (" + link + ")";
+            html += bracketed(link, depth);
     }
     return html;
 }
@@ -60,14 +74,16 @@ QString fieldTextWithPages(const std::string& text)
 {
     QString out;
     std::set<std::string> named;
+    int depth = 0;
     for (const LabelledPart& part : labelledParts(boundedForDisplay(text).toStdString())) {
         if (part.inputId.empty()) {
             out += QString::fromStdString(part.text);
+            depth = openBrackets(part.text, depth);
             continue;
         }
         out += "“" + QString::fromStdString(part.text) + "”";
         if (const QString page = pageWords(part.inputId); !page.isEmpty() && named.insert(part.inputId).second)
-            out += " (" + tr("in %1").arg(page) + ")";
+            out += bracketed(tr("in %1").arg(page), depth);
     }
     return out;
 }

@@ -17,7 +17,7 @@ std::string fieldFromHref(const QString& href);
 QString fieldPageLink(const std::string& id, const std::string& here = {});
 
 // `text` (ids in it) as HTML: plain parts escaped, each input named by its label in quotes, followed the first time by
-// its page link in brackets. `boundedForDisplay` applies: the text may quote a file.
+// its page link in brackets (square ones where the text around is already in brackets). `boundedForDisplay` applies: the text may quote a file.
 QString linkedFieldText(const std::string& text, const std::string& here = {});
 
 // The same for a line that cannot hold links (the status bar): the page named in words, “Nodes” (in Setup).

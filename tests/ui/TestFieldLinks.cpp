@@ -83,6 +83,12 @@ private slots:
         QCOMPARE(visible(linkedFieldText("<b>x</b> & hardware.nodes")),
                  QStringLiteral("<b>x</b> & “Nodes” (in Setup)"));
         QCOMPARE(fieldTextWithPages("set hardware.nodes"), QStringLiteral("set “Nodes” (in Setup)"));
+        // Inside brackets the page takes square ones: never "(in ZeRO))".
+        QCOMPARE(visible(linkedFieldText("needs an SSD (set hardware.nvme = nvme and hardware.nvme_path), then go on")),
+                 QStringLiteral(
+                     "needs an SSD (set “Local NVMe” [in ZeRO] = nvme and “NVMe mount path” [in ZeRO]), then go on"));
+        QCOMPARE(fieldTextWithPages("(set hardware.nodes) and hardware.gpus_per_node"),
+                 QStringLiteral("(set “Nodes” [in Setup]) and “GPUs per node” (in Setup)"));
     }
 
     // A workflow page's "Needs input" line links the page that asks the input (the NVMe page waits for the mount
@@ -231,7 +237,7 @@ private slots:
         QVERIFY(hrefs(labels.front()->text()).contains(fieldHref("hardware.nvme_path")));
         QVERIFY2(
             visible(labels.front()->text())
-                .contains(QString::fromStdString("“" + inputLabel("hardware.nvme_path") + "” (in ZeRO) to the mount")),
+                .contains(QString::fromStdString("“" + inputLabel("hardware.nvme_path") + "” [in ZeRO] to the mount)")),
             qPrintable(visible(labels.front()->text())));
         std::string activated;
         connect(&view, &FindingsView::fieldLinkActivated, this,
