@@ -46,14 +46,6 @@ bool unused(const Advice& advice, const Project& project)
     return true;
 }
 
-std::string labels(const std::vector<std::string>& ids)
-{
-    std::string out;
-    for (const auto& id : ids)
-        out += (out.empty() ? "" : ", ") + inputLabel(id);
-    return out;
-}
-
 } // namespace
 
 StepState stepState(const Plan& plan, const Project& project, const std::string& step)
@@ -149,8 +141,9 @@ std::string reviewText(const Plan& plan, const Project& project, const std::stri
                 failed += (failed.empty() ? "" : "; ") + f.message;
         return "conflict: " + withInputLabels(failed);
     }
-    case StepState::NeedsInput: return "needs input: " + labels(advice->missing);
-    case StepState::NotUsed: return "not used (optional; give " + labels(advice->missing) + " to use it)";
+    // The inputs are not named here: the Summary names and links them on the next line ("Go to: …").
+    case StepState::NeedsInput: return "needs input";
+    case StepState::NotUsed: return "not used (optional)";
     case StepState::Complete: what = "done"; break;
     case StepState::Changed: what = "changed since you reviewed it"; break;
     case StepState::NotVisited:

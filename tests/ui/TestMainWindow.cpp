@@ -436,8 +436,10 @@ private slots:
         w.goToStep("summary");
         auto* summary = w.findChild<QTextBrowser*>("summaryText");
         // The optional OOM diagnosis without a message is not used, not "needs input"; its input named by its label.
-        QVERIFY2(summary->toPlainText().contains("not used (optional; give Out-of-memory message to use it)"),
+        // Said once: the state, then the input to give (linked), not the input named twice in one cell.
+        QVERIFY2(summary->toPlainText().contains("not used (optional)\nGo to: Out-of-memory message (in "),
                  qPrintable(summary->toPlainText()));
+        QCOMPARE(summary->toPlainText().count("Out-of-memory message ("), 1);
         QVERIFY(!summary->toPlainText().contains("memory.oom_message"));
         QVERIFY(summary->toPlainText().contains("not applicable to these answers")); // DeepNVMe without an SSD
         saveScreenshot(w, "step-summary");
