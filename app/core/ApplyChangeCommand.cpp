@@ -18,7 +18,7 @@ ApplyChangeCommand::ApplyChangeCommand(ProjectDocument* document, const QString&
     std::reverse(m_before.begin(), m_before.end()); // undone in reverse, so a repeated id ends at its first value
     const auto& accepted = document->project().acceptedSuggestions;
     m_wasAccepted = std::find(accepted.begin(), accepted.end(), m_pointer) != accepted.end();
-    setText(QStringLiteral("Apply %1").arg(text)); // "Undo Apply Step 1: Turn on activation checkpointing"
+    setText(text); // "Undo Apply Step 1: Turn on activation checkpointing", "Undo Model from config.json"
 }
 
 void ApplyChangeCommand::undo() { m_document->applyEdits(m_before, m_pointer, m_wasAccepted); }

@@ -74,7 +74,7 @@ void ProjectDocument::applyChange(const QString& text, const std::vector<AnswerE
     const bool accepts = !acceptPointer.empty() && std::find(list.begin(), list.end(), acceptPointer) == list.end();
     if (edits.empty() && !accepts)
         return;
-    m_undoStack.push(new ApplyChangeCommand(this, text, edits, acceptPointer));
+    m_undoStack.push(new ApplyChangeCommand(this, tr("Apply %1").arg(text), edits, acceptPointer));
 }
 
 void ProjectDocument::applyEdits(const std::vector<AnswerEdit>& edits, const std::string& pointer, bool accepted)
@@ -114,12 +114,21 @@ QString ProjectDocument::importConfigFile(const QString& path, QStringList* note
         auto model = readHfModelConfig(parsed.value().json);
         if (!model)
             return QString::fromStdString(model.error());
-        m_undoStack.beginMacro(tr("Model from %1").arg(QFileInfo(path).fileName()));
+        // One command, not a macro of one per answer: import, undo and redo each recompute the plan once.
+        std::vector<AnswerEdit> edits;
+        const Answers& answers = m_project.answers;
+        auto edit = [&](const std::string& id, const nlohmann::json& value) {
+            const bool same = value.is_null() ? !answers.has(id) : answers.has(id) && answers.value(id) == value;
+            if (!same) // the same model again changes nothing and leaves no undo step
+                edits.push_back({id, value});
+        };
         for (const auto& [id, value] : model.value().answers)
-            setAnswer(id, value);
-        setAnswer("model.params", nullptr);
-        setAnswer("model.largest_layer_params", nullptr);
-        m_undoStack.endMacro();
+            edit(id, value);
+        edit("model.params", nullptr);
+        edit("model.largest_layer_params", nullptr);
+        if (!edits.empty())
+            m_undoStack.push(
+                new ApplyChangeCommand(this, tr("Model from %1").arg(QFileInfo(path).fileName()), edits, {}));
         if (notes)
             for (const auto& n : model.value().notes)
                 *notes << QString::fromStdString(n);

@@ -172,16 +172,33 @@ private slots:
         const QString path = dir.filePath("config.json");
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32,
-  "num_attention_heads": 32, "intermediate_size": 11008, "vocab_size": 32000})");
+        f.write(R"({"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16,
+  "num_attention_heads": 16, "intermediate_size": 5504, "vocab_size": 32000})");
         f.close();
         MainWindow w;
         w.openAtStart(QString());
+        const nlohmann::json layersBefore = w.document()->project().answers.value("model.layers");
         const int count = w.refreshCount();
         QVERIFY(w.importConfig(path)); // several answers, one undo step
         QVERIFY(w.document()->project().answers.has("model.layers"));
         QCOMPARE(w.refreshCount(), count + 1);
         checkShownIsCurrent(w);
+        // Undo and redo are one step each, and one refresh each — not one per answer the model set.
+        QUndoStack* undo = w.document()->undoStack();
+        QCOMPARE(undo->undoText(), QStringLiteral("Model from config.json"));
+        const int steps = undo->index();
+        undo->undo();
+        QVERIFY(w.document()->project().answers.value("model.layers") == layersBefore);
+        QCOMPARE(undo->index(), steps - 1);
+        QCOMPARE(w.refreshCount(), count + 2);
+        checkShownIsCurrent(w);
+        undo->redo();
+        QCOMPARE(w.document()->project().answers.integer("model.layers"), 16);
+        QCOMPARE(w.refreshCount(), count + 3);
+        checkShownIsCurrent(w);
+        // The same model again changes nothing: no undo step.
+        QVERIFY(w.importConfig(path));
+        QCOMPARE(undo->index(), steps);
     }
 
     void aHiddenTabWaitsUntilShownAndIsThenCurrent()
