@@ -232,40 +232,31 @@ std::string parserDetail(const std::string& what)
     return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
-// The offset of the first byte after the top-level value's end that is not whitespace (npos when there is
-// none): where "Extra data" starts. `json` is the scanner's strict text, so only strings need care.
-std::size_t extraDataStart(const std::string& json)
-{
-    int depth = 0;
-    bool inString = false;
-    std::size_t i = 0;
-    for (; i < json.size(); ++i) {
-        const char c = json[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            ++depth;
-        } else if ((c == '}' || c == ']') && --depth == 0) {
-            ++i;
-            break;
-        }
-    }
-    i = json.find_first_not_of(" \t\r\n", i);
-    return i;
-}
-
-// The offset just past the top-level object's or array's closing bracket; npos when the text ends
-// before it closes, or the top level is no container. `json` is the scanner's strict text.
+// The offset just past the top-level value: an object's or array's closing bracket, a string's closing quote, the
+// last character of a number or literal. npos when the text ends before the value does, or has no value. `json` is
+// the scanner's strict text, so only strings need care.
 std::size_t rootValueEnd(const std::string& json)
 {
     const std::size_t first = json.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos || (json[first] != '{' && json[first] != '['))
+    if (first == std::string::npos)
         return std::string::npos;
+    const char opening = json[first];
+    if (opening == '"') {
+        for (std::size_t i = first + 1; i < json.size(); ++i) {
+            if (json[i] == '\\')
+                ++i;
+            else if (json[i] == '"')
+                return i + 1;
+        }
+        return std::string::npos;
+    }
+    if (opening != '{' && opening != '[') { // a number or literal ends at the first byte that cannot continue it
+        std::size_t end = first;
+        while (end < json.size() && std::string_view(" \t\r\n{}[],:\"").find(json[end]) == std::string_view::npos
+               && json[end] != '\0')
+            ++end;
+        return end == first ? std::string::npos : end;
+    }
     int depth = 0;
     bool inString = false;
     for (std::size_t i = first; i < json.size(); ++i) {
@@ -284,6 +275,13 @@ std::size_t rootValueEnd(const std::string& json)
         }
     }
     return std::string::npos;
+}
+
+// Where "Extra data" starts: the first byte after the top-level value that is not whitespace (npos when none).
+std::size_t extraDataStart(const std::string& json)
+{
+    const std::size_t end = rootValueEnd(json);
+    return end == std::string::npos ? std::string::npos : json.find_first_not_of(" \t\r\n", end);
 }
 
 std::string atLineColumn(const std::string& text, std::size_t offset)

@@ -136,6 +136,13 @@ private slots:
         QTest::newRow("NUL alone at the end") << QByteArray("{\"train_batch_size\": 8}\n\0", 26) << 2 << 1;
         QTest::newRow("a second object") << QByteArray("{\"a\": 1}\n{\"b\": 2}") << 2 << 1;
         QTest::newRow("a stray word") << QByteArray("{\"a\": 1} x") << 1 << 10;
+        // A scalar top level ends where the scalar does; the columns are Python's json.loads "Extra data" ones.
+        QTest::newRow("two numbers") << QByteArray("5 6") << 1 << 3;
+        QTest::newRow("a string then an object") << QByteArray("\"abc\" {}") << 1 << 7;
+        QTest::newRow("a string with an escaped quote") << QByteArray("\"a\\\"b\" 7") << 1 << 8;
+        QTest::newRow("two literals") << QByteArray("true false") << 1 << 6;
+        QTest::newRow("an array then a number") << QByteArray("[1] 2") << 1 << 5;
+        QTest::newRow("a number, NUL, more") << QByteArray("5\0x", 3) << 1 << 2;
     }
     void bytesAfterTheRootValue()
     {
