@@ -15,8 +15,15 @@ BatchKeys batchKeys(const Answers& answers)
 
     if (answers.has("training.global_batch_size")) {
         const std::int64_t wanted = answers.integer("training.global_batch_size");
+        const std::int64_t samplesPerMicroBatch = keys.gradientAccumulation * keys.dataParallel;
         if (!answers.has("training.gradient_accumulation_steps") && perStep > 0 && wanted % perStep == 0)
             keys.gradientAccumulation = wanted / perStep; // accumulation inferred, as DeepSpeed does
+        else if (!answers.has("training.micro_batch_size") && answers.has("training.gradient_accumulation_steps")
+                 && samplesPerMicroBatch > 0 && wanted % samplesPerMicroBatch == 0)
+            // Global batch and accumulation given, micro-batch not: DeepSpeed derives it (config.py,
+            // _set_batch_related_parameters: train_batch // world_size // grad_acc); a config written that way,
+            // as in DeepSpeed's own tests, is accepted, not a contradiction with the wizard's default micro-batch.
+            keys.microBatch = wanted / samplesPerMicroBatch;
         else if (wanted != perStep * keys.gradientAccumulation) {
             keys.check.level = CheckLevel::Fail;
             keys.check.code = "batch-size-mismatch";
@@ -28,7 +35,7 @@ BatchKeys batchKeys(const Answers& answers)
                 + ". Choose a global batch that is a multiple of " + std::to_string(perStep) + ".";
         }
     }
-    keys.trainBatchSize = perStep * keys.gradientAccumulation;
+    keys.trainBatchSize = keys.microBatch * keys.dataParallel * keys.gradientAccumulation;
     if (keys.check.level == CheckLevel::Pass)
         keys.check.message = "train_batch_size " + std::to_string(keys.trainBatchSize) + " = micro-batch "
             + std::to_string(keys.microBatch) + " × gradient accumulation " + std::to_string(keys.gradientAccumulation)

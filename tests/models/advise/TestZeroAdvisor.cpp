@@ -727,9 +727,18 @@ private slots:
             << QStringList{"training.global_batch_size=256"} << qint64(256) << qint64(-1) << false;
         QTest::newRow("global 100 is not a multiple of 32")
             << QStringList{"training.global_batch_size=100"} << qint64(32) << qint64(1) << true;
-        QTest::newRow("global contradicts accumulation")
-            << QStringList{"training.global_batch_size=256", "training.gradient_accumulation_steps=2"} << qint64(64)
+        // Global batch and accumulation without a micro-batch: DeepSpeed derives the micro-batch (256 / 8 / 2 = 16),
+        // so the answers agree; the search then splits the 32 samples per GPU as for any untyped micro-batch.
+        QTest::newRow("global and accumulation infer the micro-batch")
+            << QStringList{"training.global_batch_size=256", "training.gradient_accumulation_steps=2"} << qint64(256)
+            << qint64(-1) << false;
+        QTest::newRow("global not a multiple of accumulation × GPUs")
+            << QStringList{"training.global_batch_size=100", "training.gradient_accumulation_steps=2"} << qint64(64)
             << qint64(2) << true;
+        QTest::newRow("global contradicts a typed micro-batch and accumulation")
+            << QStringList{"training.global_batch_size=256", "training.gradient_accumulation_steps=2",
+                           "training.micro_batch_size=4"}
+            << qint64(64) << qint64(2) << true;
     }
     void batchIdentity()
     {
