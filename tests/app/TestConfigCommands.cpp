@@ -1,4 +1,6 @@
 // lint, import, export and diff through the real binary: exit codes, output shapes, nothing written on failure.
+#include "ProgramRun.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -14,20 +16,13 @@ using oj = nlohmann::ordered_json;
 class TestConfigCommands : public QObject {
     Q_OBJECT
 
-    struct Run {
-        int exitCode = -1;
-        QByteArray out, err;
-    };
+    using Run = dsw::test::ProgramRun;
     QTemporaryDir m_dir;
 
     Run run(const QStringList& args)
     {
-        QProcess p;
-        p.start(QStringLiteral(DSW_EXECUTABLE), args);
-        if (!p.waitForFinished(30000))
-            p.kill();
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-                p.readAllStandardError()};
+        return dsw::test::runProgram(QStringLiteral(DSW_EXECUTABLE), args, dsw::test::isolatedEnvironment(m_dir.path()),
+                                     m_dir.path(), 30000);
     }
     QString write(const QString& name, const QByteArray& bytes)
     {

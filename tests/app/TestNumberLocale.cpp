@@ -1,28 +1,20 @@
 // In a locale with a decimal comma, ds-wizard still writes and reads numbers as DeepSpeed does
 // (app/core/NumberLocale.h): the same command gives the same bytes under de_DE.UTF-8 as under C.
 // The German locale is compiled into a temporary folder with localedef (Debian's locales package).
-#include <QProcess>
+#include "ProgramRun.h"
+
+#include <QDir>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
 
-struct Output {
-    int exitCode = -1;
-    QByteArray out;
-};
+using Output = dsw::test::ProgramRun;
 
 Output run(const QString& program, const QStringList& arguments, const QProcessEnvironment& environment)
 {
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.start(program, arguments);
-    Output output;
-    if (process.waitForFinished(60000) && process.exitStatus() == QProcess::NormalExit)
-        output.exitCode = process.exitCode();
-    output.out = process.readAllStandardOutput();
-    return output;
+    return dsw::test::runProgram(program, arguments, environment, QDir::tempPath());
 }
 
 } // namespace

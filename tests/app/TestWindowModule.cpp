@@ -5,9 +5,11 @@
 // naming it, exit status 1, and the current folder is never searched.
 #include "WindowModule.h"
 
+#include "ProgramRun.h"
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -17,12 +19,7 @@ using namespace dsw;
 
 namespace {
 
-struct Run {
-    bool finished = false;
-    int exitCode = -1; // -1: crashed or did not finish
-    QByteArray out;
-    QByteArray err;
-};
+using Run = dsw::test::ProgramRun;
 
 const QString kExample = QStringLiteral(DSW_SOURCE_DIR "/resources/examples/llama-7b-8xA100.dswiz");
 
@@ -85,32 +82,11 @@ class TestWindowModule : public QObject {
     Run run(const QString& program, const QStringList& args, const QMap<QString, QString>& extraEnv = {},
             const QString& workingDirectory = {})
     {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("QT_QPA_PLATFORM", "offscreen");
-        env.insert("HOME", m_home.path());
-        env.insert("XDG_CONFIG_HOME", m_home.path() + "/config");
-        env.insert("XDG_DATA_HOME", m_home.path() + "/data");
-        env.insert("XDG_CACHE_HOME", m_home.path() + "/cache");
-        env.insert("XDG_RUNTIME_DIR", m_home.path());
+        QProcessEnvironment env = dsw::test::isolatedEnvironment(m_home.path());
         env.remove("DSW_TEST_QUIT_AFTER_FIRST_PAINT");
         for (auto it = extraEnv.begin(); it != extraEnv.end(); ++it)
             env.insert(it.key(), it.value());
-        p.setProcessEnvironment(env);
-        p.setWorkingDirectory(workingDirectory.isEmpty() ? m_home.path() : workingDirectory);
-        p.start(program, args);
-        Run r;
-        if (!p.waitForStarted(10000))
-            return r;
-        r.finished = p.waitForFinished(60000);
-        if (!r.finished) {
-            p.kill();
-            p.waitForFinished(5000);
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return dsw::test::runProgram(program, args, env, workingDirectory.isEmpty() ? m_home.path() : workingDirectory);
     }
 
     // The window on `args`, told to quit once it has painted.
