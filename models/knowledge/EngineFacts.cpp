@@ -24,7 +24,7 @@ std::vector<std::string> strings(const oj& list)
 std::vector<OptimizerSpec> readOptimizers()
 {
     std::vector<OptimizerSpec> out;
-    const oj& o = deepspeedKnowledge().at("optimizers");
+    const oj& o = deepspeedKnowledgeMember("optimizers");
     for (const oj& e : o.at("deepspeed")) {
         OptimizerSpec s;
         s.name = e.at("name").get<std::string>();
@@ -51,14 +51,14 @@ std::vector<OptimizerSpec> readOptimizers()
 
 const std::vector<OptimizerSpec>& optimizers()
 {
-    static const std::vector<OptimizerSpec> all = readOptimizers();
+    static const std::vector<OptimizerSpec>& all = *new std::vector<OptimizerSpec>(readOptimizers()); // never destroyed
     return all;
 }
 
 std::vector<SchedulerSpec> readSchedulers()
 {
     std::vector<SchedulerSpec> out;
-    const oj& o = deepspeedKnowledge().at("lr_schedulers");
+    const oj& o = deepspeedKnowledgeMember("lr_schedulers");
     for (const char* group : {"deepspeed", "torch"})
         for (const oj& e : o.at(group))
             out.push_back({e.at("name").get<std::string>(), std::string(group) == "deepspeed",
@@ -68,7 +68,7 @@ std::vector<SchedulerSpec> readSchedulers()
 
 const std::vector<SchedulerSpec>& schedulers()
 {
-    static const std::vector<SchedulerSpec> all = readSchedulers();
+    static const std::vector<SchedulerSpec>& all = *new std::vector<SchedulerSpec>(readSchedulers()); // never destroyed
     return all;
 }
 
@@ -119,7 +119,7 @@ std::vector<std::string> schedulerNames()
 
 VersionFact versionFact(const std::string& key)
 {
-    const oj& facts = deepspeedKnowledge().at("version_facts");
+    const oj& facts = deepspeedKnowledgeMember("version_facts");
     if (!facts.contains(key) || !facts.at(key).is_object())
         throw std::out_of_range("deepspeed.json lists no version fact " + key);
     const oj& f = facts.at(key);
