@@ -21,30 +21,40 @@ std::optional<double> GpuSpec::computeCapabilityNumber() const
 
 const GpuCatalog& GpuCatalog::instance()
 {
-    static const GpuCatalog catalog(knowledgeFile("gpus.tsv"));
+    // Never destroyed: it lives until the process ends, and freeing it at exit would only delay the exit.
+    static const GpuCatalog& catalog = *new GpuCatalog(knowledgeFile("gpus.tsv"));
     return catalog;
 }
 
 GpuCatalog::GpuCatalog(std::string_view tsv)
 {
     const TsvTable table(tsv);
+    // Each column looked up once, not once a row.
+    const std::size_t id = table.column("id"), name = table.column("name"), vendor = table.column("vendor"),
+                      architecture = table.column("architecture"), capability = table.column("compute_capability"),
+                      memory = table.column("memory_gb"), stated = table.column("memory_vendor_stated"),
+                      bf16 = table.column("bf16_supported"), fp8 = table.column("fp8_supported_how"),
+                      bf16Tflops = table.column("bf16_dense_tflops"),
+                      fp16Tflops = table.column("fp16_tensor_dense_tflops"), link = table.column("intra_node_link"),
+                      url = table.column("source_url"), verification = table.column("verification");
+    m_gpus.reserve(table.rowCount());
     for (std::size_t r = 0; r < table.rowCount(); ++r) {
-        auto row = [&](std::string_view column) { return std::string(table.cell(r, column)); };
+        auto row = [&](std::size_t column) { return std::string(table.cell(r, column)); };
         GpuSpec g;
-        g.id = row("id");
-        g.name = row("name");
-        g.vendor = row("vendor");
-        g.architecture = row("architecture");
-        g.computeCapability = row("compute_capability");
-        g.memoryGb = std::stod(row("memory_gb"));
-        g.memoryStated = row("memory_vendor_stated");
-        g.bf16 = row("bf16_supported") == "y";
-        g.fp8How = row("fp8_supported_how");
-        g.bf16DenseTflops = row("bf16_dense_tflops");
-        g.fp16DenseTflops = row("fp16_tensor_dense_tflops");
-        g.intraNodeLink = row("intra_node_link");
-        g.sourceUrl = row("source_url");
-        g.verification = row("verification");
+        g.id = row(id);
+        g.name = row(name);
+        g.vendor = row(vendor);
+        g.architecture = row(architecture);
+        g.computeCapability = row(capability);
+        g.memoryGb = std::stod(row(memory));
+        g.memoryStated = row(stated);
+        g.bf16 = table.cell(r, bf16) == "y";
+        g.fp8How = row(fp8);
+        g.bf16DenseTflops = row(bf16Tflops);
+        g.fp16DenseTflops = row(fp16Tflops);
+        g.intraNodeLink = row(link);
+        g.sourceUrl = row(url);
+        g.verification = row(verification);
         m_gpus.push_back(std::move(g));
     }
 }

@@ -19,69 +19,106 @@ std::string lower(std::string s)
     return s;
 }
 
-// One row of models.tsv, its cells read by column name.
+// A column of models.tsv, looked up once by name (the name is kept for messages).
+struct Column {
+    std::string_view name;
+    std::size_t index;
+};
+
+struct Columns {
+    explicit Columns(const TsvTable& t)
+        : id(of(t, "id"))
+        , name(of(t, "name"))
+        , hidden(of(t, "hidden"))
+        , layers(of(t, "layers"))
+        , heads(of(t, "heads"))
+        , kvHeads(of(t, "kv_heads"))
+        , headDim(of(t, "head_dim"))
+        , intermediate(of(t, "intermediate"))
+        , vocab(of(t, "vocab"))
+        , mlp(of(t, "mlp"))
+        , norm(of(t, "norm"))
+        , bias(of(t, "bias"))
+        , tiedEmbeddings(of(t, "tied_embeddings"))
+        , learnedPositions(of(t, "learned_positions"))
+        , crossAttentionLayers(of(t, "cross_attention_layers"))
+        , maxPosition(of(t, "max_position"))
+        , architecture(of(t, "architecture"))
+        , params(of(t, "params"))
+        , moe(of(t, "moe"))
+        , sourceUrl(of(t, "source_url"))
+        , verification(of(t, "verification"))
+    {
+    }
+    static Column of(const TsvTable& t, std::string_view name) { return {name, t.column(name)}; }
+
+    Column id, name, hidden, layers, heads, kvHeads, headDim, intermediate, vocab, mlp, norm, bias, tiedEmbeddings,
+        learnedPositions, crossAttentionLayers, maxPosition, architecture, params, moe, sourceUrl, verification;
+};
+
+// One row of models.tsv, its cells read in place.
 struct Row {
     const TsvTable& table;
     std::size_t index;
 };
 
-std::string cell(const Row& row, const std::string& column) { return std::string(row.table.cell(row.index, column)); }
+std::string_view cell(const Row& row, const Column& column) { return row.table.cell(row.index, column.index); }
 
-std::int64_t whole(const Row& row, const std::string& column, bool emptyIsZero)
+std::int64_t whole(const Row& row, const Column& column, bool emptyIsZero)
 {
-    const std::string text = cell(row, column);
+    const std::string_view text = cell(row, column);
     if (text.empty() && emptyIsZero)
         return 0;
     std::int64_t value = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size() || value < 0)
-        throw std::invalid_argument(column + " '" + text + "' is not a whole number");
+        throw std::invalid_argument(std::string(column.name) + " '" + std::string(text) + "' is not a whole number");
     return value;
 }
 
-bool yesNo(const Row& row, const std::string& column)
+bool yesNo(const Row& row, const Column& column)
 {
-    const std::string text = cell(row, column);
+    const std::string_view text = cell(row, column);
     if (text != "y" && text != "n")
-        throw std::invalid_argument(column + " '" + text + "' is not y or n");
+        throw std::invalid_argument(std::string(column.name) + " '" + std::string(text) + "' is not y or n");
     return text == "y";
 }
 
-ModelSpec parseRow(const Row& row)
+ModelSpec parseRow(const Row& row, const Columns& c)
 {
     ModelSpec m;
-    m.id = cell(row, "id");
+    m.id = cell(row, c.id);
     if (m.id.empty())
         throw std::invalid_argument("id is empty");
-    m.name = cell(row, "name");
+    m.name = cell(row, c.name);
     TransformerShape& s = m.shape;
-    s.hidden = whole(row, "hidden", false);
-    s.layers = whole(row, "layers", false);
-    s.heads = whole(row, "heads", false);
-    s.kvHeads = whole(row, "kv_heads", false);
-    s.headDim = whole(row, "head_dim", true);
-    s.intermediate = whole(row, "intermediate", false);
-    s.vocab = whole(row, "vocab", false);
-    const auto mlp = mlpKindFrom(cell(row, "mlp"));
-    const auto norm = normKindFrom(cell(row, "norm"));
-    const auto bias = linearBiasFrom(cell(row, "bias"));
+    s.hidden = whole(row, c.hidden, false);
+    s.layers = whole(row, c.layers, false);
+    s.heads = whole(row, c.heads, false);
+    s.kvHeads = whole(row, c.kvHeads, false);
+    s.headDim = whole(row, c.headDim, true);
+    s.intermediate = whole(row, c.intermediate, false);
+    s.vocab = whole(row, c.vocab, false);
+    const auto mlp = mlpKindFrom(cell(row, c.mlp));
+    const auto norm = normKindFrom(cell(row, c.norm));
+    const auto bias = linearBiasFrom(cell(row, c.bias));
     if (!mlp || !norm || !bias)
         throw std::invalid_argument("mlp, norm or bias is not a known value");
     s.mlp = *mlp;
     s.norm = *norm;
     s.bias = *bias;
-    s.tiedEmbeddings = yesNo(row, "tied_embeddings");
-    s.learnedPositions = whole(row, "learned_positions", true);
-    s.crossAttentionLayers = whole(row, "cross_attention_layers", true);
-    m.maxPosition = whole(row, "max_position", false);
-    m.architecture = cell(row, "architecture");
+    s.tiedEmbeddings = yesNo(row, c.tiedEmbeddings);
+    s.learnedPositions = whole(row, c.learnedPositions, true);
+    s.crossAttentionLayers = whole(row, c.crossAttentionLayers, true);
+    m.maxPosition = whole(row, c.maxPosition, false);
+    m.architecture = cell(row, c.architecture);
     if (m.architecture != "decoder" && m.architecture != "encoder" && m.architecture != "encoder-decoder")
         throw std::invalid_argument("architecture '" + m.architecture + "' is not decoder, encoder or encoder-decoder");
-    if (!cell(row, "params").empty())
-        m.publishedParams = whole(row, "params", false);
-    m.moe = yesNo(row, "moe");
-    m.sourceUrl = cell(row, "source_url");
-    m.verification = cell(row, "verification");
+    if (!cell(row, c.params).empty())
+        m.publishedParams = whole(row, c.params, false);
+    m.moe = yesNo(row, c.moe);
+    m.sourceUrl = cell(row, c.sourceUrl);
+    m.verification = cell(row, c.verification);
     if (m.sourceUrl.empty() || m.verification.empty())
         throw std::invalid_argument("source_url and verification must be given");
     if (auto error = shapeError(s))
@@ -93,26 +130,30 @@ ModelSpec parseRow(const Row& row)
 
 const ModelCatalog& ModelCatalog::instance()
 {
-    static const ModelCatalog catalog(knowledgeFile("models.tsv"));
+    // Never destroyed: it lives until the process ends, and freeing it at exit would only delay the exit.
+    static const ModelCatalog& catalog = *new ModelCatalog(knowledgeFile("models.tsv"));
     return catalog;
 }
 
 ModelCatalog::ModelCatalog(std::string_view tsv)
 {
     const TsvTable table(tsv);
+    const Columns columns(table);
+    m_models.reserve(table.rowCount());
     std::size_t line = 1; // the header
     for (std::size_t r = 0; r < table.rowCount(); ++r) {
         const Row row{table, r};
         ++line;
         try {
-            ModelSpec m = parseRow(row);
+            ModelSpec m = parseRow(row, columns);
             if (find(m.id)) {
                 m_problems.push_back("models.tsv line " + std::to_string(line) + ": id '" + m.id + "' is repeated");
                 continue;
             }
             m_models.push_back(std::move(m));
         } catch (const std::exception& e) {
-            m_problems.push_back("models.tsv line " + std::to_string(line) + " (" + cell(row, "id") + "): " + e.what());
+            m_problems.push_back("models.tsv line " + std::to_string(line) + " (" + std::string(cell(row, columns.id))
+                                 + "): " + e.what());
         }
     }
 }
