@@ -10,27 +10,67 @@ namespace dsw {
 
 const SourceCatalog& SourceCatalog::instance()
 {
-    static const SourceCatalog catalog(knowledgeFile("sources.tsv"));
+    // Never destroyed: it lives until the process ends, and freeing it at exit would only delay the exit.
+    static const SourceCatalog& catalog = *new SourceCatalog(knowledgeFile("sources.tsv"), InPlace{});
     return catalog;
 }
 
-SourceCatalog::SourceCatalog(std::string_view tsv)
+SourceCatalog::SourceCatalog(std::string_view tsv, InPlace)
+    : SourceCatalog(std::string(), tsv)
 {
-    const TsvTable table(tsv);
-    const std::size_t id = table.column("id"), title = table.column("title"), url = table.column("url"),
-                      quote = table.column("quote");
-    m_sources.reserve(table.rowCount());
-    for (std::size_t r = 0; r < table.rowCount(); ++r)
-        m_sources.push_back({std::string(table.cell(r, id)), std::string(table.cell(r, title)),
-                             std::string(table.cell(r, url)), std::string(table.cell(r, quote))});
-    for (std::size_t i = 0; i < m_sources.size(); ++i)
-        m_index.emplace(m_sources[i].id, i); // a repeated id keeps its first row, as a search from the top did
+}
+
+SourceCatalog::SourceCatalog(std::string_view tsv)
+    : SourceCatalog(std::string(tsv), std::string_view())
+{
+}
+
+SourceCatalog::SourceCatalog(std::string ownText, std::string_view inPlace)
+    : m_ownText(std::move(ownText))
+    , m_table(m_ownText.empty() ? inPlace : std::string_view(m_ownText))
+    , m_title(m_table.column("title"))
+    , m_url(m_table.column("url"))
+    , m_quote(m_table.column("quote"))
+    , m_sources(m_table.rowCount())
+    , m_filled(m_table.rowCount(), false)
+{
+    const std::size_t id = m_table.column("id");
+    m_index.reserve(m_table.rowCount());
+    for (std::size_t r = 0; r < m_table.rowCount(); ++r)
+        m_index.emplace(m_table.cell(r, id), r); // a repeated id keeps its first row, as a search from the top did
+}
+
+const Source& SourceCatalog::row(std::size_t r) const
+{
+    if (!m_filled[r]) {
+        Source& s = m_sources[r];
+        s.id = m_table.cell(r, "id");
+        s.title = m_table.cell(r, m_title);
+        s.url = m_table.cell(r, m_url);
+        s.quote = m_table.cell(r, m_quote);
+        m_filled[r] = true;
+    }
+    return m_sources[r];
 }
 
 const Source* SourceCatalog::find(const std::string& id) const
 {
-    const auto it = m_index.find(id);
-    return it == m_index.end() ? nullptr : &m_sources[it->second];
+    const auto it = m_index.find(std::string_view(id));
+    if (it == m_index.end())
+        return nullptr;
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    return &row(it->second);
+}
+
+const std::vector<Source>& SourceCatalog::all() const
+{
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    if (!m_allFilled) {
+        for (std::size_t r = 0; r < m_sources.size(); ++r)
+            row(r);
+        m_allFilled = true;
+    }
+    return m_sources;
 }
 
 std::string quoteOf(const std::string& id)

@@ -1,4 +1,8 @@
 #pragma once
+#include "util/TsvTable.h"
+
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -14,16 +18,34 @@ struct Source {
     std::string quote; // exactly as the source gives it
 };
 
+// The sources, read in place: a row becomes a Source the first time it is asked for (a command cites a few of
+// ~200), so that start-up copies nothing. Thread-safe.
 class SourceCatalog {
 public:
     static const SourceCatalog& instance();
-    explicit SourceCatalog(std::string_view tsv);
+    explicit SourceCatalog(std::string_view tsv); // keeps its own copy of the text
+    SourceCatalog(const SourceCatalog&) = delete;
+    SourceCatalog& operator=(const SourceCatalog&) = delete;
+
     const Source* find(const std::string& id) const;
-    const std::vector<Source>& all() const { return m_sources; }
+    // Every row, in file order (the same objects find() returns).
+    const std::vector<Source>& all() const;
 
 private:
-    std::vector<Source> m_sources;
-    std::unordered_map<std::string, std::size_t> m_index; // id -> its first row: prose looks sources up on every plan
+    struct InPlace {}; // the text outlives the catalog (the embedded knowledge)
+    SourceCatalog(std::string_view tsv, InPlace);
+    SourceCatalog(std::string ownText, std::string_view inPlace); // reads ownText, or inPlace when it is empty
+    const Source& row(std::size_t index) const;                   // with m_mutex held
+
+    std::string m_ownText; // empty for the embedded catalog, read in place
+    TsvTable m_table;
+    std::size_t m_title, m_url, m_quote;
+    std::unordered_map<std::string_view, std::size_t> m_index; // id -> its first row: prose looks sources up on
+                                                               // every plan
+    mutable std::mutex m_mutex;
+    mutable std::vector<Source> m_sources; // one per row, filled when first asked for
+    mutable std::vector<bool> m_filled;
+    mutable bool m_allFilled = false;
 };
 
 // The quote of source `id` in double quotes, as prose cites it, so a quote lives once, in sources.tsv.
