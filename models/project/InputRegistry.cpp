@@ -6,10 +6,9 @@
 #include "util/Count.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
-#include <iomanip>
-#include <sstream>
 
 namespace dsw {
 
@@ -94,9 +93,11 @@ InputSpec derived(InputSpec s, std::string how)
 
 std::string formatNumber(double v)
 {
-    std::ostringstream out;
-    out << std::setprecision(15) << v; // 1048576, not 1.04858e+06
-    return out.str();
+    // What an ostream with setprecision(15) writes (%.15g in the C locale): 1048576, not 1.04858e+06; without
+    // building a stream for each of the registry's bounds.
+    char text[32];
+    const auto [end, ec] = std::to_chars(text, text + sizeof text, v, std::chars_format::general, 15);
+    return std::string(text, end);
 }
 
 bool parseDouble(const std::string& text, double& out)
@@ -178,6 +179,7 @@ TypedUnit splitUnit(const InputSpec& spec, const std::string& text)
 
 InputRegistry::InputRegistry()
 {
+    m_specs.reserve(80); // the entries below, without moving them while they are added
     const std::vector<std::string> all = {"zero", "precision", "pipeline", "memory", "nvme", "onebit", "sparse"};
     auto add = [this](InputSpec s, std::string page, std::vector<std::string> workflows) {
         m_specs.push_back(std::move(on(s, std::move(page), std::move(workflows))));
@@ -313,8 +315,9 @@ InputRegistry::InputRegistry()
                "fp32: fp32 master weights and Adam states (DeepSpeed's default); bf16: bf16.bf16_master_weights_and_"
                "grads and bf16.bf16_optimizer_states, with bf16 training and ZeRO stage 1, 2 or 3 only."),
         "setup", {"precision", "zero", "memory"});
-    add(text("software.deepspeed_version", "DeepSpeed version", knowledgeVersion(),
-             "Installed DeepSpeed version, e.g. " + knowledgeVersion() + "."),
+    const std::string version = knowledgeVersion();
+    add(text("software.deepspeed_version", "DeepSpeed version", version,
+             "Installed DeepSpeed version, e.g. " + version + "."),
         "setup", all);
     add(text("software.torch_version", "PyTorch version", "2.8.0", "Installed PyTorch version, e.g. 2.8.0."), "setup",
         {"precision", "sparse", "onebit"});
@@ -469,7 +472,8 @@ InputRegistry::InputRegistry()
 
 const InputRegistry& InputRegistry::instance()
 {
-    static const InputRegistry registry;
+    // Never destroyed: it lives until the process ends, and freeing it at exit would only delay the exit.
+    static const InputRegistry& registry = *new InputRegistry;
     return registry;
 }
 
