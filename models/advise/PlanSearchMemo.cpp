@@ -61,7 +61,8 @@ PlanSearchMemo::PlanSearchMemo(std::size_t capacity)
 
 PlanSearchMemo& PlanSearchMemo::shared()
 {
-    static PlanSearchMemo memo;
+    // Never destroyed: its searches live until the process ends, and freeing them at exit would only delay the exit.
+    static PlanSearchMemo& memo = *new PlanSearchMemo;
     return memo;
 }
 
