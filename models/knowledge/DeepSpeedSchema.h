@@ -25,6 +25,7 @@ struct SchemaKey {
         std::string note;
         bool ignored = false; // no longer read at all (silently)
         std::string source;
+        bool operator==(const Deprecation&) const = default;
     };
     struct DefaultChange {
         std::string from; // first DeepSpeed version with the new default
@@ -32,6 +33,7 @@ struct SchemaKey {
         nlohmann::json newValue;
         std::string source;
         bool quiet = false; // reported as info even where the new default applies
+        bool operator==(const DefaultChange&) const = default;
     };
 
     std::string name; // the JSON key (for stage-3 knobs, the stage3_ alias)
@@ -54,6 +56,8 @@ struct SchemaKey {
     std::optional<Deprecation> deprecated;
     std::vector<DefaultChange> changes;
     std::string source; // the key's source id, else the block's
+
+    bool operator==(const SchemaKey&) const = default;
 };
 
 struct SchemaBlock {
@@ -65,6 +69,7 @@ struct SchemaBlock {
     std::map<std::string, std::vector<std::string>> modes; // sparse_attention: keys read per mode
 
     const SchemaKey* find(const std::string& name) const; // by JSON key or pydantic field name
+    bool operator==(const SchemaBlock&) const = default;
 };
 
 // A key written in the wrong block ("load_universal_checkpoint" at the top level).
@@ -73,6 +78,7 @@ struct SchemaRelocation {
     std::string key;
     std::string belongs; // dotted path where DeepSpeed reads it
     std::string source;
+    bool operator==(const SchemaRelocation&) const = default;
 };
 
 // DeepSpeed's config schema (v0.19.5): which keys each block has, their types and defaults,
@@ -80,11 +86,38 @@ struct SchemaRelocation {
 // semantic diff.
 class DeepSpeedSchema {
 public:
-    static const DeepSpeedSchema& instance(); // the embedded resources/knowledge/deepspeed-schema.json
-    static Result<DeepSpeedSchema> fromJson(const std::string& text);
+    // Everything the file says, as read: what the build-time schema compiler writes out as C++
+    // (tools/schema-compiler) and what the compiled instance() is built from.
+    struct Contents {
+        std::string version;
+        std::vector<SchemaBlock> blocks;
+        std::vector<SchemaRelocation> relocations;
+        std::vector<std::string> autoPointers; // "auto" values the HF Trainer and Accelerate fill
+        std::string autoSource;
+        std::vector<std::string> accelerateAutoPointers; // filled by Accelerate only
+        std::string accelerateAutoSource;
+        bool operator==(const Contents&) const = default;
+    };
 
-    const std::string& deepspeedVersion() const { return m_version; }
-    const std::vector<SchemaBlock>& blocks() const { return m_blocks; }
+    DeepSpeedSchema() = default;
+    explicit DeepSpeedSchema(Contents contents)
+        : m_contents(std::move(contents))
+    {
+    }
+
+    // resources/knowledge/deepspeed-schema.json, read and checked when ds-wizard was built (a broken
+    // file fails the build): no JSON is parsed at run time. Defined in the generated
+    // CompiledDeepSpeedSchema.cpp.
+    static const DeepSpeedSchema& instance();
+    // `fileName` names the input in the error message.
+    static Result<DeepSpeedSchema> fromJson(const std::string& text,
+                                            const std::string& fileName = "deepspeed-schema.json");
+
+    const Contents& contents() const { return m_contents; }
+    bool operator==(const DeepSpeedSchema&) const = default;
+
+    const std::string& deepspeedVersion() const { return m_contents.version; }
+    const std::vector<SchemaBlock>& blocks() const { return m_contents.blocks; }
     const SchemaBlock* block(const std::string& path) const;
     const SchemaKey* key(const std::string& blockPath, const std::string& name) const;
 
@@ -109,13 +142,7 @@ public:
     std::string launcherAutoSource(const std::string& pointer, const std::string& launcher) const;
 
 private:
-    std::string m_version;
-    std::vector<SchemaBlock> m_blocks;
-    std::vector<SchemaRelocation> m_relocations;
-    std::vector<std::string> m_autoPointers;
-    std::string m_autoSource;
-    std::vector<std::string> m_accelerateAutoPointers;
-    std::string m_accelerateAutoSource;
+    Contents m_contents;
 };
 
 // Optimal-string-alignment edit distance (insertions, deletions, substitutions, adjacent swaps).
