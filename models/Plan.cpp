@@ -102,7 +102,7 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
     // the config is written for the micro-batch and accumulation its search chose (the same global batch). The
     // search is memoised per search input, and the ZeRO advice with it: an edit to an answer neither reads reuses
     // them.
-    plan.workflows.reserve(workflowIds().size()); // `zero` below stays valid
+    plan.workflows.reserve(workflowIds().size());
     PlanSearchMemo& memo = PlanSearchMemo::shared();
     std::string shapeError;
     try {
@@ -110,7 +110,10 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
     } catch (const std::invalid_argument& e) { // the model's shape contradicts itself: nothing can be sized
         shapeError = e.what();
     }
-    plan.workflows.push_back(plan.zeroSearch ? *memo.zeroAdvice(source) : adviseZeroShapeInvalid(shapeError));
+    if (plan.zeroSearch)
+        plan.workflows.push_back(memo.zeroAdvice(source)); // the stored advice itself, not a copy
+    else
+        plan.workflows.push_back(adviseZeroShapeInvalid(shapeError));
     const Advice& zero = plan.workflows.front();
     const Answers answers = withChosenBatch(source, zero);
     plan.workflows.push_back(advisePrecision(answers, zero)); // bf16 states need its ZeRO stage

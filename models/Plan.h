@@ -1,5 +1,6 @@
 #pragma once
 #include "advise/Advice.h"
+#include "advise/AdviceList.h"
 #include "advise/ConfigComposer.h"
 #include "advise/PlanSearch.h"
 #include "config/ConfigExport.h"
@@ -18,7 +19,7 @@ namespace dsw {
 
 // Everything the wizard says about one set of answers. Recomputed whole on every edit: it is arithmetic.
 struct Plan {
-    std::vector<Advice> workflows;            // in the order of workflowIds()
+    AdviceList workflows;                     // in the order of workflowIds(); shared, never copied
     nlohmann::ordered_json config;            // the composed ds_config
     std::vector<Finding> findings;            // between workflows
     std::vector<std::string> inputErrors;     // answers that do not validate

@@ -100,6 +100,7 @@ set(DSW_MODELS_ESTIMATE_SOURCES
 set(DSW_MODELS_ADVISE_SOURCES
     advise/Advice.cpp
     advise/Advice.h
+    advise/AdviceList.h
     advise/BatchKeys.cpp
     advise/BatchKeys.h
     advise/ChangePreview.cpp

@@ -112,8 +112,8 @@ private slots:
     // The plan without the search: p50 and p99 of the recompute after an edit to an answer the ZeRO workflow does
     // not read (here training.learning_rate, alternating between two values), with lint, as the window runs it
     // (makePlan of a project). The ZeRO plan search and the ZeRO advice written from it are then PlanSearchMemo hits
-    // (the advice is copied into the plan); everything else is recomputed: the other six advisors, the composed
-    // config, the cross checks, the lint. 400 runs after 20 warm-up runs.
+    // (the plan shares the stored advice, advise/AdviceList.h); everything else is recomputed: the other six
+    // advisors, the composed config, the cross checks, the lint. 400 runs after 20 warm-up runs.
     void recomputeWithoutSearchPercentiles_data() { recomputePercentiles_data(); }
     void recomputeWithoutSearchPercentiles()
     {
