@@ -60,7 +60,7 @@ private:
             const std::string child = pointer + "/" + pointerToken(it.key());
             const oj& value = it.value();
             const SchemaKey* spec = block ? block->find(it.key()) : nullptr;
-            const bool isAuto = value.is_string() && value.get<std::string>() == "auto";
+            const bool isAuto = value.is_string() && value.get_ref<const std::string&>() == "auto";
             if (isAuto && (spec || !block || block->strictness == BlockStrictness::Open)) {
                 autoValue(child, block, spec);
                 continue;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string_view>
 
 namespace dsw {
 
@@ -36,17 +38,76 @@ std::vector<LintFinding> LintReport::take()
     return std::move(m_findings);
 }
 
+namespace {
+
+// An RFC 6901 array index as nlohmann's json_pointer reads one: digits, no leading zero; nullopt otherwise (and for
+// one too large to be an index).
+std::optional<std::size_t> arrayIndex(std::string_view token)
+{
+    if (token.empty() || (token.size() > 1 && token[0] == '0'))
+        return std::nullopt;
+    std::size_t index = 0;
+    for (const char c : token) {
+        if (c < '0' || c > '9' || index > (std::numeric_limits<std::size_t>::max() - 9) / 10)
+            return std::nullopt;
+        index = index * 10 + static_cast<std::size_t>(c - '0');
+    }
+    return index;
+}
+
+} // namespace
+
+// What json_pointer(pointer) with contains() and at() finds (a malformed pointer or index finds nothing), walked over
+// the pointer's text: the rules look up dozens of pointers in every lint, and a json_pointer allocates a string per
+// token.
 const nlohmann::ordered_json* LintReport::at(const std::string& pointer) const
 {
-    try {
-        const nlohmann::ordered_json::json_pointer p(pointer);
-        return m_config.json.contains(p) ? &m_config.json.at(p) : nullptr;
-    } catch (const nlohmann::json::exception&) {
-        return nullptr; // e.g. an array index written as a word
+    const nlohmann::ordered_json* node = &m_config.json;
+    if (pointer.empty())
+        return node;
+    if (pointer[0] != '/')
+        return nullptr;
+    std::string unescaped; // only for a token with ~0 or ~1
+    std::size_t start = 1;
+    while (true) {
+        const std::size_t slash = std::min(pointer.find('/', start), pointer.size());
+        std::string_view token(pointer.data() + start, slash - start);
+        if (token.find('~') != std::string_view::npos) {
+            unescaped.clear();
+            for (std::size_t i = 0; i < token.size(); ++i) {
+                if (token[i] != '~') {
+                    unescaped += token[i];
+                    continue;
+                }
+                if (i + 1 == token.size() || (token[i + 1] != '0' && token[i + 1] != '1'))
+                    return nullptr; // not a pointer
+                unescaped += token[++i] == '0' ? '~' : '/';
+            }
+            token = unescaped;
+        }
+        if (node->is_object()) {
+            const auto it = node->find(token);
+            if (it == node->end())
+                return nullptr;
+            node = &*it;
+        } else if (node->is_array()) {
+            const auto index = arrayIndex(token);
+            if (!index || *index >= node->size())
+                return nullptr;
+            node = &(*node)[*index];
+        } else {
+            return nullptr;
+        }
+        if (slash == pointer.size())
+            return node;
+        start = slash + 1;
     }
 }
 
-bool LintReport::isQuoteless(const std::string& pointer) const { return m_quoteless.count(pointer) != 0; }
+bool LintReport::isQuoteless(const std::string& pointer) const
+{
+    return !m_quoteless.empty() && m_quoteless.count(pointer) != 0; // no hash of every key of a strict JSON file
+}
 
 std::string LintReport::launcher() const
 {

@@ -98,13 +98,13 @@ public:
     void checkValue(const std::string& pointer, const SchemaBlock& block, const SchemaKey& spec, const oj& v)
     {
         const bool strict = block.strictness == BlockStrictness::Forbid;
-        const std::string name = dottedPath(pointer);
+        const auto name = [&pointer] { return dottedPath(pointer); }; // for a finding's message only
         if (pointer == "/zero_optimization" && v.is_boolean())
             return; // the legacy form, ConfigRules' legacy-zero-bool
         if (v.is_null()) {
             if (!spec.nullable && spec.type != SchemaType::Any && !(spec.defaultValue && spec.defaultValue->is_null()))
                 m_r.add(strict ? LintLevel::Error : LintLevel::Warning, "wrong-type", pointer,
-                        name + " is null where DeepSpeed expects " + typeWord(spec.type) + ".", std::nullopt,
+                        name() + " is null where DeepSpeed expects " + typeWord(spec.type) + ".", std::nullopt,
                         spec.source);
             return;
         }
@@ -116,26 +116,26 @@ public:
                 return;
             if (strict && (pydanticBoolString(v) || (v.is_number_integer() && (v == 0 || v == 1))))
                 m_r.add(LintLevel::Warning, "wrong-type", pointer,
-                        name + " is " + describe(v)
+                        name() + " is " + describe(v)
                             + "; pydantic converts "
                               "it to a boolean, but write true or false.",
                         std::nullopt, "ds-config-model");
             else if (!strict && v.is_string())
                 m_r.add(LintLevel::Error, "wrong-type", pointer,
-                        name + " is " + describe(v)
+                        name() + " is " + describe(v)
                             + ": DeepSpeed uses it "
                               "as written, and any non-empty string counts as true in Python.",
                         "write true or false", spec.source);
             else
                 m_r.add(strict ? LintLevel::Error : LintLevel::Warning, "wrong-type", pointer,
-                        name + " is " + describe(v) + " where DeepSpeed expects a boolean.", "write true or false",
+                        name() + " is " + describe(v) + " where DeepSpeed expects a boolean.", "write true or false",
                         spec.source);
             return;
         case SchemaType::Int:
         case SchemaType::Number:
             if (!number && numericString(v) && strict && spec.type == SchemaType::Int && !pydanticIntString(v)) {
                 m_r.add(LintLevel::Error, "number-as-string", pointer,
-                        name + " is " + describe(v)
+                        name() + " is " + describe(v)
                             + ": pydantic turns a string into an integer only when it is written in digits (\"200000000\"), "
                               "so an exponent or other float spelling is refused and DeepSpeed does not load the config ("
                             + quoteExcerpt("pydantic-int-parsing", "Input should", "as an integer") + ").",
@@ -147,24 +147,24 @@ public:
             } else if (!number) {
                 if (!(v.is_boolean() && strict)) // pydantic's lax mode may read a boolean as 0/1
                     m_r.add(LintLevel::Error, "wrong-type", pointer,
-                            name + " is " + describe(v) + " where DeepSpeed expects " + typeWord(spec.type) + ".",
+                            name() + " is " + describe(v) + " where DeepSpeed expects " + typeWord(spec.type) + ".",
                             std::nullopt, spec.source);
                 else
                     m_r.add(LintLevel::Warning, "wrong-type", pointer,
-                            name + " is a boolean where DeepSpeed expects " + typeWord(spec.type) + ".", std::nullopt,
+                            name() + " is a boolean where DeepSpeed expects " + typeWord(spec.type) + ".", std::nullopt,
                             spec.source);
                 return;
             }
             if (spec.type == SchemaType::Int && *number != std::floor(*number)) {
                 m_r.add(LintLevel::Error, "wrong-type", pointer,
-                        name + " is " + describe(v) + ", not an integer"
+                        name() + " is " + describe(v) + ", not an integer"
                             + (strict ? std::string(": pydantic rejects it (int_from_float).") : std::string(".")),
                         std::nullopt, strict ? std::string("ds-config-model") : spec.source);
                 return;
             }
             if (spec.type == SchemaType::Int && v.is_number_float() && !strict)
                 m_r.add(LintLevel::Info, "float-for-int", pointer,
-                        name + " is written as a float (" + v.dump() + "); DeepSpeed does not convert values in "
+                        name() + " is written as a float (" + v.dump() + "); DeepSpeed does not convert values in "
                             + (block.path.empty() ? std::string("the top level") : "\"" + block.path + "\"")
                             + ", so the code gets the float.",
                         "write " + shortJson(v), "ds-config-parse");
@@ -173,16 +173,18 @@ public:
         case SchemaType::String:
             if (!v.is_string()) {
                 m_r.add(strict ? LintLevel::Error : LintLevel::Warning, "wrong-type", pointer,
-                        name + " is " + describe(v) + " where DeepSpeed expects a string.", std::nullopt, spec.source);
+                        name() + " is " + describe(v) + " where DeepSpeed expects a string.", std::nullopt,
+                        spec.source);
                 return;
             }
             if (!spec.values.empty()
-                && std::find(spec.values.begin(), spec.values.end(), v.get<std::string>()) == spec.values.end()) {
+                && std::find(spec.values.begin(), spec.values.end(), v.get_ref<const std::string&>())
+                    == spec.values.end()) {
                 std::string allowed;
                 for (const std::string& s : spec.values)
                     allowed += (allowed.empty() ? "" : ", ") + s;
                 m_r.add(LintLevel::Error, "invalid-value", pointer,
-                        name + " is " + describe(v) + "; DeepSpeed accepts only: " + allowed + ".", std::nullopt,
+                        name() + " is " + describe(v) + "; DeepSpeed accepts only: " + allowed + ".", std::nullopt,
                         spec.source);
             }
             return;
@@ -191,7 +193,7 @@ public:
             if ((spec.type == SchemaType::Object && !v.is_object())
                 || (spec.type == SchemaType::Array && !v.is_array()))
                 m_r.add(LintLevel::Error, "wrong-type", pointer,
-                        name + " is " + describe(v) + " where DeepSpeed expects " + typeWord(spec.type) + ".",
+                        name() + " is " + describe(v) + " where DeepSpeed expects " + typeWord(spec.type) + ".",
                         std::nullopt, spec.source);
             return;
         }

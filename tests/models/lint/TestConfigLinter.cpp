@@ -2,6 +2,7 @@
 // linted with, and one finding expected (or expected absent), derived by hand from
 // ../shared/knowledge/deepspeed-facts.md (section numbers in the comments).
 #include "lint/ConfigLinter.h"
+#include "lint/LintReport.h"
 
 #include <QTest>
 #include <algorithm>
@@ -1141,6 +1142,35 @@ private slots:
         QCOMPARE(top->line, 7);
         QVERIFY(zero->line < top->line);
         QVERIFY(all.front().line <= all.back().line); // in file order
+    }
+
+    // LintReport::at walks a pointer's text instead of building a json_pointer: it finds exactly what
+    // json_pointer's contains() and at() find, and nothing where the pointer or an array index is malformed.
+    void pointerLookupMatchesJsonPointer_data()
+    {
+        QTest::addColumn<QString>("pointer");
+        for (const char* p : {"", "/", "/a", "/a/b", "/a/b/c", "/a/x", "/arr", "/arr/0", "/arr/1", "/arr/2", "/arr/3",
+                              "/arr/01", "/arr/-", "/arr/x", "/arr/", "/arr/1/k", "/arr/99999999999999999999999",
+                              "/t~0l", "/s~1l", "/s~1l/x", "/~2", "/a~", "/a~/b", "a", "a/b", "/n", "/n/0", "/e/",
+                              "/e//", "/zero_optimization/stage", "/zero_optimization/stage/x", "//"})
+            QTest::newRow(*p ? p : "(empty)") << QString::fromUtf8(p);
+    }
+    void pointerLookupMatchesJsonPointer()
+    {
+        QFETCH(QString, pointer);
+        const auto parsed = parseConfigText(R"({"a": {"b": {"c": 1}}, "arr": [10, {"k": true}, [3]], "t~l": 2,
+            "s/l": {"x": "y"}, "n": null, "": {"": 5}, "e": {"": {"": 6}}, "zero_optimization": {"stage": 2}})");
+        QVERIFY(parsed.ok());
+        const nlohmann::ordered_json& json = parsed.value().json;
+        const nlohmann::ordered_json* expected = nullptr;
+        try {
+            const nlohmann::ordered_json::json_pointer p(pointer.toStdString());
+            expected = json.contains(p) ? &json.at(p) : nullptr;
+        } catch (const nlohmann::json::exception&) {
+        }
+        const Answers none;
+        const LintReport report(parsed.value(), none, DeepSpeedSchema::instance());
+        QCOMPARE(report.at(pointer.toStdString()), expected);
     }
 
     void jsonShape()
