@@ -1,6 +1,8 @@
 #include "advise/OnebitAdvisor.h"
 
 #include "advise/OnebitStep.h"
+#include "advise/PlanSearch.h"
+#include "advise/PlanSearchMemo.h"
 #include "knowledge/SourceCatalog.h"
 #include "util/Count.h"
 #include "util/Version.h"
@@ -83,7 +85,11 @@ std::optional<bool> zeroStage0Fits(const Advice& zero)
 
 oj optimizerBlock(const OnebitKind& kind, const Answers& a, const OnebitStep& s)
 {
-    oj params{{"lr", a.number("training.learning_rate")}};
+    oj block; // {"optimizer": {"type", "params"}}, built in place: initializer lists copy every value again
+    oj& optimizer = block["optimizer"];
+    optimizer["type"] = kind.type;
+    oj& params = optimizer["params"];
+    params["lr"] = a.number("training.learning_rate");
     if (kind.type == "ZeroOneAdam") {
         // DeepSpeed's documented defaults (config-json.md#L151-L158), written out to be explicit.
         params["var_freeze_step"] = 100000;
@@ -95,7 +101,7 @@ oj optimizerBlock(const OnebitKind& kind, const Answers& a, const OnebitStep& s)
     }
     params["cuda_aware"] = false; // no input says the MPI library is CUDA-aware
     params["comm_backend_name"] = a.text("onebit.comm_backend");
-    return oj{{"optimizer", {{"type", kind.type}, {"params", params}}}};
+    return block;
 }
 
 // A check on a config that does not use a 1-bit optimizer only describes what switching would need:
@@ -108,7 +114,7 @@ Check softened(Check check, bool onebitChosen)
 }
 
 void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitStep& c, const OnebitKind& kind,
-               bool chosen)
+               bool chosen, const PlanSearch* search)
 {
     const std::string subject = chosen ? kind.name : "A 1-bit optimizer";
     auto add = [&](CheckLevel level, std::string code, std::string message, std::string source) {
@@ -200,9 +206,15 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitSt
     // The decision rests on the node's rate; the networks table's one-port figure × hardware.nics_per_node may
     // understate nodes with one NIC per GPU.
     if (c.network && c.nodes > 1 && c.dataParallel > 1 && c.timed) {
-        StepJob wide = *c.job;
-        wide.time.nicsPerNode = std::max<std::int64_t>(wide.time.nicsPerNode, c.gpusPerNode);
-        const StepTime w = predictStep(wide, c.plan).time;
+        const std::int64_t wideNics = std::max<std::int64_t>(c.job->time.nicsPerNode, c.gpusPerNode);
+        StepTime w;
+        if (search) { // c.job is the search's job: the memo keeps this prediction with it
+            w = PlanSearchMemo::shared().stepTimeWithNics(*search, c.plan, wideNics);
+        } else {
+            StepJob wide = *c.job;
+            wide.time.nicsPerNode = wideNics;
+            w = predictStep(wide, c.plan).time;
+        }
         const StepTime& t = c.time();
         const bool flips = (t.gradientReduction >= t.compute) != (w.gradientReduction >= w.compute);
         const std::string nics = std::to_string(c.job->time.nicsPerNode);
@@ -297,20 +309,19 @@ void addTradeoffs(Advice& adv, const Answers& a, const OnebitStep& s, const Oneb
                  + against,
              "ds-onebit-zero"});
     }
-    adv.tradeoffs.push_back({"How the compression works",
-                             "Error compensation: " + quoteExcerpt("onebit-blog-stages", "1) doing compression")
-                                 + " 1-bit Adam has "
-                                 + quoteExcerpt("onebit-blog-stages", "two parts:", "representation."),
-                             "onebit-blog-stages"});
+    // Texts that depend on no answer are written once (sources.tsv does not change while the program runs).
+    static const std::string kCompression =
+        "Error compensation: " + quoteExcerpt("onebit-blog-stages", "1) doing compression") + " 1-bit Adam has "
+        + quoteExcerpt("onebit-blog-stages", "two parts:", "representation.");
+    adv.tradeoffs.push_back({"How the compression works", kCompression, "onebit-blog-stages"});
     const std::int64_t total = a.integer("training.total_steps");
+    static const std::string kVarianceFreezing =
+        "0/1 Adam has no freeze_step. var_freeze_step 100000, var_update_scaler 16, local_step_scaler "
+        "32678 and local_step_clipper 16 are DeepSpeed's defaults. "
+        + quoteExcerpt("ds-zoadam-var-freeze", "The `var_freeze_step`") + " "
+        + quoteExcerpt("ds-zoadam-var-freeze", "In practice");
     if (kind.type == "ZeroOneAdam")
-        adv.tradeoffs.push_back(
-            {"Variance freezing (var_freeze_step)",
-             "0/1 Adam has no freeze_step. var_freeze_step 100000, var_update_scaler 16, local_step_scaler "
-             "32678 and local_step_clipper 16 are DeepSpeed's defaults. "
-                 + quoteExcerpt("ds-zoadam-var-freeze", "The `var_freeze_step`") + " "
-                 + quoteExcerpt("ds-zoadam-var-freeze", "In practice"),
-             "ds-zoadam-var-freeze"});
+        adv.tradeoffs.push_back({"Variance freezing (var_freeze_step)", kVarianceFreezing, "ds-zoadam-var-freeze"});
     else
         adv.tradeoffs.push_back({"Warm-up length (freeze_step)",
                                  "freeze_step = " + std::to_string(c.freezeStep) + ", " + percent(kOnebitWarmupShare)
@@ -326,20 +337,18 @@ void addTradeoffs(Advice& adv, const Answers& a, const OnebitStep& s, const Oneb
                                      + " warm-up the blog's formula gives "
                                      + num(1 / (c.warmup + (1 - c.warmup) / c.compression)) + "x.",
                                  "ds-onebit-5x"});
-    else if (kind.type == "ZeroOneAdam")
-        adv.tradeoffs.push_back(
-            {"Communication volume",
-             "0/1 Adam " + quoteExcerpt("ds-zoadam-26x", "is able to reduce")
-                 + " The estimates here use 1-bit Adam's formula, so they understate 0/1 Adam's saving.",
-             "ds-zoadam-26x"});
-    else
-        adv.tradeoffs.push_back(
-            {"Communication volume",
-             "1-bit LAMB improves speed " + quoteExcerpt("ds-onebit-lamb-46x", "by reducing", "4.6x") + ".",
-             "ds-onebit-lamb-46x"});
+    else if (kind.type == "ZeroOneAdam") {
+        static const std::string kVolume = "0/1 Adam " + quoteExcerpt("ds-zoadam-26x", "is able to reduce")
+            + " The estimates here use 1-bit Adam's formula, so they understate 0/1 Adam's saving.";
+        adv.tradeoffs.push_back({"Communication volume", kVolume, "ds-zoadam-26x"});
+    } else {
+        static const std::string kVolume =
+            "1-bit LAMB improves speed " + quoteExcerpt("ds-onebit-lamb-46x", "by reducing", "4.6x") + ".";
+        adv.tradeoffs.push_back({"Communication volume", kVolume, "ds-onebit-lamb-46x"});
+    }
+    static const std::string kTryZeroOne = "The 1-bit Adam tutorial: " + quoteOf("ds-onebit-try-zoadam");
     if (kind.type != "OneBitLamb")
-        adv.tradeoffs.push_back({"Try 0/1 Adam first", "The 1-bit Adam tutorial: " + quoteOf("ds-onebit-try-zoadam"),
-                                 "ds-onebit-try-zoadam"});
+        adv.tradeoffs.push_back({"Try 0/1 Adam first", kTryZeroOne, "ds-onebit-try-zoadam"});
     adv.tradeoffs.push_back({"Watch out!", kind.watchOut, "ds-onebit-watchout"});
     if (a.text("hardware.inter_node_network").rfind("ethernet", 0) == 0 && a.number("hardware.inter_node_gbps") <= 0)
         adv.tradeoffs.push_back(
@@ -392,7 +401,7 @@ Advice adviseOnebit(const Answers& a, const Advice& zero, const PlanSearch* sear
     const bool suitable = s.verdict == "communication-bound" && fits0 != false;
     const std::string verdict = verdictText(s, suitable, fits0);
 
-    addChecks(adv, a, zero, s, kind, chosen);
+    addChecks(adv, a, zero, s, kind, chosen, search);
     if (chosen) {
         adv.fragment = optimizerBlock(kind, a, s);
         adv.headline = kind.name + (suitable ? " fits — " : " — ") + verdict
@@ -429,43 +438,41 @@ Advice adviseOnebit(const Answers& a, const Advice& zero, const PlanSearch* sear
     // Times are null where the step model gave none (verdict compute-unknown).
     auto seconds = [&](double value) { return s.timed ? oj(value) : oj(nullptr); };
     const StepTime& t = s.time();
-    const oj details{
-        {"suitable", suitable},
-        {"verdict", s.verdict},
-        {"basis", "ds-wizard's step-time model (estimate/StepModel), not a measurement"},
-        {"zero_plan", zeroStage(zero) ? oj(planLabel(s.zeroPlan)) : oj(nullptr)},
-        {"plan", planLabel(s.plan)},
-        {"plan_is_zero_plan", zeroStage(zero) && !s.movedToStage0()},
-        {"zero_plan_step_seconds", s.zeroStepSeconds > 0 ? oj(s.zeroStepSeconds) : oj(nullptr)},
-        {"step_seconds",
-         s.timed ? oj{{"total", t.total},
-                      {"compute", t.compute},
-                      {"communication", t.communication},
-                      {"offload", t.offload},
-                      {"bubble", t.bubble}}
-                 : oj(nullptr)},
-        {"compute_seconds", seconds(t.compute)},
-        {"communication_seconds", seconds(t.communication)},
-        {"gradient_reduction_seconds", seconds(t.gradientReduction)},
-        {"compression_stage_gradient_reduction_seconds", seconds(s.cost.compressedStage)},
-        {"compressed_gradient_reduction_seconds", seconds(s.cost.compressedAverage)},
-        {"communication_left_seconds", seconds(s.cost.communicationLeft)},
-        {"step_seconds_left", seconds(s.cost.stepLeft)},
-        {"step_time_saving_fraction", s.cost.saving ? oj(*s.cost.saving) : oj(nullptr)},
-        {"network_gbps", s.nodeGbps},
-        {"nics_per_node", s.job ? oj(s.job->time.nicsPerNode) : oj(nullptr)},
-        {"optimizer_type", chosen ? oj(kind.type) : oj(nullptr)},
-        {"suggested_optimizer_type", kind.type},
-        {"precision", s.precision},
-        {"peak_tflops", s.job && s.job->time.denseTflops > 0 ? oj(s.job->time.denseTflops) : oj(nullptr)},
-        {"mfu", s.job ? oj(s.job->time.mfu) : oj(nullptr)},
-        {"tokens_per_gpu_step", s.job ? oj(s.plan.microBatch * s.plan.accumulation * s.job->seqLen) : oj(nullptr)},
-        {"compression_ratio", s.cost.compression},
-        {"freeze_step", s.cost.freezeStep},
-        {"warmup_fraction", s.cost.warmup},
-        {"zero_stage0_fits", fits0 ? oj(*fits0) : oj(nullptr)}};
-    for (const auto& [key, value] : details.items())
-        adv.details[key] = value; // keys set earlier stay
+    // Written into adv.details in place (after any key set earlier), not built apart and copied member by member.
+    oj& d = adv.details;
+    d["suitable"] = suitable;
+    d["verdict"] = s.verdict;
+    d["basis"] = "ds-wizard's step-time model (estimate/StepModel), not a measurement";
+    d["zero_plan"] = zeroStage(zero) ? oj(planLabel(s.zeroPlan)) : oj(nullptr);
+    d["plan"] = planLabel(s.plan);
+    d["plan_is_zero_plan"] = zeroStage(zero) && !s.movedToStage0();
+    d["zero_plan_step_seconds"] = s.zeroStepSeconds > 0 ? oj(s.zeroStepSeconds) : oj(nullptr);
+    d["step_seconds"] = s.timed ? oj{{"total", t.total},
+                                     {"compute", t.compute},
+                                     {"communication", t.communication},
+                                     {"offload", t.offload},
+                                     {"bubble", t.bubble}}
+                                : oj(nullptr);
+    d["compute_seconds"] = seconds(t.compute);
+    d["communication_seconds"] = seconds(t.communication);
+    d["gradient_reduction_seconds"] = seconds(t.gradientReduction);
+    d["compression_stage_gradient_reduction_seconds"] = seconds(s.cost.compressedStage);
+    d["compressed_gradient_reduction_seconds"] = seconds(s.cost.compressedAverage);
+    d["communication_left_seconds"] = seconds(s.cost.communicationLeft);
+    d["step_seconds_left"] = seconds(s.cost.stepLeft);
+    d["step_time_saving_fraction"] = s.cost.saving ? oj(*s.cost.saving) : oj(nullptr);
+    d["network_gbps"] = s.nodeGbps;
+    d["nics_per_node"] = s.job ? oj(s.job->time.nicsPerNode) : oj(nullptr);
+    d["optimizer_type"] = chosen ? oj(kind.type) : oj(nullptr);
+    d["suggested_optimizer_type"] = kind.type;
+    d["precision"] = s.precision;
+    d["peak_tflops"] = s.job && s.job->time.denseTflops > 0 ? oj(s.job->time.denseTflops) : oj(nullptr);
+    d["mfu"] = s.job ? oj(s.job->time.mfu) : oj(nullptr);
+    d["tokens_per_gpu_step"] = s.job ? oj(s.plan.microBatch * s.plan.accumulation * s.job->seqLen) : oj(nullptr);
+    d["compression_ratio"] = s.cost.compression;
+    d["freeze_step"] = s.cost.freezeStep;
+    d["warmup_fraction"] = s.cost.warmup;
+    d["zero_stage0_fits"] = fits0 ? oj(*fits0) : oj(nullptr);
     return adv;
 }
 

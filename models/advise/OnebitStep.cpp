@@ -66,12 +66,18 @@ OnebitStep onebitStep(const Answers& a, const Advice& zero, const PlanSearch* se
     try {
         // The search's job is stepJobFrom of the answers before the chosen batch was written into them, which it
         // reads only as the global batch, kept.
-        s.job = search ? search->job : stepJobFrom(a);
+        if (search) // assigned apart: `search ? search->job : stepJobFrom(a)` would copy the job twice
+            s.job = search->job;
+        else
+            s.job = stepJobFrom(a);
         const StepPrediction* sized = nullptr;
         for (std::size_t i = 0; search && !sized && i < search->candidates.size(); ++i)
             if (sameCandidate(search->candidates[i].candidate, s.plan))
                 sized = &search->candidates[i];
-        s.prediction = sized ? *sized : predictStep(*s.job, s.plan);
+        if (sized) // likewise: one copy of the search's prediction, not two
+            s.prediction = *sized;
+        else
+            s.prediction = predictStep(*s.job, s.plan);
     } catch (const std::invalid_argument& e) { // a contradictory shape, or an input the step time rejects
         s.job.reset();
         s.prediction = {};

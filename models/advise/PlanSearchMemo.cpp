@@ -52,6 +52,13 @@ bool sameSearchInput(const Given& x, const Given& y)
     }
 }
 
+bool sameCandidate(const StepCandidate& x, const StepCandidate& y)
+{
+    return x.placement.stage == y.placement.stage && x.placement.offloadOptimizer == y.placement.offloadOptimizer
+        && x.placement.offloadParam == y.placement.offloadParam && x.checkpointing == y.checkpointing
+        && x.microBatch == y.microBatch && x.accumulation == y.accumulation;
+}
+
 } // namespace
 
 PlanSearchMemo::PlanSearchMemo(std::size_t capacity)
@@ -131,6 +138,31 @@ std::shared_ptr<const Advice> PlanSearchMemo::zeroAdvice(const Answers& answers)
             return e.zeroAdvice;
         }
     return advice; // evicted meanwhile: still the advice for these answers
+}
+
+StepTime PlanSearchMemo::stepTimeWithNics(const PlanSearch& search, const StepCandidate& candidate,
+                                          std::int64_t nicsPerNode)
+{
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        for (const Entry& e : m_entries)
+            if (e.search.get() == &search) // a search the memo holds: its address is not reused while it does
+                for (const Entry::NicsTime& t : e.nicsTimes)
+                    if (t.nicsPerNode == nicsPerNode && sameCandidate(t.candidate, candidate))
+                        return t.time;
+    }
+    StepJob job = search.job; // outside the lock
+    job.time.nicsPerNode = nicsPerNode;
+    const StepTime time = predictStep(job, candidate).time;
+    std::lock_guard<std::mutex> lock(m_mutex);
+    for (Entry& e : m_entries)
+        if (e.search.get() == &search) {
+            constexpr std::size_t kKept = 4; // one plan per 1-bit page; a few in case several pages ask
+            if (e.nicsTimes.size() >= kKept)
+                e.nicsTimes.erase(e.nicsTimes.begin());
+            e.nicsTimes.push_back({candidate, nicsPerNode, time});
+        }
+    return time;
 }
 
 std::uint64_t PlanSearchMemo::searches() const

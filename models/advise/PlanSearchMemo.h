@@ -36,6 +36,12 @@ public:
     // search is `*search(answers)`; throws as search() does.
     std::shared_ptr<const Advice> zeroAdvice(const Answers& answers);
 
+    // predictStep(job, candidate).time where `job` is `search.job` with `time.nicsPerNode` set to `nicsPerNode`: the
+    // 1-bit Adam page's "one NIC per GPU" check, which every recompute of a multi-node plan asks for the same stored
+    // search and the same plan of its stored ZeRO advice. Kept with the search while the memo holds it (predictStep
+    // is pure), else computed.
+    StepTime stepTimeWithNics(const PlanSearch& search, const StepCandidate& candidate, std::int64_t nicsPerNode);
+
     // Whether the search never reads answer `id` (the memo's key leaves it out). Tested: varying each such answer
     // over its values leaves every search the same.
     static bool searchIgnores(const std::string& id);
@@ -51,6 +57,12 @@ private:
         std::shared_ptr<const PlanSearch> search;
         std::shared_ptr<const Advice> zeroAdvice; // null until asked for
         std::uint64_t lastUse = 0;
+        struct NicsTime {
+            StepCandidate candidate;
+            std::int64_t nicsPerNode = 0;
+            StepTime time;
+        };
+        std::vector<NicsTime> nicsTimes; // stepTimeWithNics' answers, the latest last (a few at most)
     };
 
     mutable std::mutex m_mutex;

@@ -243,6 +243,44 @@ private slots:
         QVERIFY(compared >= 500);
     }
 
+    // A plan holds the stored ZeRO advice itself (shared, not a copy), and a copy of the plan shares every advice.
+    void thePlanSharesTheStoredZeroAdvice()
+    {
+        PlanSearchMemo::shared().clear();
+        const Answers a = answersFrom({"model.preset=llama-3.1-8b"});
+        const Plan plan = makePlan(a);
+        QCOMPARE(plan.find("zero"), PlanSearchMemo::shared().zeroAdvice(a).get());
+        const Plan copy = plan;
+        QCOMPARE(copy.workflows.size(), plan.workflows.size());
+        for (std::size_t i = 0; i < plan.workflows.size(); ++i)
+            QCOMPARE(&copy.workflows[i], &plan.workflows[i]);
+    }
+
+    // The step time kept with a stored search for another NIC count is predictStep's for that job: when it is first
+    // asked (computed and stored), when asked again (the stored one), and for a search the memo does not hold.
+    void theStepTimeWithOtherNicsIsPredictStepsTime()
+    {
+        PlanSearchMemo memo;
+        const Answers a = answersFrom({"model.preset=llama-3.1-70b", "hardware.nodes=4"});
+        const std::shared_ptr<const PlanSearch> held = memo.search(a);
+        const PlanSearch apart = searchPlans(a);
+        auto fresh = [&](const StepCandidate& c, std::int64_t nics) {
+            StepJob job = held->job;
+            job.time.nicsPerNode = nics;
+            return stepTimeJson(predictStep(job, c).time).dump();
+        };
+        int compared = 0;
+        for (const StepPrediction& p : held->candidates)
+            for (const std::int64_t nics : {std::int64_t(1), std::int64_t(8)}) {
+                const std::string expected = fresh(p.candidate, nics);
+                QCOMPARE(stepTimeJson(memo.stepTimeWithNics(*held, p.candidate, nics)).dump(), expected); // stored
+                QCOMPARE(stepTimeJson(memo.stepTimeWithNics(*held, p.candidate, nics)).dump(), expected); // a hit
+                QCOMPARE(stepTimeJson(memo.stepTimeWithNics(apart, p.candidate, nics)).dump(), expected); // not held
+                if (++compared >= 12)
+                    return;
+            }
+    }
+
     // The plan made through the shared memo, over edits the search does and does not read, is the plan made from
     // a fresh search.
     void thePlanIsTheSameWithAndWithoutTheMemo()
