@@ -290,32 +290,28 @@ void versionChecks(Advice& adv, const Situation& s)
 
 void addTradeoffs(Advice& adv, const Situation& s, const oj& aioDefaults)
 {
-    adv.tradeoffs.push_back({"aio_handle or gds_handle",
-                             quoteExcerpt("ds-deepnvme-tutorial", "The `aio_handle`", "more efficient.") + " "
-                                 + quoteExcerpt("ds-deepnvme-tutorial", "`aio_handle` requires"),
-                             "ds-deepnvme-tutorial"});
+    // Texts that depend on no answer are written once (sources.tsv does not change while the program runs).
+    static const std::string kHandles = quoteExcerpt("ds-deepnvme-tutorial", "The `aio_handle`", "more efficient.")
+        + " " + quoteExcerpt("ds-deepnvme-tutorial", "`aio_handle` requires");
+    static const std::string kGds = "DeepNVMe blog, Azure NC96ads_A100_v4, 1GB transfers: "
+        + quoteExcerpt("ds-deepnvme-blog-2024", "GDS improves performance") + " "
+        + quoteExcerpt("ds-deepnvme-blog-2024", "With GDS, DeepNVMe")
+        + " LLAMA3-70B on one A100-80GB: " + quoteExcerpt("ds-deepnvme-blog-2024", "With four NVMe SSDs");
+    static const std::string kHost = "DeepNVMe blog, Azure NC96ads_A100_v4 with four NVMe SSDs in RAID-0, each "
+        + quoteExcerpt("ds-deepnvme-blog-2024-cpu", "individually capable") + ": "
+        + quoteExcerpt("ds-deepnvme-blog-2024-cpu", "DeepNVMe scales");
+    static const std::string kBlocking =
+        "sync_pwrite/sync_pread return when the I/O is done. async_pwrite/async_pread return at once "
+        "so computation overlaps I/O, and one wait() can cover several operations; but "
+        + quoteOf("ds-deepnvme-wait") + " For best performance use pinned host or device tensors.";
+    adv.tradeoffs.push_back({"aio_handle or gds_handle", kHandles, "ds-deepnvme-tutorial"});
     if (s.cudaTensors)
         adv.tradeoffs.push_back(
-            {"GDS against the bounce buffer (published measurements, not a promise)",
-             "DeepNVMe blog, Azure NC96ads_A100_v4, 1GB transfers: "
-                 + quoteExcerpt("ds-deepnvme-blog-2024", "GDS improves performance") + " "
-                 + quoteExcerpt("ds-deepnvme-blog-2024", "With GDS, DeepNVMe")
-                 + " LLAMA3-70B on one A100-80GB: " + quoteExcerpt("ds-deepnvme-blog-2024", "With four NVMe SSDs"),
-             "ds-deepnvme-blog-2024"});
+            {"GDS against the bounce buffer (published measurements, not a promise)", kGds, "ds-deepnvme-blog-2024"});
     else
-        adv.tradeoffs.push_back({"Host-memory transfers (published measurement, not a promise)",
-                                 "DeepNVMe blog, Azure NC96ads_A100_v4 with four NVMe SSDs in RAID-0, each "
-                                     + quoteExcerpt("ds-deepnvme-blog-2024-cpu", "individually capable") + ": "
-                                     + quoteExcerpt("ds-deepnvme-blog-2024-cpu", "DeepNVMe scales"),
-                                 "ds-deepnvme-blog-2024-cpu"});
-    adv.tradeoffs.push_back(
-        {"Blocking or non-blocking",
-         "sync_pwrite/sync_pread return when the I/O is done. async_pwrite/async_pread return at once "
-         "so computation overlaps I/O, and one wait() can cover several operations; but "
-             + quoteOf("ds-deepnvme-wait")
-             + " For best performance use pinned host or "
-               "device tensors.",
-         "ds-deepnvme-wait"});
+        adv.tradeoffs.push_back(
+            {"Host-memory transfers (published measurement, not a promise)", kHost, "ds-deepnvme-blog-2024-cpu"});
+    adv.tradeoffs.push_back({"Blocking or non-blocking", kBlocking, "ds-deepnvme-wait"});
     adv.tradeoffs.push_back(
         {"Handle defaults are not the ds_config aio defaults",
          "Handles you create in your code default to block_size 1048576, queue_depth 128, single_submit "
@@ -334,15 +330,13 @@ void addTradeoffs(Advice& adv, const Situation& s, const oj& aioDefaults)
              + " form. The ds_config key thread_count became "
                "intra_op_parallelism separately, in 0.16.4.",
          "ds-deepnvme-history"});
-    adv.tradeoffs.push_back(
-        {"Tuning with ds_nvme_tune (DeepSpeed 0.15.2 or newer)",
-         "The tutorial's example, `ds_nvme_tune --nvme_dir /local_nvme --gpu`, printed "
-             + quoteExcerpt("ds-deepnvme-tune", "Best performance")
-             + " and recommended {\"aio\": {\"single_submit\": \"false\", \"overlap_events\": \"true\", "
-               "\"intra_op_parallelism\": 8, \"queue_depth\": 32, \"block_size\": 1048576}} on "
-             + quoteExcerpt("ds-deepnvme-tune", "two NVIDIA A6000", "half minutes.")
-             + " Its booleans are strings: convert them to true/false before use.",
-         "ds-deepnvme-tune"});
+    static const std::string kTune = "The tutorial's example, `ds_nvme_tune --nvme_dir /local_nvme --gpu`, printed "
+        + quoteExcerpt("ds-deepnvme-tune", "Best performance")
+        + " and recommended {\"aio\": {\"single_submit\": \"false\", \"overlap_events\": \"true\", "
+          "\"intra_op_parallelism\": 8, \"queue_depth\": 32, \"block_size\": 1048576}} on "
+        + quoteExcerpt("ds-deepnvme-tune", "two NVIDIA A6000", "half minutes.")
+        + " Its booleans are strings: convert them to true/false before use.";
+    adv.tradeoffs.push_back({"Tuning with ds_nvme_tune (DeepSpeed 0.15.2 or newer)", kTune, "ds-deepnvme-tune"});
     adv.tradeoffs.push_back(
         {"GDS for ZeRO-Infinity offload",
          "This workflow adds nothing to the ds_config. For NVMe offload, the aio block's use_gds "
@@ -376,11 +370,13 @@ Advice adviseNvme(const Answers& a)
     Advice adv;
     adv.workflow = "nvme";
     const oj& aioDefaults = deepspeedKnowledge().at("aio_defaults"); // keeps the file's key order
-    adv.details = oj{{"handle", nullptr},
-                     {"tensor_location", a.text("nvme.tensor_location")},
-                     {"constructor_form", nullptr},
-                     {"handle_defaults", handleDefaults()},
-                     {"ds_config_aio_defaults", aioDefaults}};
+    static const oj kHandleDefaults = handleDefaults();
+    oj& details = adv.details; // set member by member: an initializer list copies every value once more
+    details["handle"] = nullptr;
+    details["tensor_location"] = a.text("nvme.tensor_location");
+    details["constructor_form"] = nullptr;
+    details["handle_defaults"] = kHandleDefaults;
+    details["ds_config_aio_defaults"] = aioDefaults;
 
     if (a.text("hardware.nvme") != "nvme") {
         adv.status = AdviceStatus::NotApplicable;

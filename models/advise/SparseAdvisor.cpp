@@ -339,19 +339,21 @@ void addAlternatives(Advice& adv, const Answers& a)
     const std::int64_t heads = a.integer("model.attention_heads");
     const std::int64_t seqLen = a.integer("model.seq_len");
     const std::string ds = a.text("software.deepspeed_version");
-    adv.tradeoffs.push_back(
-        {"FlashAttention: exact attention in linear memory",
-         "What serves long sequences on a current stack. FlashAttention is exact (no pattern to choose); "
-         "its Theorem 1: "
-             + quoteOf("flashattention")
-             + " Compute stays quadratic in the sequence length; "
-               "sparse attention cuts compute too, but approximates attention.",
-         "flashattention"});
-    adv.tradeoffs.push_back(
-        {"PyTorch SDPA",
-         "torch.nn.functional.scaled_dot_product_attention (documented from PyTorch 2.0) needs no DeepSpeed op: "
-             + quoteOf("torch-sdpa") + " Check which implementation runs for your dtype, head size and GPU.",
-         "torch-sdpa"});
+    // Texts that depend on no answer are written once (sources.tsv does not change while the program runs).
+    static const std::string kFlash = "What serves long sequences on a current stack. FlashAttention is exact (no "
+                                      "pattern to choose); its Theorem 1: "
+        + quoteOf("flashattention")
+        + " Compute stays quadratic in the sequence length; sparse attention cuts compute too, but approximates "
+          "attention.";
+    static const std::string kSdpa =
+        "torch.nn.functional.scaled_dot_product_attention (documented from PyTorch 2.0) needs no DeepSpeed op: "
+        + quoteOf("torch-sdpa") + " Check which implementation runs for your dtype, head size and GPU.";
+    static const std::string kUlyssesQuotes =
+        quoteExcerpt("ds-ulysses", "DeepSpeed-Ulysses partitions", "participating GPU") + ", and each GPU "
+        + quoteExcerpt("ds-ulysses", "receives the full", "attention heads") + "; the blog reports "
+        + quoteExcerpt("ds-ulysses", "4x larger");
+    adv.tradeoffs.push_back({"FlashAttention: exact attention in linear memory", kFlash, "flashattention"});
+    adv.tradeoffs.push_back({"PyTorch SDPA", kSdpa, "torch-sdpa"});
     std::string degrees;
     for (std::int64_t d = 2; d <= heads && d <= 256; ++d)
         if (heads % d == 0 && seqLen % d == 0)
@@ -360,9 +362,7 @@ void addAlternatives(Advice& adv, const Answers& a)
         {"DeepSpeed-Ulysses sequence parallelism",
          "DistributedAttention (PR #4198, first in DeepSpeed v0.10.2"
              + std::string(versionAtLeast(ds, kUlyssesFirstVersion) ? "" : "; DeepSpeed " + ds + " predates it")
-             + "). " + quoteExcerpt("ds-ulysses", "DeepSpeed-Ulysses partitions", "participating GPU")
-             + ", and each GPU " + quoteExcerpt("ds-ulysses", "receives the full", "attention heads")
-             + "; the blog reports " + quoteExcerpt("ds-ulysses", "4x larger") + " It costs "
+             + "). " + kUlyssesQuotes + " It costs "
                "all-to-all communication per layer and a sequence-parallel process group. Degrees that divide both "
              + std::to_string(heads) + " heads and " + std::to_string(seqLen)
              + " tokens: " + (degrees.empty() ? "none" : degrees)
