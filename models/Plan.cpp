@@ -15,6 +15,7 @@
 #include "knowledge/DeepSpeedFacts.h"
 #include "project/InputRegistry.h"
 #include "project/ModelChecks.h"
+#include "util/JsonTextWriter.h"
 
 #include <algorithm>
 #include <map>
@@ -195,11 +196,13 @@ oj withMemberAfter(const oj& object, const std::string& after, const std::string
 }
 } // namespace
 
-Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
+namespace {
+Plan makeProjectPlan(const Project& project, const PartitionPolicy& partitioning, bool lint)
 {
     Plan plan = makePlan(project.answers, partitioning);
     if (!project.importedConfig.is_object()) {
-        lintPlan(plan, project.answers);
+        if (lint)
+            lintPlan(plan, project.answers);
         return plan;
     }
     plan.suggestions = suggestionsFor(project.importedConfig, plan.config, project.answers);
@@ -224,9 +227,18 @@ Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
                         plan.findings.end());
     for (auto& f : crossWorkflowFindings(plan.config, project.answers))
         plan.findings.push_back(std::move(f));
-    lintPlan(plan, project.answers, project.importedText);
+    if (lint)
+        lintPlan(plan, project.answers, project.importedText);
     return plan;
 }
+} // namespace
+
+Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
+{
+    return makeProjectPlan(project, partitioning, true);
+}
+
+Plan makePlanWithoutLint(const Project& project) { return makeProjectPlan(project, {}, false); }
 
 ExportOptions exportOptionsFor(const Plan& plan, const Project& project, ExportOptions base)
 {
@@ -277,6 +289,81 @@ nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow)
         j["suggestions_need"] = plan.suggestionsNeed;
     j["basis"] = plan.basis;
     return j;
+}
+
+std::string toJsonText(const Plan& plan, const std::string& onlyWorkflow)
+{
+    std::string text;
+    text.reserve(128 * 1024); // `recommend` prints about 90 KB
+    JsonTextWriter w(text);
+    w.beginObject();
+    w.member("config", plan.config);
+    w.key("workflows");
+    w.beginObject();
+    for (const auto& advice : plan.workflows) {
+        if (!onlyWorkflow.empty() && advice.workflow != onlyWorkflow)
+            continue;
+        // As toJson: the zero workflow's candidates follow its deepspeed_estimator (withMemberAfter).
+        const bool candidates = advice.workflow == "zero" && plan.zeroSearch
+            && advice.details.contains("deepspeed_estimator");
+        w.key(advice.workflow);
+        if (candidates && advice.details.contains("candidates")) { // a detail of that name: as toJson places it
+            w.value(withMemberAfter(toJson(advice), "deepspeed_estimator", "candidates",
+                                    zeroCandidatesJson(*plan.zeroSearch)));
+            continue;
+        }
+        const auto writeCandidates = [&] {
+            w.key("candidates");
+            w.beginArray();
+            for (const StepPrediction& p : plan.zeroSearch->candidates)
+                writeCandidateJson(w, p);
+            w.endArray();
+        };
+        w.beginObject();
+        const bool written = candidates ? writeJsonMembers(w, advice, "deepspeed_estimator", writeCandidates)
+                                        : writeJsonMembers(w, advice);
+        w.endObject();
+        if (!written) // a detail repeats a fixed member's key: nothing was written but the braces; redo it whole
+            return toJson(plan, onlyWorkflow).dump(2);
+    }
+    w.endObject();
+    w.key("findings");
+    w.beginArray();
+    for (const auto& f : plan.findings) {
+        w.beginObject();
+        w.member("level", toString(f.level));
+        w.member("code", f.code);
+        w.member("message", f.message);
+        w.member("workflows", f.workflows);
+        w.endObject();
+    }
+    w.endArray();
+    w.member("input_errors", plan.inputErrors);
+    w.key("lint");
+    w.beginArray();
+    for (const auto& f : plan.lint)
+        w.value(toJson(f));
+    w.endArray();
+    if (!plan.suggestions.empty()) {
+        w.key("suggestions");
+        w.beginArray();
+        for (const auto& s : plan.suggestions) {
+            w.beginObject();
+            w.member("pointer", s.pointer);
+            w.member("from", s.from);
+            w.member("to", s.to);
+            w.member("workflow", s.workflow);
+            w.member("reason", s.reason);
+            w.member("accepted", s.accepted);
+            w.endObject();
+        }
+        w.endArray();
+    }
+    if (!plan.suggestionsNeed.empty())
+        w.member("suggestions_need", plan.suggestionsNeed);
+    w.member("basis", plan.basis);
+    w.endObject();
+    return text;
 }
 
 } // namespace dsw

@@ -43,6 +43,9 @@ std::string workflowTitle(const std::string& id);
 Plan makePlan(const Answers& answers, const PartitionPolicy& partitioning = {});
 // For a project imported from a ds_config, `config` is that config with the accepted suggestions only.
 Plan makePlan(const Project& project, const PartitionPolicy& partitioning = {});
+// The same plan with `lint` left empty, for what reads only the config and the advice (export): the linter and the
+// schema it loads are most of a plan's cost.
+Plan makePlanWithoutLint(const Project& project);
 
 // What the exported launch.sh needs from the plan beyond the config: whether it checkpoints activations (the
 // answer when given, else the ZeRO workflow's chosen plan; not known for an import whose model or cluster is not
@@ -51,5 +54,8 @@ ExportOptions exportOptionsFor(const Plan& plan, const Project& project, ExportO
 
 // `ds-wizard recommend --format json`; `onlyWorkflow` limits "workflows" to one id when not empty.
 nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow = {});
+// toJson(plan, onlyWorkflow).dump(2), written straight as text (util/JsonTextWriter.h): the same bytes without
+// building the DOM (the ~160 candidates and each advice) only to print it.
+std::string toJsonText(const Plan& plan, const std::string& onlyWorkflow = {});
 
 } // namespace dsw

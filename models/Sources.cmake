@@ -17,6 +17,8 @@ set(DSW_MODELS_UTIL_SOURCES
     util/JsonAccess.h
     util/JsonLimits.cpp
     util/JsonLimits.h
+    util/JsonTextWriter.cpp
+    util/JsonTextWriter.h
     util/OrderedJsonReader.cpp
     util/OrderedJsonReader.h
     util/OrderedObjectBuilder.h

@@ -1,6 +1,8 @@
 #pragma once
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dsw {
@@ -59,5 +61,12 @@ std::string mark(CheckLevel level); // ✓ ⚠ ✗, as every view shows a check
 std::string toString(AdviceStatus status);
 nlohmann::ordered_json toJson(const Check& check);
 nlohmann::ordered_json toJson(const Advice& advice);
+
+class JsonTextWriter; // util/JsonTextWriter.h
+// toJson(advice)'s members written straight into the object `w` has open, byte for byte as its dump; `insert`
+// runs after the member named `after` (a detail's key). False, writing nothing, where a detail's key repeats one
+// of the fixed members: toJson's DOM then decides where it goes.
+bool writeJsonMembers(JsonTextWriter& w, const Advice& advice, std::string_view after = {},
+                      const std::function<void()>& insert = {});
 
 } // namespace dsw

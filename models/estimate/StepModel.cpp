@@ -4,6 +4,7 @@
 #include "knowledge/NetworkCatalog.h"
 #include "util/CheckedMath.h"
 #include "util/Count.h"
+#include "util/JsonTextWriter.h"
 
 #include <algorithm>
 #include <cmath>
@@ -309,6 +310,41 @@ nlohmann::ordered_json candidateJson(const StepPrediction& p)
     j["step_seconds"] = time.at("step_seconds");
     j["tokens_per_second_per_gpu"] = time.at("tokens_per_second_per_gpu");
     return j;
+}
+
+void writeCandidateJson(JsonTextWriter& w, const StepPrediction& p)
+{
+    const StepCandidate& c = p.candidate;
+    w.beginObject();
+    w.member("stage", c.placement.stage);
+    w.member("offload_optimizer", c.placement.offloadOptimizer);
+    w.member("offload_param", c.placement.offloadParam);
+    w.member("activation_checkpointing", c.checkpointing);
+    w.member("micro_batch_size", c.microBatch);
+    w.member("gradient_accumulation_steps", c.accumulation);
+    w.key("gpu_bytes");
+    w.beginObject();
+    w.member("total", p.gpu.total);
+    w.member("params", p.gpu.params);
+    w.member("grads", p.gpu.grads);
+    w.member("optimizer", p.gpu.optimizer);
+    w.member("buffers", p.gpu.buffers);
+    w.member("activations", p.gpu.activations);
+    w.member("other", p.gpu.other);
+    w.endObject();
+    w.member("cpu_bytes_per_node", p.cpuPerNode);
+    w.member("nvme_bytes_per_node", p.nvmePerNode);
+    w.member("fits", p.fits());
+    w.key("step_seconds"); // stepTimeJson's members, in the sorted order of its std::map object
+    w.beginObject();
+    w.member("bubble", p.time.bubble);
+    w.member("communication", p.time.communication);
+    w.member("compute", p.time.compute);
+    w.member("offload", p.time.offload);
+    w.member("total", p.time.total);
+    w.endObject();
+    w.member("tokens_per_second_per_gpu", p.time.tokensPerSecondPerGpu);
+    w.endObject();
 }
 
 } // namespace dsw

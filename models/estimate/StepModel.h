@@ -18,6 +18,8 @@
 
 namespace dsw {
 
+class JsonTextWriter; // util/JsonTextWriter.h
+
 // Share of GPU memory a plan must leave free beyond everything the step model counts (the CUDA context,
 // NCCL and fragmentation are counted): the wizard's margin for what it does not model (kernels' workspaces,
 // the allocator's rounding, a longer batch than planned). A stated wizard assumption, not a measurement.
@@ -116,6 +118,8 @@ nlohmann::ordered_json activationsJson(const StepJob& job, std::int64_t microBat
 // One candidate in the command line's contract: stage, offloads, checkpointing, micro-batch, accumulation,
 // gpu_bytes by component, cpu_bytes_per_node, nvme_bytes_per_node, fits, step_seconds, tokens_per_second_per_gpu.
 nlohmann::ordered_json candidateJson(const StepPrediction& p);
+// candidateJson(p) written straight as text, byte for byte its dump at the writer's indent (no DOM built).
+void writeCandidateJson(JsonTextWriter& w, const StepPrediction& p);
 
 std::string toString(OffloadDevice device); // none | cpu | nvme
 
