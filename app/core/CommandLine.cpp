@@ -52,29 +52,39 @@ std::int64_t assumedLargestLayer(std::int64_t params)
     return static_cast<std::int64_t>(32000.0 * std::round(hidden));
 }
 
+// A count option read as the registry's input `id` reads it: the same range and wording as --set id=value.
+std::int64_t registryCountOption(const QCommandLineParser& p, const QString& name, const std::string& id)
+{
+    if (!p.isSet(name))
+        throw BadInput{QStringLiteral("--%1 is required").arg(name)};
+    const auto parsed = InputRegistry::instance().parse(id, p.value(name).toStdString());
+    if (!parsed) {
+        const QString error = QString::fromStdString(parsed.error()); // "model.params: ..."
+        const QString prefix = QString::fromStdString(id);
+        throw BadInput{"--" + name + error.mid(error.startsWith(prefix) ? prefix.size() : 0)};
+    }
+    return parsed.value().get<std::int64_t>();
+}
+
+QString registryAllowed(const std::string& id)
+{
+    return QString::fromStdString(InputRegistry::allowed(*InputRegistry::instance().find(id)));
+}
+
 int runEstimate(const QStringList& args, QTextStream& out)
 {
     QCommandLineParser p;
-    const QString paramsAllowed =
-        QString::fromStdString(InputRegistry::allowed(*InputRegistry::instance().find("model.params")));
-    p.addOptions({{"params", "Total parameters: " + paramsAllowed + ".", "N"},
-                  {"gpus-per-node", "GPUs per node: 1 to 1024.", "G"},
+    p.addOptions({{"params", "Total parameters: " + registryAllowed("model.params") + ".", "N"},
+                  {"gpus-per-node", "GPUs per node: " + registryAllowed("hardware.gpus_per_node") + ".", "G"},
                   {"nodes", "Nodes: 1 to 100000.", "K"},
                   {"largest-layer", "Largest module's parameters: 1 to --params (default: an assumed embedding).", "N"},
                   {"buffer-factor", "DeepSpeed's additional_buffer_factor: a number from 1 to 10 (1.5).", "F"},
                   {"set", "Any model, hardware or training input for the step model: id=value.", "id=value"},
                   {"json", "JSON output."}});
     parseOrThrow(p, args);
-    if (!p.isSet("params"))
-        throw BadInput{QStringLiteral("--params is required")};
-    // The registry's model.params: the same range and wording as --set model.params.
-    const auto parsedParams = InputRegistry::instance().parse("model.params", p.value("params").toStdString());
-    if (!parsedParams) {
-        const QString error = QString::fromStdString(parsedParams.error()); // "model.params: ..."
-        throw BadInput{QStringLiteral("--params") + error.mid(error.startsWith("model.params") ? 12 : 0)};
-    }
-    const auto params = parsedParams.value().get<std::int64_t>();
-    const int gpus = static_cast<int>(countOption(p, "gpus-per-node", true, 1, 1024));
+    // The registry's model.params and hardware.gpus_per_node: the same ranges and wording as --set.
+    const auto params = registryCountOption(p, "params", "model.params");
+    const int gpus = static_cast<int>(registryCountOption(p, "gpus-per-node", "hardware.gpus_per_node"));
     const int nodes = static_cast<int>(countOption(p, "nodes", true, 1, 100000));
     std::int64_t largest = countOption(p, "largest-layer", false, 1, params);
     double factor = 1.5;
@@ -122,6 +132,30 @@ int runEstimate(const QStringList& args, QTextStream& out)
     applySets(p.values("set"), answers);
     if (const auto error = modelShapeError(answers))
         throw BadInput{QString::fromStdString(*error)};
+    if (!p.isSet("json")) { // the text prints neither the step model nor the conventions: they are not computed
+        out << QStringLiteral("Model with %1 parameters on %2 node(s) × %3 GPU(s); largest layer %4%5\n")
+                   .arg(QString::fromStdString(formatCount(params)))
+                   .arg(nodes)
+                   .arg(gpus)
+                   .arg(QString::fromStdString(formatCount(largest)), result.contains("assumed") ? " (assumed)" : "");
+        out << "DeepSpeed estimator (per GPU | per node CPU):\n";
+        for (const auto& r : rows)
+            out << QStringLiteral("  stage %1  offload_optimizer=%2 offload_param=%3 zero_init=%4  %5 | %6\n")
+                       .arg(r["stage"].get<int>())
+                       .arg(QString::fromStdString(r["offload_optimizer"].get<std::string>()), -4)
+                       .arg(QString::fromStdString(r["offload_param"].get<std::string>()), -4)
+                       .arg(r["zero_init"].is_null() ? "-" : (r["zero_init"].get<bool>() ? "1" : "0"))
+                       .arg(QString::fromStdString(formatGiB(r["gpu_bytes"].get<double>())), 12)
+                       .arg(QString::fromStdString(formatGiB(r["cpu_bytes"].get<double>())), 12);
+        out << "ZeRO paper model states per GPU (K = 12):\n";
+        for (const auto& s : states)
+            out << QStringLiteral("  stage %1  %2\n")
+                       .arg(s["stage"].get<int>())
+                       .arg(QString::fromStdString(formatGiB(s["total_bytes"].get<double>())));
+        if (result.contains("assumed"))
+            out << "Assumed: largest layer " << QString::fromStdString(result["assumed"]["how"].get<std::string>()) << "\n";
+        return 0;
+    }
     const PlanSearch search = searchPlans(answers);
     oj candidates = oj::array();
     for (const StepPrediction& c : search.candidates)
@@ -135,31 +169,7 @@ int runEstimate(const QStringList& args, QTextStream& out)
          "cpu per node, 18 bytes/parameter with fp16 params, additional_buffer_factor applied to cpu"},
         {"model_states",
          "ZeRO paper (arXiv:1910.02054), mixed-precision Adam K = 12: 16 bytes/parameter at stage 0, per GPU"}};
-    if (p.isSet("json")) {
-        out << QString::fromStdString(result.dump(2)) << "\n";
-        return 0;
-    }
-    out << QStringLiteral("Model with %1 parameters on %2 node(s) × %3 GPU(s); largest layer %4%5\n")
-               .arg(QString::fromStdString(formatCount(params)))
-               .arg(nodes)
-               .arg(gpus)
-               .arg(QString::fromStdString(formatCount(largest)), result.contains("assumed") ? " (assumed)" : "");
-    out << "DeepSpeed estimator (per GPU | per node CPU):\n";
-    for (const auto& r : rows)
-        out << QStringLiteral("  stage %1  offload_optimizer=%2 offload_param=%3 zero_init=%4  %5 | %6\n")
-                   .arg(r["stage"].get<int>())
-                   .arg(QString::fromStdString(r["offload_optimizer"].get<std::string>()), -4)
-                   .arg(QString::fromStdString(r["offload_param"].get<std::string>()), -4)
-                   .arg(r["zero_init"].is_null() ? "-" : (r["zero_init"].get<bool>() ? "1" : "0"))
-                   .arg(QString::fromStdString(formatGiB(r["gpu_bytes"].get<double>())), 12)
-                   .arg(QString::fromStdString(formatGiB(r["cpu_bytes"].get<double>())), 12);
-    out << "ZeRO paper model states per GPU (K = 12):\n";
-    for (const auto& s : states)
-        out << QStringLiteral("  stage %1  %2\n")
-                   .arg(s["stage"].get<int>())
-                   .arg(QString::fromStdString(formatGiB(s["total_bytes"].get<double>())));
-    if (result.contains("assumed"))
-        out << "Assumed: largest layer " << QString::fromStdString(result["assumed"]["how"].get<std::string>()) << "\n";
+    out << QString::fromStdString(result.dump(2)) << "\n";
     return 0;
 }
 
@@ -190,7 +200,7 @@ int runRecommend(const QStringList& args, QTextStream& out)
     // Answers and imported configs are user data: no control character reaches a terminal, or the file.
     std::string text = format == "config" ? jsonTerminalSafe(plan.config.dump(2)) + "\n"
         : format == "text" ? terminalSafeLines(QString::fromStdString(planText(plan, workflow))).toStdString()
-                           : jsonTerminalSafe(toJson(plan, workflow).dump(2)) + "\n";
+                           : jsonTerminalSafe(toJsonText(plan, workflow)) + "\n";
     writeOutput(p.value("output"), text, out);
     return 0;
 }

@@ -158,7 +158,7 @@ private slots:
                                                      "json (default), config", "-o, --output"};
         QTest::newRow("estimate --help") << QStringList{"estimate", "--help"}
                                          << QStringList{"Usage: ds-wizard estimate", "--params", "1M to 100T",
-                                                        "--gpus-per-node", "1 to 1024"};
+                                                        "--gpus-per-node", "1 to 64"};
         QTest::newRow("export -h") << QStringList{"export", "-h"}
                                    << QStringList{"Usage: ds-wizard export", "--to", "deepspeed-json", "--force"};
         QTest::newRow("import --help") << QStringList{"import", "--help"}
@@ -615,6 +615,12 @@ private slots:
         row("bad --params", {"estimate", "--params", "abc", "--gpus-per-node", "8", "--nodes", "1"},
             {"--params", "abc"});
         row("zero GPUs", {"estimate", "--params", "7B", "--gpus-per-node", "0", "--nodes", "1"}, {"--gpus-per-node"});
+        // The registry's hardware.gpus_per_node range and wording, as --set gives them (it was 1 to 1024 here).
+        row("GPUs per node above the registry's 64",
+            {"estimate", "--params", "7B", "--gpus-per-node", "65", "--nodes", "1"},
+            {"--gpus-per-node: \"65\" is out of range", "allowed: a whole number from 1 to 64"});
+        row("GPUs per node not a count", {"estimate", "--params", "7B", "--gpus-per-node", "x", "--nodes", "1"},
+            {"--gpus-per-node", "\"x\"", "1 to 64"});
         row("missing --nodes", {"estimate", "--params", "7B", "--gpus-per-node", "8"}, {"--nodes"});
         row("largest layer above params",
             {"estimate", "--params", "7B", "--gpus-per-node", "8", "--nodes", "1", "--largest-layer", "8B"},
@@ -819,7 +825,8 @@ private slots:
     // the text says "more than 8 EiB" (it printed −8589934592 GiB).
     void estimateAtTheLargestInputs()
     {
-        const QStringList args{"estimate", "--params",        "1e14", "--gpus-per-node", "1024", "--nodes",
+        // --gpus-per-node at the registry's hardware.gpus_per_node maximum (64).
+        const QStringList args{"estimate", "--params",        "1e14", "--gpus-per-node", "64", "--nodes",
                                "100000",   "--buffer-factor", "10"};
         const oj j = runJson(args + QStringList{"--json"});
         QVERIFY(j.contains("deepspeed_estimator"));
