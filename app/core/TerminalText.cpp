@@ -18,47 +18,69 @@ bool isInvisibleControl(char32_t c)
         || (c >= 0x2066 && c <= 0x2069);
 }
 
-// Whether the general loop below would write `unit` other than as it is: every C0 control and DEL (a newline
-// too, unless kept), every C1 control or bidirectional character named above, and any surrogate (a lone one
-// becomes U+FFFD in the UCS-4 round trip; a pair is never escaped, but left to the general loop).
+// Whether `unit` is written other than as it is: every C0 control and DEL (a newline too, unless kept), every C1
+// control or bidirectional character named above, and any surrogate (a pair is kept, a lone one becomes U+FFFD,
+// as QString::toUcs4 makes it).
 bool mayChange(char16_t unit, bool keepNewlines)
 {
     if (unit < 0x20)
         return !(unit == '\n' && keepNewlines);
     if (unit < 0x7f)
         return false;
-    return unit <= 0x9f || (unit >= 0x200e && unit <= 0x206f) || (unit >= 0xd800 && unit <= 0xdfff);
+    return unit <= 0x9f || isInvisibleControl(unit) || (unit >= 0xd800 && unit <= 0xdfff);
+}
+
+void appendEscape(QString& out, char32_t c, bool keepNewlines)
+{
+    if (c == '\n' && keepNewlines)
+        out += QChar('\n');
+    else if (c == '\n')
+        out += QStringLiteral("\\n");
+    else if (c == '\r')
+        out += QStringLiteral("\\r");
+    else if (c == '\t')
+        out += QStringLiteral("\\t");
+    else if (c < 0x20 || c == 0x7f)
+        out += QStringLiteral("\\x%1").arg(uint(c), 2, 16, QChar('0'));
+    else if (isInvisibleControl(c))
+        out += QStringLiteral("\\u%1").arg(uint(c), 4, 16, QChar('0'));
+    else
+        out += QString::fromUcs4(&c, 1);
 }
 
 QString escaped(const QString& text, bool keepNewlines)
 {
-    // Nearly every text needs no escape: it is returned as it is (shared, not copied).
+    // Nearly every text needs no escape: it is returned as it is (shared, not copied); otherwise the runs
+    // between escapes are copied whole.
     const char16_t* units = reinterpret_cast<const char16_t*>(text.constData());
-    qsizetype first = 0;
-    while (first < text.size() && !mayChange(units[first], keepNewlines))
-        ++first;
-    if (first == text.size())
+    const qsizetype size = text.size();
+    qsizetype i = 0;
+    while (i < size && !mayChange(units[i], keepNewlines))
+        ++i;
+    if (i == size)
         return text;
     QString out;
-    out.reserve(text.size() + 16);
-    out += QStringView(text).left(first);
-    for (const uint code : QStringView(text).mid(first).toUcs4()) {
-        const char32_t c = code;
-        if (c == '\n' && keepNewlines)
-            out += QChar('\n');
-        else if (c == '\n')
-            out += QStringLiteral("\\n");
-        else if (c == '\r')
-            out += QStringLiteral("\\r");
-        else if (c == '\t')
-            out += QStringLiteral("\\t");
-        else if (c < 0x20 || c == 0x7f)
-            out += QStringLiteral("\\x%1").arg(uint(c), 2, 16, QChar('0'));
-        else if (isInvisibleControl(c))
-            out += QStringLiteral("\\u%1").arg(uint(c), 4, 16, QChar('0'));
-        else
-            out += QString::fromUcs4(&c, 1);
+    out.reserve(size + 16);
+    qsizetype run = 0; // where the run of unchanged units before i starts
+    while (i < size) {
+        out += QStringView(text).mid(run, i - run);
+        const char16_t c = units[i];
+        if (c >= 0xd800 && c <= 0xdfff) {
+            const bool pair = c <= 0xdbff && i + 1 < size && units[i + 1] >= 0xdc00 && units[i + 1] <= 0xdfff;
+            if (pair)
+                out += QStringView(text).mid(i, 2);
+            else
+                out += QChar(QChar::ReplacementCharacter);
+            i += pair ? 2 : 1;
+        } else {
+            appendEscape(out, c, keepNewlines);
+            ++i;
+        }
+        run = i;
+        while (i < size && !mayChange(units[i], keepNewlines))
+            ++i;
     }
+    out += QStringView(text).mid(run, size - run);
     return out;
 }
 

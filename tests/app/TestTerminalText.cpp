@@ -91,7 +91,8 @@ const QStringList& escapedPieces()
                                        QString(QChar(0x9f)),           QString(QChar(0x200e)),
                                        QString(QChar(0x200f)),         QString(QChar(0x2028)),
                                        QString(QChar(0x202e)),         QString(QChar(0x2066)),
-                                       QString(QChar(0x2069)),         QString(QChar(0xd800))};
+                                       QString(QChar(0x2069)),         QString(QChar(0xd800)),
+                                       QString(QChar(0xdc00))};
     return pieces;
 }
 
