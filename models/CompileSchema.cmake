@@ -3,7 +3,7 @@
 # CompiledDeepSpeedSchema.cpp in the current build folder: DeepSpeedSchema::instance() built from literals, so no
 # run parses the schema, and a schema file fromJson rejects fails the build naming the file. OUT_VAR receives
 # the generated source, for the library that defines instance(). Used by models/ and the fuzz build.
-set(_dsw_compile_schema_root ${CMAKE_CURRENT_LIST_DIR}/..)
+get_filename_component(_dsw_compile_schema_root ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 function(dsw_compile_schema out_var)
     set(root ${_dsw_compile_schema_root})
     add_executable(dsw-schema-compiler

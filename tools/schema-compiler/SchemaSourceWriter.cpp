@@ -186,7 +186,9 @@ void writeKey(std::ostream& out, const SchemaKey& k)
     f.text("k.note", k.note);
     if (k.deprecated) {
         const SchemaKey::Deprecation& d = *k.deprecated;
-        out << "        SchemaKey::Deprecation& d = k.deprecated.emplace();\n";
+        // Not emplace(): clang sees Deprecation as not default-constructible inside SchemaKey.
+        out << "        k.deprecated = SchemaKey::Deprecation();\n"
+            << "        SchemaKey::Deprecation& d = *k.deprecated;\n";
         f.text("d.replacement", d.replacement);
         if (!d.replacementValue.is_null())
             f.line("d.replacementValue", jsonExpression(d.replacementValue));
