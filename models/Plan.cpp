@@ -304,8 +304,8 @@ std::string toJsonText(const Plan& plan, const std::string& onlyWorkflow)
         if (!onlyWorkflow.empty() && advice.workflow != onlyWorkflow)
             continue;
         // As toJson: the zero workflow's candidates follow its deepspeed_estimator (withMemberAfter).
-        const bool candidates = advice.workflow == "zero" && plan.zeroSearch
-            && advice.details.contains("deepspeed_estimator");
+        const bool candidates =
+            advice.workflow == "zero" && plan.zeroSearch && advice.details.contains("deepspeed_estimator");
         w.key(advice.workflow);
         if (candidates && advice.details.contains("candidates")) { // a detail of that name: as toJson places it
             w.value(withMemberAfter(toJson(advice), "deepspeed_estimator", "candidates",

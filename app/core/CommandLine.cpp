@@ -154,7 +154,8 @@ int runEstimate(const QStringList& args, QTextStream& out)
                        .arg(s["stage"].get<int>())
                        .arg(QString::fromStdString(formatGiB(s["total_bytes"].get<double>())));
         if (result.contains("assumed"))
-            out << "Assumed: largest layer " << QString::fromStdString(result["assumed"]["how"].get<std::string>()) << "\n";
+            out << "Assumed: largest layer " << QString::fromStdString(result["assumed"]["how"].get<std::string>())
+                << "\n";
         return 0;
     }
     // Written straight as text (util/JsonTextWriter.h): the same bytes as the DOM's dump(2), without a DOM of the
@@ -175,12 +176,13 @@ int runEstimate(const QStringList& args, QTextStream& out)
     w.endArray();
     w.member("chosen", search.chosen);
     w.endObject();
-    w.member("conventions",
-             oj{{"deepspeed_estimator",
-                 "DeepSpeed 0.19.5 estimate_zero2/3_model_states_mem_needs, reproduced exactly: gpu per GPU, "
-                 "cpu per node, 18 bytes/parameter with fp16 params, additional_buffer_factor applied to cpu"},
-                {"model_states",
-                 "ZeRO paper (arXiv:1910.02054), mixed-precision Adam K = 12: 16 bytes/parameter at stage 0, per GPU"}});
+    w.member(
+        "conventions",
+        oj{{"deepspeed_estimator",
+            "DeepSpeed 0.19.5 estimate_zero2/3_model_states_mem_needs, reproduced exactly: gpu per GPU, "
+            "cpu per node, 18 bytes/parameter with fp16 params, additional_buffer_factor applied to cpu"},
+           {"model_states",
+            "ZeRO paper (arXiv:1910.02054), mixed-precision Adam K = 12: 16 bytes/parameter at stage 0, per GPU"}});
     w.endObject();
     out << QString::fromStdString(text) << "\n";
     return 0;

@@ -180,8 +180,7 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c)
     if (job.pipelineStages > 1 && job.shape.layers > 0)
         p.activations.peakBytes = job.pipelineStage >= 0
             ? stageActivationPeak(job, acts, c, std::min(job.pipelineStage, job.pipelineStages - 1))
-            : std::max(stageActivationPeak(job, acts, c, 0),
-                       stageActivationPeak(job, acts, c, job.pipelineStages - 1));
+            : std::max(stageActivationPeak(job, acts, c, 0), stageActivationPeak(job, acts, c, job.pipelineStages - 1));
 
     StateMemoryInputs in;
     in.stage = c.placement.stage;

@@ -5,7 +5,8 @@
 namespace dsw {
 
 JsonTextWriter::JsonTextWriter(std::string& out)
-    : out_(out), serializer_(nlohmann::detail::output_adapter<char, std::string>(out), ' ')
+    : out_(out)
+    , serializer_(nlohmann::detail::output_adapter<char, std::string>(out), ' ')
 {
 }
 

@@ -33,7 +33,7 @@ public:
     void value(std::nullptr_t);
     void value(const std::vector<std::string>& texts); // an array of strings
 
-    template<typename T>
+    template <typename T>
     void member(std::string_view name, const T& v)
     {
         key(name);

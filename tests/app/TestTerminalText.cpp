@@ -74,8 +74,7 @@ std::string referenceJsonSafe(const std::string& json)
 // runs longer than the eight bytes the JSON scan reads at once.
 const QStringList& plainPieces()
 {
-    static const QStringList pieces = {QStringLiteral("plain text "),
-                                       QString::fromUtf8("Ψ·128 × 10⁹ — ✓ ≈ ⚠ ✗ • ◀"),
+    static const QStringList pieces = {QStringLiteral("plain text "), QString::fromUtf8("Ψ·128 × 10⁹ — ✓ ≈ ⚠ ✗ • ◀"),
                                        QString::fromUtf8("emoji 🙂 "),
                                        QStringLiteral("\"quoted\" back\\slash {}[]:,"),
                                        QString::fromUtf8("\u2027\u2030\u206a\u00a0\u00bf\u00c0\u0100")};
@@ -84,15 +83,12 @@ const QStringList& plainPieces()
 
 const QStringList& escapedPieces()
 {
-    static const QStringList pieces = {QStringLiteral("\x1b[31m"),     QStringLiteral("\r"),
-                                       QStringLiteral("\n"),           QStringLiteral("\t"),
-                                       QString(QChar(0)),              QStringLiteral("\x7f"),
-                                       QString(QChar(0x80)),           QString(QChar(0x9b)),
-                                       QString(QChar(0x9f)),           QString(QChar(0x200e)),
-                                       QString(QChar(0x200f)),         QString(QChar(0x2028)),
-                                       QString(QChar(0x202e)),         QString(QChar(0x2066)),
-                                       QString(QChar(0x2069)),         QString(QChar(0xd800)),
-                                       QString(QChar(0xdc00))};
+    static const QStringList pieces = {QStringLiteral("\x1b[31m"), QStringLiteral("\r"),   QStringLiteral("\n"),
+                                       QStringLiteral("\t"),       QString(QChar(0)),      QStringLiteral("\x7f"),
+                                       QString(QChar(0x80)),       QString(QChar(0x9b)),   QString(QChar(0x9f)),
+                                       QString(QChar(0x200e)),     QString(QChar(0x200f)), QString(QChar(0x2028)),
+                                       QString(QChar(0x202e)),     QString(QChar(0x2066)), QString(QChar(0x2069)),
+                                       QString(QChar(0xd800)),     QString(QChar(0xdc00))};
     return pieces;
 }
 

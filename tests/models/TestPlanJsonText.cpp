@@ -51,16 +51,16 @@ private slots:
         QTest::newRow("defaults") << Sets{};
         QTest::newRow("pipeline 4") << Sets{{"pipeline.stages", "4"}};
         QTest::newRow("pipeline uniform") << Sets{{"pipeline.stages", "2"}, {"pipeline.partition_method", "uniform"}};
-        QTest::newRow("nvme 70B") << Sets{{"hardware.nvme", "nvme"},
-                                          {"hardware.nvme_path", "/local_nvme"},
-                                          {"model.params", "70B"}};
+        QTest::newRow("nvme 70B") << Sets{
+            {"hardware.nvme", "nvme"}, {"hardware.nvme_path", "/local_nvme"}, {"model.params", "70B"}};
         QTest::newRow("onebit 4 nodes") << Sets{{"training.optimizer", "onebit-adam"}, {"hardware.nodes", "4"}};
         QTest::newRow("zero-one ethernet") << Sets{{"training.optimizer", "zero-one-adam"},
                                                    {"hardware.nodes", "8"},
                                                    {"hardware.inter_node_network", "ethernet-25g"}};
         QTest::newRow("sparse auto 16k") << Sets{{"sparse.pattern", "auto"}, {"model.seq_len", "16384"}};
         QTest::newRow("bigbird encoder") << Sets{{"sparse.pattern", "bigbird"}, {"model.architecture", "encoder"}};
-        QTest::newRow("llama 70b preset") << Sets{{"model.preset", "llama-3.1-70b"}, {"hardware.cpu_memory_gib", "512"}};
+        QTest::newRow("llama 70b preset")
+            << Sets{{"model.preset", "llama-3.1-70b"}, {"hardware.cpu_memory_gib", "512"}};
         QTest::newRow("oom message") << Sets{
             {"memory.oom_message", "CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total)"},
             {"memory.phase", "backward"}};
