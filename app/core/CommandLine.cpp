@@ -225,36 +225,33 @@ int runKeys(const QStringList& args, QTextStream& out)
     QCommandLineParser p;
     p.addOption({"json", "JSON output."});
     parseOrThrow(p, args);
-    oj all = oj::array();
-    for (const auto& s : InputRegistry::instance().all()) {
-        static const char* types[] = {"count", "integer", "number", "choice", "gpu", "text", "boolean"};
-        oj row{{"id", s.id},
-               {"type", types[static_cast<int>(s.type)]},
-               {"unit", s.unit},
-               {"allowed", InputRegistry::allowed(s)},
-               {"default", s.derivedDefault.empty() ? oj(s.defaultValue) : oj(s.derivedDefault)},
-               {"page", s.page},
-               {"workflows", s.workflows},
-               {"help", s.help}};
-        all.push_back(row);
-    }
+    static const char* types[] = {"count", "integer", "number", "choice", "gpu", "text", "boolean"};
     if (p.isSet("json")) {
+        oj all = oj::array();
+        for (const auto& s : InputRegistry::instance().all())
+            all.push_back(oj{{"id", s.id},
+                             {"type", types[static_cast<int>(s.type)]},
+                             {"unit", s.unit},
+                             {"allowed", InputRegistry::allowed(s)},
+                             {"default", s.derivedDefault.empty() ? oj(s.defaultValue) : oj(s.derivedDefault)},
+                             {"page", s.page},
+                             {"workflows", s.workflows},
+                             {"help", s.help}});
         out << QString::fromStdString(all.dump(2)) << "\n";
         return 0;
     }
-    for (const auto& row : all) {
-        out << QString::fromStdString(row["id"].get<std::string>()) << "  ("
-            << QString::fromStdString(row["type"].get<std::string>())
-            << (row["unit"].get<std::string>().empty() ? ""
-                                                       : ", " + QString::fromStdString(row["unit"].get<std::string>()))
-            << ")\n"
-            << "    " << QString::fromStdString(row["help"].get<std::string>()) << "\n"
-            << "    allowed: " << QString::fromStdString(row["allowed"].get<std::string>()) << "\n"
-            << "    default: "
-            << QString::fromStdString(row["default"].is_string() ? row["default"].get<std::string>()
-                                                                 : row["default"].dump())
-            << "\n";
+    // The text is written straight from the registry: no JSON row per input only to read it back.
+    std::string text;
+    for (const auto& s : InputRegistry::instance().all()) {
+        text += s.id + "  (" + types[static_cast<int>(s.type)] + (s.unit.empty() ? "" : ", " + s.unit) + ")\n";
+        text += "    " + s.help + "\n";
+        text += "    allowed: " + InputRegistry::allowed(s) + "\n";
+        const std::string shown = !s.derivedDefault.empty() ? s.derivedDefault
+            : s.defaultValue.is_string()                    ? s.defaultValue.get<std::string>()
+                                                            : s.defaultValue.dump();
+        text += "    default: " + shown + "\n";
     }
+    out << QString::fromStdString(text);
     return 0;
 }
 

@@ -369,7 +369,7 @@ Advice adviseNvme(const Answers& a)
 {
     Advice adv;
     adv.workflow = "nvme";
-    const oj& aioDefaults = deepspeedKnowledge().at("aio_defaults"); // keeps the file's key order
+    const oj& aioDefaults = deepspeedKnowledgeMember("aio_defaults"); // keeps the file's key order
     static const oj kHandleDefaults = handleDefaults();
     oj& details = adv.details; // set member by member: an initializer list copies every value once more
     details["handle"] = nullptr;
