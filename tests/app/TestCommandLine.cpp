@@ -1,6 +1,7 @@
 // The headless command line, through the real binary (DSW_EXECUTABLE) run with QProcess:
 // --version, --help, estimate, recommend (formats, --set, --project, -o), keys, and bad input
 // (exit 2, exactly one line on stderr naming the problem, nothing written).
+#include "CommandLine.h"
 #include "project/InputRegistry.h"
 #include "project/ProjectFile.h"
 
@@ -102,6 +103,35 @@ class TestCommandLine : public QObject {
     }
 
 private slots:
+    // Standard output that cannot take the bytes (a full disk, /dev/full) is an error, not a silent exit 0.
+    void standardOutputThatCannotBeWrittenIsAnError()
+    {
+        QProcess full;
+        full.setStandardOutputFile(QStringLiteral("/dev/full"));
+        full.start(QStringLiteral(DSW_EXECUTABLE), {QStringLiteral("recommend")});
+        QVERIFY(full.waitForFinished(30000));
+        QCOMPARE(full.exitCode(), 2);
+        const QByteArray err = full.readAllStandardError();
+        QVERIFY2(err.startsWith("ds-wizard recommend: cannot write to standard output: ") && err.count('\n') == 1,
+                 err.constData());
+    }
+
+    // Standard output takes the bytes as they are (writeOutput); a stream on a string takes them through a QString.
+    // Both give the same text.
+    void standardOutputBytesEqualTheStringStreamsText()
+    {
+        for (const QStringList& args :
+             {QStringList{"recommend"}, QStringList{"recommend", "--format", "text"}, QStringList{"keys"}}) {
+            QString text, errors;
+            QTextStream out(&text), err(&errors);
+            QCOMPARE(runCommandLine(QStringList{"ds-wizard"} + args, out, err), 0);
+            out.flush();
+            const Run r = run(args);
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.out == text.toUtf8(), qPrintable(args.join(' ')));
+        }
+    }
+
     void initTestCase()
     {
         QVERIFY(m_home.isValid());
