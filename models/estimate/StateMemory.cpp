@@ -42,40 +42,59 @@ void require(bool ok, const char* message)
 // Collects components; host and NVMe figures are given per rank and stored per node.
 class Builder {
 public:
-    explicit Builder(int gpusPerNode)
+    // `describe` false: the conventions' words are not built (each is a callable, called only when they are).
+    Builder(int gpusPerNode, bool describe)
         : m_gpusPerNode(gpusPerNode)
+        , m_describe(describe)
     {
     }
 
-    void steady(const char* id, std::int64_t bytes, const char* source, std::string convention)
+    template <class Words>
+    void steady(const char* id, std::int64_t bytes, const char* source, Words&& convention)
     {
-        add({id, MemoryPlace::Gpu, MemoryPhase::Steady, bytes, false, false, false, source, std::move(convention)});
+        add({id, MemoryPlace::Gpu, MemoryPhase::Steady, bytes, false, false, false, source, words(convention)});
     }
+    template <class Words>
     void transient(const char* id, std::int64_t bytes, bool forwardBackward, bool step, const char* source,
-                   std::string convention)
+                   Words&& convention)
     {
         add({id, MemoryPlace::Gpu, MemoryPhase::Transient, bytes, forwardBackward, step, false, source,
-             std::move(convention)});
+             words(convention)});
     }
-    void reserved(const char* id, std::int64_t bytes, const char* source, std::string convention)
+    template <class Words>
+    void reserved(const char* id, std::int64_t bytes, const char* source, Words&& convention)
     {
-        add({id, MemoryPlace::Gpu, MemoryPhase::Reserved, bytes, false, false, false, source, std::move(convention)});
+        add({id, MemoryPlace::Gpu, MemoryPhase::Reserved, bytes, false, false, false, source, words(convention)});
     }
-    void host(const char* id, std::int64_t bytesPerRank, bool pinned, const char* source, std::string convention)
+    template <class Words>
+    void host(const char* id, std::int64_t bytesPerRank, bool pinned, const char* source, Words&& convention)
     {
         add({id, MemoryPlace::HostRam, MemoryPhase::Steady, mulSat(bytesPerRank, m_gpusPerNode), false, false, pinned,
-             source, std::move(convention) + ", per rank × " + std::to_string(m_gpusPerNode) + " ranks per node"});
+             source, perNode(convention)});
     }
-    void nvme(const char* id, std::int64_t bytesPerRank, const char* source, std::string convention)
+    template <class Words>
+    void nvme(const char* id, std::int64_t bytesPerRank, const char* source, Words&& convention)
     {
         add({id, MemoryPlace::Nvme, MemoryPhase::Steady, mulSat(bytesPerRank, m_gpusPerNode), false, false, false,
-             source, std::move(convention) + ", per rank × " + std::to_string(m_gpusPerNode) + " ranks per node"});
+             source, perNode(convention)});
     }
     StateMemory& result() { return m_memory; }
 
 private:
     void add(MemoryComponent c) { m_memory.components.push_back(std::move(c)); }
+    template <class Words>
+    std::string words(Words& convention) const
+    {
+        return m_describe ? convention() : std::string();
+    }
+    template <class Words>
+    std::string perNode(Words& convention) const
+    {
+        return m_describe ? convention() + ", per rank × " + std::to_string(m_gpusPerNode) + " ranks per node"
+                          : std::string();
+    }
     int m_gpusPerNode;
+    bool m_describe;
     StateMemory m_memory;
 };
 
@@ -144,22 +163,32 @@ void bf16Optimizer(Builder& b, const StateMemoryInputs& in, const Sizes& s)
 {
     const char* src = "ds-bf16-optimizer-grads";
     const std::int64_t accum = in.fp32GradAccumulation ? 4 : 2;
-    b.steady("params16", mulSat(2, s.P), src, perParam(2, "of the stage, whole (BF16_Optimizer's bf16 flat buffer)"));
-    b.transient("grads16", mulSat(2, s.P), true, true, src,
-                perParam(2, "of the stage: the bf16 gradients of a backward, copied into the accumulation buffer"));
-    b.steady(in.fp32GradAccumulation ? "grads32_accum" : "grads16_accum", mulSat(accum, s.P), src,
-             perParam(accum, std::string("of the stage, whole: the gradient accumulation buffer (")
-                          + (in.fp32GradAccumulation ? "data_types.grad_accum_dtype fp32" : "bf16, the model's dtype")
-                          + ")"));
-    b.steady("master32", mulSat(4, s.part), src, perParam(4, "of the rank's partition (fp32 master weights)"));
-    b.steady("adam_m", mulSat(4, s.part), src, perParam(4, "of the rank's partition (Adam momentum, fp32)"));
-    b.steady("adam_v", mulSat(4, s.part), src, perParam(4, "of the rank's partition (Adam variance, fp32)"));
+    b.steady("params16", mulSat(2, s.P), src,
+             [&] { return std::string(perParam(2, "of the stage, whole (BF16_Optimizer's bf16 flat buffer)")); });
+    b.transient("grads16", mulSat(2, s.P), true, true, src, [&] {
+        return std::string(
+            perParam(2, "of the stage: the bf16 gradients of a backward, copied into the accumulation buffer"));
+    });
+    b.steady(in.fp32GradAccumulation ? "grads32_accum" : "grads16_accum", mulSat(accum, s.P), src, [&] {
+        return std::string(perParam(
+            accum,
+            std::string("of the stage, whole: the gradient accumulation buffer (")
+                + (in.fp32GradAccumulation ? "data_types.grad_accum_dtype fp32" : "bf16, the model's dtype") + ")"));
+    });
+    b.steady("master32", mulSat(4, s.part), src,
+             [&] { return std::string(perParam(4, "of the rank's partition (fp32 master weights)")); });
+    b.steady("adam_m", mulSat(4, s.part), src,
+             [&] { return std::string(perParam(4, "of the rank's partition (Adam momentum, fp32)")); });
+    b.steady("adam_v", mulSat(4, s.part), src,
+             [&] { return std::string(perParam(4, "of the rank's partition (Adam variance, fp32)")); });
     if (in.dataParallel > 1)
         b.transient("buckets", mulSat(accum, std::min<std::int64_t>(s.P, 500'000'000)), false, true,
-                    "ds-mem-stage0-allreduce",
-                    std::to_string(accum)
-                        + " bytes × min(parameters, 5e8): one flattened all-reduce bucket of the accumulated "
-                          "gradients at the boundary");
+                    "ds-mem-stage0-allreduce", [&] {
+                        return std::string(
+                            std::to_string(accum)
+                            + " bytes × min(parameters, 5e8): one flattened all-reduce bucket of the accumulated "
+                              "gradients at the boundary");
+                    });
 }
 
 Sizes sizesOf(const StateMemoryInputs& in)
@@ -184,30 +213,38 @@ void stage0(Builder& b, const StateMemoryInputs& in, const Sizes& s)
 {
     const char* wrapper = "ds-mem-engine-wrapper";
     if (s.lp == 4) {
-        b.steady("params32", mulSat(4, s.P), wrapper,
-                 perParam(4, "of the stage: fp32 training without ZeRO keeps the basic optimizer, no master copy"));
+        b.steady("params32", mulSat(4, s.P), wrapper, [&] {
+            return std::string(
+                perParam(4, "of the stage: fp32 training without ZeRO keeps the basic optimizer, no master copy"));
+        });
         b.transient("grads32", mulSat(4, s.P), s.ga > 1, true, wrapper,
-                    perParam(4, "of the stage, whole, accumulated until the step"));
+                    [&] { return std::string(perParam(4, "of the stage, whole, accumulated until the step")); });
     } else {
         const char* opt = "ds-mem-stage0-fp16-optimizer";
-        b.steady("params16", mulSat(2, s.P), opt, perParam(2, "of the stage, whole (FP16_Optimizer's flat buffer)"));
-        b.steady("master32", mulSat(4, s.P), opt, perParam(4, "of the stage, whole fp32 master copy"));
+        b.steady("params16", mulSat(2, s.P), opt,
+                 [&] { return std::string(perParam(2, "of the stage, whole (FP16_Optimizer's flat buffer)")); });
+        b.steady("master32", mulSat(4, s.P), opt,
+                 [&] { return std::string(perParam(4, "of the stage, whole fp32 master copy")); });
         b.transient("grads16", mulSat(2, s.P), s.ga > 1, true, opt,
-                    perParam(2, "of the stage, whole, accumulated until the step"));
-        b.transient("grad_partition32", mulSat(8, s.P), false, true, opt,
-                    perParam(8,
-                             "of the stage: step() converts each gradient to fp32 (4) and flattens the "
-                             "copies (4) before they are freed"));
+                    [&] { return std::string(perParam(2, "of the stage, whole, accumulated until the step")); });
+        b.transient("grad_partition32", mulSat(8, s.P), false, true, opt, [&] {
+            return std::string(perParam(8,
+                                        "of the stage: step() converts each gradient to fp32 (4) and flattens the "
+                                        "copies (4) before they are freed"));
+        });
     }
     const char* states = s.lp == 4 ? wrapper : "ds-mem-stage0-fp16-optimizer";
-    b.steady("adam_m", mulSat(4, s.P), states, perParam(4, "of the stage (Adam momentum, fp32)"));
-    b.steady("adam_v", mulSat(4, s.P), states, perParam(4, "of the stage (Adam variance, fp32)"));
+    b.steady("adam_m", mulSat(4, s.P), states,
+             [&] { return std::string(perParam(4, "of the stage (Adam momentum, fp32)")); });
+    b.steady("adam_v", mulSat(4, s.P), states,
+             [&] { return std::string(perParam(4, "of the stage (Adam variance, fp32)")); });
     if (in.dataParallel > 1)
         b.transient("buckets", mulSat(s.lp, std::min<std::int64_t>(s.P, 500'000'000)), false, true,
-                    "ds-mem-stage0-allreduce",
-                    std::to_string(s.lp)
-                        + " bytes × min(parameters, 5e8): one flattened all-reduce bucket "
-                          "(MEMORY_OPT_ALLREDUCE_SIZE) at the accumulation boundary");
+                    "ds-mem-stage0-allreduce", [&] {
+                        return std::string(std::to_string(s.lp)
+                                           + " bytes × min(parameters, 5e8): one flattened all-reduce bucket "
+                                             "(MEMORY_OPT_ALLREDUCE_SIZE) at the accumulation boundary");
+                    });
 }
 
 void stages1And2(Builder& b, const StateMemoryInputs& in, const Sizes& s)
@@ -216,60 +253,84 @@ void stages1And2(Builder& b, const StateMemoryInputs& in, const Sizes& s)
     const bool partitionGrads = in.stage == 2;
     const std::string lp = lpName(s);
     b.steady("params16", mulSat(s.lp, s.P), "ds-mem-z12-params16",
-             perParam(s.lp, "of the stage, whole on every GPU (" + lp + " flat buffer)"));
+             [&] { return std::string(perParam(s.lp, "of the stage, whole on every GPU (" + lp + " flat buffer)")); });
 
     // Gradients: whole until the boundary at stage 1, reduced bucket by bucket at stage 2.
     if (!partitionGrads)
-        b.transient("grads16", mulSat(s.lp, s.P), s.ga > 1, true, "ds-mem-z1-grads-boundary",
-                    perParam(s.lp, "of the stage, whole until the accumulation boundary (ZeRO-1 reduces there)"));
+        b.transient("grads16", mulSat(s.lp, s.P), s.ga > 1, true, "ds-mem-z1-grads-boundary", [&] {
+            return std::string(
+                perParam(s.lp, "of the stage, whole until the accumulation boundary (ZeRO-1 reduces there)"));
+        });
     if (in.buffers.contiguousGradients) {
         const std::int64_t copies = s.overlap ? 2 : 1;
         b.transient("buckets", mulSat(copies, in.buffers.reduceBucketSize, s.lp), true, true, "ds-mem-z12-ipg-buckets",
-                    "reduce_bucket_size × " + std::to_string(s.lp) + " bytes"
-                        + (s.overlap ? " × 2 (overlap_comm double-buffers)" : "")
-                        + ", from the first gradient hook of a backward to its epilogue");
+                    [&] {
+                        return std::string("reduce_bucket_size × " + std::to_string(s.lp) + " bytes"
+                                           + (s.overlap ? " × 2 (overlap_comm double-buffers)" : "")
+                                           + ", from the first gradient hook of a backward to its epilogue");
+                    });
     }
-    b.transient("allgather_bucket", 0, false, true, "ds-mem-allgather-into-tensor",
-                "0 bytes: with all_gather_into_tensor (torch >= 1.13, NCCL) the updated partitions are gathered in "
-                "place; allgather_bucket_size only splits the older path");
+    b.transient("allgather_bucket", 0, false, true, "ds-mem-allgather-into-tensor", [&] {
+        return std::string(
+            "0 bytes: with all_gather_into_tensor (torch >= 1.13, NCCL) the updated partitions are gathered in "
+            "place; allgather_bucket_size only splits the older path");
+    });
 
     if (offload) {
-        b.steady("offload_grad_staging", mulSat(s.lp, s.largest), "ds-mem-z12-offload-staging",
-                 perParam(s.lp, "of the largest module: the GPU buffer gradients pass through to the host"));
+        b.steady("offload_grad_staging", mulSat(s.lp, s.largest), "ds-mem-z12-offload-staging", [&] {
+            return std::string(
+                perParam(s.lp, "of the largest module: the GPU buffer gradients pass through to the host"));
+        });
         b.host("master32", mulSat(s.master, s.part), in.buffers.pinMemory, "ds-mem-z12-master",
-               perParam(s.master, "of the rank's partition (master weights on the host)"));
+               [&] { return std::string(perParam(s.master, "of the rank's partition (master weights on the host)")); });
         b.host("adam_m", mulSat(s.state, s.part), false, "ds-mem-cpu-adam-states",
-               perParam(s.state, "of the rank's partition (DeepSpeedCPUAdam momentum)"));
+               [&] { return std::string(perParam(s.state, "of the rank's partition (DeepSpeedCPUAdam momentum)")); });
         b.host("adam_v", mulSat(s.state, s.part), false, "ds-mem-cpu-adam-states",
-               perParam(s.state, "of the rank's partition (DeepSpeedCPUAdam variance)"));
+               [&] { return std::string(perParam(s.state, "of the rank's partition (DeepSpeedCPUAdam variance)")); });
         b.host("grad_partition32", mulSat(s.master, s.part), in.buffers.pinMemory, "ds-mem-z12-fp32-grad-partition",
-               perParam(s.master, "of the rank's partition: the optimizer's gradient partition, kept on the host"));
-        b.host("params16", mulSat(s.lp, s.part), in.buffers.pinMemory, "ds-mem-z12-master",
-               perParam(s.lp, "of the rank's partition: the " + lp + " copy the CPU step writes before upload"));
+               [&] {
+                   return std::string(perParam(
+                       s.master, "of the rank's partition: the optimizer's gradient partition, kept on the host"));
+               });
+        b.host("params16", mulSat(s.lp, s.part), in.buffers.pinMemory, "ds-mem-z12-master", [&] {
+            return std::string(
+                perParam(s.lp, "of the rank's partition: the " + lp + " copy the CPU step writes before upload"));
+        });
         b.host("offload_grad_staging", mulSat(s.lp, s.largest), in.buffers.pinMemory, "ds-mem-z12-offload-staging",
-               perParam(s.lp, "of the largest module: the host side of the gradient staging buffer"));
+               [&] {
+                   return std::string(
+                       perParam(s.lp, "of the largest module: the host side of the gradient staging buffer"));
+               });
         if (s.ga > 1 && in.states == StatePrecision::Fp32)
-            b.host("grads16_accumulated", mulSat(s.lp, s.part), in.buffers.pinMemory, "ds-mem-z12-offload-accum",
-                   perParam(s.lp, "of the rank's partition: gradients accumulated on the host between boundaries"));
+            b.host("grads16_accumulated", mulSat(s.lp, s.part), in.buffers.pinMemory, "ds-mem-z12-offload-accum", [&] {
+                return std::string(
+                    perParam(s.lp, "of the rank's partition: gradients accumulated on the host between boundaries"));
+            });
         return;
     }
 
     b.steady("master32", mulSat(s.master, s.part), "ds-mem-z12-master",
-             perParam(s.master, "of the rank's partition (master weights)"));
-    b.steady("adam_m", mulSat(s.state, s.part), "ds-mem-z12-master",
-             perParam(s.state, "of the rank's partition (Adam momentum, the master weights' dtype)"));
-    b.steady("adam_v", mulSat(s.state, s.part), "ds-mem-z12-master",
-             perParam(s.state, "of the rank's partition (Adam variance, the master weights' dtype)"));
+             [&] { return std::string(perParam(s.master, "of the rank's partition (master weights)")); });
+    b.steady("adam_m", mulSat(s.state, s.part), "ds-mem-z12-master", [&] {
+        return std::string(perParam(s.state, "of the rank's partition (Adam momentum, the master weights' dtype)"));
+    });
+    b.steady("adam_v", mulSat(s.state, s.part), "ds-mem-z12-master", [&] {
+        return std::string(perParam(s.state, "of the rank's partition (Adam variance, the master weights' dtype)"));
+    });
     // ZeRO-2's reduced partition. (At ZeRO-1 the contiguous copy replaces the partition's own whole gradients,
     // which grads16 already counts.)
     if (partitionGrads)
-        b.transient("grads16", mulSat(s.lp, s.part), true, true, "ds-mem-z12-grads-in-partition",
-                    perParam(s.lp, "of the rank's partition: its reduced gradients, contiguous"));
-    b.transient("grad_partition16_flat", mulSat(s.lp, s.part), false, true, "ds-mem-z12-step-grad",
-                perParam(s.lp, "of the rank's partition: its gradients flattened in step()"));
+        b.transient("grads16", mulSat(s.lp, s.part), true, true, "ds-mem-z12-grads-in-partition", [&] {
+            return std::string(perParam(s.lp, "of the rank's partition: its reduced gradients, contiguous"));
+        });
+    b.transient("grad_partition16_flat", mulSat(s.lp, s.part), false, true, "ds-mem-z12-step-grad", [&] {
+        return std::string(perParam(s.lp, "of the rank's partition: its gradients flattened in step()"));
+    });
     if (s.master != s.lp)
-        b.transient("grad_partition32", mulSat(s.master, s.part), false, true, "ds-mem-z12-step-grad",
-                    perParam(s.master, "of the rank's partition: its gradients converted for the step, freed after"));
+        b.transient("grad_partition32", mulSat(s.master, s.part), false, true, "ds-mem-z12-step-grad", [&] {
+            return std::string(
+                perParam(s.master, "of the rank's partition: its gradients converted for the step, freed after"));
+        });
 }
 
 void stage3(Builder& b, const StateMemoryInputs& in, const Sizes& s)
@@ -284,91 +345,116 @@ void stage3(Builder& b, const StateMemoryInputs& in, const Sizes& s)
 
     if (param == OffloadDevice::None) {
         b.steady("params16", mulSat(s.lp, s.part), "ds-mem-z3-fp16-partitions",
-                 perParam(s.lp, "of the rank's partition (" + lp + ")"));
+                 [&] { return std::string(perParam(s.lp, "of the rank's partition (" + lp + ")")); });
     } else if (param == OffloadDevice::Cpu) {
         b.host("params16", mulSat(s.lp, s.part), pin, "ds-mem-z3-param-cpu-flat",
-               perParam(s.lp, "of the rank's partition, in one flat host buffer"));
+               [&] { return std::string(perParam(s.lp, "of the rank's partition, in one flat host buffer")); });
     } else {
         b.host("params16", mulSat(s.lp, std::min(s.part, in.buffers.paramMaxInCpu)), pin, "ds-mem-z3-param-cpu-flat",
-               perParam(s.lp, "of min(partition, offload_param.max_in_cpu): the part kept in host memory"));
+               [&] {
+                   return std::string(
+                       perParam(s.lp, "of min(partition, offload_param.max_in_cpu): the part kept in host memory"));
+               });
         b.host("param_swap_buffers",
                mulSat(in.buffers.paramBufferCount, alignUp(in.buffers.paramBufferSize, s.lp), s.lp), pin,
-               "ds-mem-z3-param-swap-buffers",
-               "offload_param.buffer_count × buffer_size × " + std::to_string(s.lp) + " bytes of swap buffers");
+               "ds-mem-z3-param-swap-buffers", [&] {
+                   return std::string("offload_param.buffer_count × buffer_size × " + std::to_string(s.lp)
+                                      + " bytes of swap buffers");
+               });
         b.nvme("params16", mulSat(s.lp, s.part), "ds-mem-z3-param-swap-buffers",
-               perParam(s.lp, "of the rank's partition, written to the swap folder"));
+               [&] { return std::string(perParam(s.lp, "of the rank's partition, written to the swap folder")); });
     }
 
     if (in.buffers.contiguousGradients)
-        b.steady("buckets", mulSat(in.buffers.reduceBucketSize, s.lp), "ds-mem-z3-ipg-bucket",
-                 "reduce_bucket_size × " + std::to_string(s.lp)
-                     + " bytes, one buffer allocated once (overlap_comm does not double it at stage 3)");
+        b.steady("buckets", mulSat(in.buffers.reduceBucketSize, s.lp), "ds-mem-z3-ipg-bucket", [&] {
+            return std::string("reduce_bucket_size × " + std::to_string(s.lp)
+                               + " bytes, one buffer allocated once (overlap_comm does not double it at stage 3)");
+        });
 
     // The working set of forward and backward: gathered parameters the coordinator keeps (prefetch bucket, the
     // block being computed, and whatever is reused within stage3_max_reuse_distance), and the block's gradients.
     const std::int64_t window = addSat(in.buffers.maxReuseDistance, in.buffers.prefetchBucketSize, s.block);
-    b.transient("zero3_working_set", mulSat(s.lp, std::min(s.P, window)), true, false, "ds-mem-z3-coordinator",
-                perParam(s.lp,
-                         "of min(stage parameters, max_reuse_distance + prefetch bucket + one block): "
-                         "gathered parameters kept live (an upper bound)"));
+    b.transient("zero3_working_set", mulSat(s.lp, std::min(s.P, window)), true, false, "ds-mem-z3-coordinator", [&] {
+        return std::string(perParam(s.lp,
+                                    "of min(stage parameters, max_reuse_distance + prefetch bucket + one block): "
+                                    "gathered parameters kept live (an upper bound)"));
+    });
     // Without zero.Init, torch's own linear saves a transposed view of each gathered weight for backward, which
     // keeps the gathered buffer alive after ZeRO-3 releases the parameter: every block's weights stay until
     // backward reaches them. Full checkpointing runs forward without saving, so only the recomputed block holds.
     if (!in.zeroInit && !in.fullCheckpointing) {
         const std::int64_t kept = std::min(s.P, addSat(mulSat(in.layers, s.block), window));
-        b.transient("zero3_linear_held", mulSat(s.lp, kept - std::min(s.P, window)), true, false, "ds-zero3-linear",
-                    perParam(s.lp, "of every block's weights beyond the working set: gathered weights torch's "
-                                   "linear keeps for backward when the model was not built under zero.Init"));
+        b.transient(
+            "zero3_linear_held", mulSat(s.lp, kept - std::min(s.P, window)), true, false, "ds-zero3-linear", [&] {
+                return std::string(perParam(s.lp,
+                                            "of every block's weights beyond the working set: gathered weights torch's "
+                                            "linear keeps for backward when the model was not built under zero.Init"));
+            });
     }
-    b.transient("zero3_gathered_grads", mulSat(s.lp, s.block), true, false, "ds-mem-z3-ipg-bucket",
-                perParam(s.lp, "of one block: its whole gradients before they are reduced into the bucket"));
+    b.transient("zero3_gathered_grads", mulSat(s.lp, s.block), true, false, "ds-mem-z3-ipg-bucket", [&] {
+        return std::string(perParam(s.lp, "of one block: its whole gradients before they are reduced into the bucket"));
+    });
 
     if (opt == OffloadDevice::None) {
-        b.steady("master32", mulSat(s.master, s.part), "ds-mem-z3-master",
-                 perParam(s.master, "of the rank's partition: always a separate copy of the master weights"));
-        b.steady("adam_m", mulSat(s.state, s.part), "ds-mem-z3-master",
-                 perParam(s.state, "of the rank's partition (Adam momentum, the master weights' dtype)"));
-        b.steady("adam_v", mulSat(s.state, s.part), "ds-mem-z3-master",
-                 perParam(s.state, "of the rank's partition (Adam variance, the master weights' dtype)"));
-        b.steady("grads16", mulSat(s.gradAccum, s.part), "ds-mem-z3-grad-partitions",
-                 perParam(s.gradAccum, "of the rank's partition: the flat gradient partition, kept between steps"));
+        b.steady("master32", mulSat(s.master, s.part), "ds-mem-z3-master", [&] {
+            return std::string(
+                perParam(s.master, "of the rank's partition: always a separate copy of the master weights"));
+        });
+        b.steady("adam_m", mulSat(s.state, s.part), "ds-mem-z3-master", [&] {
+            return std::string(perParam(s.state, "of the rank's partition (Adam momentum, the master weights' dtype)"));
+        });
+        b.steady("adam_v", mulSat(s.state, s.part), "ds-mem-z3-master", [&] {
+            return std::string(perParam(s.state, "of the rank's partition (Adam variance, the master weights' dtype)"));
+        });
+        b.steady("grads16", mulSat(s.gradAccum, s.part), "ds-mem-z3-grad-partitions", [&] {
+            return std::string(
+                perParam(s.gradAccum, "of the rank's partition: the flat gradient partition, kept between steps"));
+        });
         const std::int64_t stepBytes = s.master != s.lp ? s.lp + s.master : s.lp;
-        b.transient("grad_partition32", mulSat(stepBytes, subGroup), false, true, "ds-mem-z3-step-grad",
-                    perParam(stepBytes,
-                             "of the largest sub-group (min(sub_group_size, partition)): the flattened "
-                             "gradients and their converted copy, one sub-group at a time"));
+        b.transient("grad_partition32", mulSat(stepBytes, subGroup), false, true, "ds-mem-z3-step-grad", [&] {
+            return std::string(perParam(stepBytes,
+                                        "of the largest sub-group (min(sub_group_size, partition)): the flattened "
+                                        "gradients and their converted copy, one sub-group at a time"));
+        });
         return;
     }
 
-    b.host(
-        "grads16", mulSat(s.gradAccum, s.part), pin, "ds-mem-z3-grad-partitions",
-        perParam(s.gradAccum, "of the rank's partition: the gradient partition, on the host with optimizer offload"));
+    b.host("grads16", mulSat(s.gradAccum, s.part), pin, "ds-mem-z3-grad-partitions", [&] {
+        return std::string(perParam(
+            s.gradAccum, "of the rank's partition: the gradient partition, on the host with optimizer offload"));
+    });
     if (opt == OffloadDevice::Cpu) {
         b.host("master32", mulSat(s.master, s.part), false, "ds-mem-z3-master",
-               perParam(s.master, "of the rank's partition (master weights on the host)"));
+               [&] { return std::string(perParam(s.master, "of the rank's partition (master weights on the host)")); });
         b.host("adam_m", mulSat(s.state, s.part), false, "ds-mem-cpu-adam-states",
-               perParam(s.state, "of the rank's partition (DeepSpeedCPUAdam momentum)"));
+               [&] { return std::string(perParam(s.state, "of the rank's partition (DeepSpeedCPUAdam momentum)")); });
         b.host("adam_v", mulSat(s.state, s.part), false, "ds-mem-cpu-adam-states",
-               perParam(s.state, "of the rank's partition (DeepSpeedCPUAdam variance)"));
-        b.host("grad_partition32", mulSat(s.master, s.part), pin, "ds-mem-z3-offload-grad-buffers",
-               perParam(s.master, "of the rank's partition: the optimizer's gradient buffers"));
+               [&] { return std::string(perParam(s.state, "of the rank's partition (DeepSpeedCPUAdam variance)")); });
+        b.host("grad_partition32", mulSat(s.master, s.part), pin, "ds-mem-z3-offload-grad-buffers", [&] {
+            return std::string(perParam(s.master, "of the rank's partition: the optimizer's gradient buffers"));
+        });
         return;
     }
     // NVMe: master weights, both Adam states and the optimizer's gradients live in the swap folder; the host keeps
     // buffer_count pinned sub-group buffers and one gradient buffer.
     b.host("optimizer_swap_buffers", mulSat(in.buffers.optimizerBufferCount, alignUp(subGroup, s.master), s.master),
-           pin, "ds-mem-z3-nvme-swap-buffers",
-           "offload_optimizer.buffer_count × largest sub-group × " + std::to_string(s.master) + " bytes, pinned");
-    b.host("grad_partition32", mulSat(s.master, subGroup), false, "ds-mem-z3-offload-grad-buffers",
-           perParam(s.master, "of the largest sub-group: the gradient buffer a swapped sub-group steps with"));
+           pin, "ds-mem-z3-nvme-swap-buffers", [&] {
+               return std::string("offload_optimizer.buffer_count × largest sub-group × " + std::to_string(s.master)
+                                  + " bytes, pinned");
+           });
+    b.host("grad_partition32", mulSat(s.master, subGroup), false, "ds-mem-z3-offload-grad-buffers", [&] {
+        return std::string(
+            perParam(s.master, "of the largest sub-group: the gradient buffer a swapped sub-group steps with"));
+    });
     b.nvme("master32", mulSat(s.master, s.part), "ds-mem-z3-nvme-swap-buffers",
-           perParam(s.master, "of the rank's partition (master weights)"));
+           [&] { return std::string(perParam(s.master, "of the rank's partition (master weights)")); });
     b.nvme("adam_m", mulSat(s.state, s.part), "ds-mem-z3-nvme-swap-buffers",
-           perParam(s.state, "of the rank's partition (Adam momentum)"));
+           [&] { return std::string(perParam(s.state, "of the rank's partition (Adam momentum)")); });
     b.nvme("adam_v", mulSat(s.state, s.part), "ds-mem-z3-nvme-swap-buffers",
-           perParam(s.state, "of the rank's partition (Adam variance)"));
-    b.nvme("grad_partition32", mulSat(s.master, s.part), "ds-mem-z3-nvme-gradients",
-           perParam(s.master, "of the rank's partition: gradients swapped out between micro-steps"));
+           [&] { return std::string(perParam(s.state, "of the rank's partition (Adam variance)")); });
+    b.nvme("grad_partition32", mulSat(s.master, s.part), "ds-mem-z3-nvme-gradients", [&] {
+        return std::string(perParam(s.master, "of the rank's partition: gradients swapped out between micro-steps"));
+    });
 }
 
 void addNotes(StateMemory& m, const StateMemoryInputs& in, OffloadDevice askedOptimizer, OffloadDevice askedParam)
@@ -436,7 +522,7 @@ StateMemory sizeStateMemory(const StateMemoryInputs& asked)
         in.offloadOptimizer = OffloadDevice::Cpu;
 
     const Sizes s = sizesOf(in);
-    Builder b(in.gpusPerNode);
+    Builder b(in.gpusPerNode, in.describe);
     if (runsBf16Optimizer(in))
         bf16Optimizer(b, in, s);
     else if (in.stage == 0)
@@ -447,22 +533,28 @@ StateMemory sizeStateMemory(const StateMemoryInputs& asked)
         stage3(b, in, s);
 
     if (in.activationBytes > 0)
-        b.transient("activations", in.activationBytes, true, false, in.activationSource.c_str(),
-                    "activations from the activation model (of the micro-batches 1F1B keeps in flight, under a "
-                    "pipeline)");
+        b.transient("activations", in.activationBytes, true, false, in.activationSource.c_str(), [&] {
+            return std::string(
+                "activations from the activation model (of the micro-batches 1F1B keeps in flight, under a "
+                "pipeline)");
+        });
 
-    b.reserved("cuda_context", kCudaContextBytes, "cuda-context-size",
-               "512 MiB per GPU process, a wizard allowance: the CUDA context (~300 MB with lazy loading) plus "
-               "library workspaces");
+    b.reserved("cuda_context", kCudaContextBytes, "cuda-context-size", [&] {
+        return std::string(
+            "512 MiB per GPU process, a wizard allowance: the CUDA context (~300 MB with lazy loading) plus "
+            "library workspaces");
+    });
     if (mulSat(in.dataParallel, in.nodes) > 1 || in.gpusPerNode > 1)
-        b.reserved("nccl_buffers", mulSat(kNcclBuffSize, kNcclPeers, kNcclChannels), "nccl-buffsize",
-                   "4 MiB NCCL_BUFFSIZE × 2 ring neighbours × 32 channels, a wizard allowance");
+        b.reserved("nccl_buffers", mulSat(kNcclBuffSize, kNcclPeers, kNcclChannels), "nccl-buffsize", [&] {
+            return std::string("4 MiB NCCL_BUFFSIZE × 2 ring neighbours × 32 channels, a wizard allowance");
+        });
     StateMemory& m = b.result();
     const std::int64_t peak = m.gpuPeakAllocated();
-    b.reserved("fragmentation", mulSat(peak / 100, kFragmentationPercent), "zero-paper-fragmentation",
-               std::to_string(kFragmentationPercent)
-                   + "% of the peak allocated, a wizard assumption for the caching "
-                     "allocator's unusable gaps");
+    b.reserved("fragmentation", mulSat(peak / 100, kFragmentationPercent), "zero-paper-fragmentation", [&] {
+        return std::string(std::to_string(kFragmentationPercent)
+                           + "% of the peak allocated, a wizard assumption for the caching "
+                             "allocator's unusable gaps");
+    });
     addNotes(m, in, asked.offloadOptimizer, asked.offloadParam);
     addEstimator(m, in);
     return m;

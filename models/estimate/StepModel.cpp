@@ -206,6 +206,7 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c)
     in.activationSource = kActivationSource;
     in.zeroInit = job.zeroInit;
     in.fullCheckpointing = c.checkpointing;
+    in.describe = false; // bytes only: no view reads the conventions' words (StateMemoryInputs::describe)
     p.memory = sizeStateMemory(in);
     p.gpu = breakdown(p.memory);
     p.cpuPerNode = p.memory.hostPerNode();
