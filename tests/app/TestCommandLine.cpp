@@ -2,6 +2,7 @@
 // --version, --help, estimate, recommend (formats, --set, --project, -o), keys, and bad input
 // (exit 2, exactly one line on stderr naming the problem, nothing written).
 #include "CommandLine.h"
+#include "ProgramRun.h"
 #include "project/InputRegistry.h"
 #include "project/ProjectFile.h"
 
@@ -21,12 +22,7 @@ using oj = nlohmann::ordered_json;
 
 namespace {
 
-struct Run {
-    bool finished = false;
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = dsw::test::ProgramRun;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
@@ -53,29 +49,8 @@ class TestCommandLine : public QObject {
 
     Run run(const QStringList& args, int timeoutMs = 30000)
     {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("QT_QPA_PLATFORM", "offscreen");
-        env.insert("HOME", m_home.path());
-        env.insert("XDG_CONFIG_HOME", m_home.path() + "/config");
-        env.insert("XDG_DATA_HOME", m_home.path() + "/data");
-        env.insert("XDG_CACHE_HOME", m_home.path() + "/cache");
-        env.insert("XDG_RUNTIME_DIR", m_home.path());
-        p.setProcessEnvironment(env);
-        p.setWorkingDirectory(m_home.path());
-        p.start(QStringLiteral(DSW_EXECUTABLE), args);
-        Run r;
-        if (!p.waitForStarted(10000))
-            return r;
-        r.finished = p.waitForFinished(timeoutMs);
-        if (!r.finished) {
-            p.kill();
-            p.waitForFinished(5000);
-        }
-        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        return r;
+        return dsw::test::runProgram(QStringLiteral(DSW_EXECUTABLE), args,
+                                     dsw::test::isolatedEnvironment(m_home.path()), m_home.path(), timeoutMs);
     }
 
     // Runs a command that must succeed and print JSON.
