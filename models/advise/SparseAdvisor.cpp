@@ -160,9 +160,10 @@ OpVerdict addVersionChecks(Advice& adv, const Answers& a, bool used)
     } else {
         adv.checks.push_back(
             {CheckLevel::Warn, "sparse-attention-unsupported-deepspeed",
-             requiresTorch() + "; ds-wizard's facts do not give the first DeepSpeed version "
-             "with that requirement (the op's own torch < 2.0 bound came with PR #3152, 2023-04). Check that "
-             "DeepSpeed "
+             requiresTorch()
+                 + "; ds-wizard's facts do not give the first DeepSpeed version "
+                   "with that requirement (the op's own torch < 2.0 bound came with PR #3152, 2023-04). Check that "
+                   "DeepSpeed "
                  + ds + " installs with torch " + torchText + ".",
              "ds-requirements"});
     }
@@ -193,9 +194,10 @@ void addPlatformChecks(Advice& adv, const Answers& a, OpVerdict& v, bool used)
         adv.checks.push_back({CheckLevel::Pass, "sparse-attention-cuda",
                               "CUDA " + cudaText + " meets the op's CUDA 10.1+ check.", "ds-sparse-op"});
     } else {
-        adv.checks.push_back({fail, "sparse-attention-cuda",
-                              "CUDA " + cudaText + " is too old: " + quoteExcerpt("ds-sparse-op", "sparse_attn requires") + ".",
-                              "ds-sparse-op"});
+        adv.checks.push_back(
+            {fail, "sparse-attention-cuda",
+             "CUDA " + cudaText + " is too old: " + quoteExcerpt("ds-sparse-op", "sparse_attn requires") + ".",
+             "ds-sparse-op"});
         v.canRun = false;
         v.whyNot.push_back("sparse_attn requires CUDA version 10.1+ (CUDA " + cudaText + ")");
     }
@@ -361,8 +363,9 @@ void addAlternatives(Advice& adv, const Answers& a)
     adv.tradeoffs.push_back(
         {"DeepSpeed-Ulysses sequence parallelism",
          "DistributedAttention (PR #4198, first in DeepSpeed v0.10.2"
-             + std::string(versionAtLeast(ds, kUlyssesFirstVersion) ? "" : "; DeepSpeed " + ds + " predates it")
-             + "). " + kUlyssesQuotes + " It costs "
+             + std::string(versionAtLeast(ds, kUlyssesFirstVersion) ? "" : "; DeepSpeed " + ds + " predates it") + "). "
+             + kUlyssesQuotes
+             + " It costs "
                "all-to-all communication per layer and a sequence-parallel process group. Degrees that divide both "
              + std::to_string(heads) + " heads and " + std::to_string(seqLen)
              + " tokens: " + (degrees.empty() ? "none" : degrees)
@@ -451,14 +454,13 @@ std::string addSparseBlock(Advice& adv, const Answers& a, const OpVerdict& verdi
              ""});
     adv.tradeoffs.push_back({"Expected gains, as DeepSpeed stated them in 2020 (not a promise for this setup)",
                              quoteOf("ds-sparse-news"), "ds-sparse-news"});
-    adv.tradeoffs.push_back(
-        {"The blog's measurements (V100, torch 1.x era)",
-         quoteExcerpt("ds-sparse-blog", "SA decreases", "is a parameter") + "; "
-             + quoteExcerpt("ds-sparse-blog", "SA empowers", "respectively") + " ("
-             + quoteExcerpt("ds-sparse-blog", "batch size 1", "32GB memory") + "); "
-             + quoteExcerpt("ds-sparse-blog", "up to 6.3x")
-             + " Sparse layouts approximate attention: check model quality yourself.",
-         "ds-sparse-blog"});
+    adv.tradeoffs.push_back({"The blog's measurements (V100, torch 1.x era)",
+                             quoteExcerpt("ds-sparse-blog", "SA decreases", "is a parameter") + "; "
+                                 + quoteExcerpt("ds-sparse-blog", "SA empowers", "respectively") + " ("
+                                 + quoteExcerpt("ds-sparse-blog", "batch size 1", "32GB memory") + "); "
+                                 + quoteExcerpt("ds-sparse-blog", "up to 6.3x")
+                                 + " Sparse layouts approximate attention: check model quality yourself.",
+                             "ds-sparse-blog"});
     adv.estimates.push_back(
         {"Blocks per row", static_cast<double>(blocksPerRow), "blocks",
          "ceil(seq_len / block) = ceil(" + std::to_string(seqLen) + " / " + std::to_string(layout.block) + ")",

@@ -61,8 +61,8 @@ std::vector<SchedulerSpec> readSchedulers()
     const oj& o = deepspeedKnowledgeMember("lr_schedulers");
     for (const char* group : {"deepspeed", "torch"})
         for (const oj& e : o.at(group))
-            out.push_back({e.at("name").get<std::string>(), std::string(group) == "deepspeed",
-                           e.value("warmup", false), strings(e.at("required")), strings(e.at("params"))});
+            out.push_back({e.at("name").get<std::string>(), std::string(group) == "deepspeed", e.value("warmup", false),
+                           strings(e.at("required")), strings(e.at("params"))});
     return out;
 }
 
@@ -89,7 +89,7 @@ const OptimizerSpec* findOptimizer(const std::string& type, const std::string& t
     for (const OptimizerSpec& s : optimizers())
         if (!s.deepspeedName && s.name == type)
             return s.torchFrom.empty() || torchVersion.empty() || versionAtLeast(torchVersion, s.torchFrom) ? &s
-                                                                                                             : nullptr;
+                                                                                                            : nullptr;
     return nullptr;
 }
 

@@ -134,12 +134,14 @@ public:
         case SchemaType::Int:
         case SchemaType::Number:
             if (!number && numericString(v) && strict && spec.type == SchemaType::Int && !pydanticIntString(v)) {
-                m_r.add(LintLevel::Error, "number-as-string", pointer,
-                        name() + " is " + describe(v)
-                            + ": pydantic turns a string into an integer only when it is written in digits (\"200000000\"), "
-                              "so an exponent or other float spelling is refused and DeepSpeed does not load the config ("
-                            + quoteExcerpt("pydantic-int-parsing", "Input should", "as an integer") + ").",
-                        "write " + shortJson(oj(*numericString(v))) + " as a number", "pydantic-int-parsing");
+                m_r.add(
+                    LintLevel::Error, "number-as-string", pointer,
+                    name() + " is " + describe(v)
+                        + ": pydantic turns a string into an integer only when it is written in digits "
+                          "(\"200000000\"), "
+                          "so an exponent or other float spelling is refused and DeepSpeed does not load the config ("
+                        + quoteExcerpt("pydantic-int-parsing", "Input should", "as an integer") + ").",
+                    "write " + shortJson(oj(*numericString(v))) + " as a number", "pydantic-int-parsing");
                 return;
             } else if (!number && numericString(v)) {
                 numberAsString(pointer, strict, v);

@@ -24,6 +24,9 @@ public:
 };
 
 // A window never painted is an error (exit 3), not a time.
-inline void exitIfNeverPainted() { QTimer::singleShot(10000, [] { std::_Exit(3); }); }
+inline void exitIfNeverPainted()
+{
+    QTimer::singleShot(10000, [] { std::_Exit(3); });
+}
 
 } // namespace dsw::test

@@ -262,13 +262,12 @@ private slots:
             << "error"
             << "write 8";
         // pydantic parses digit strings for int fields and refuses exponents (measured with the oracle).
-        QTest::newRow("bucket 2e8 as string")
-            << R"({"zero_optimization": {"stage": 2, "reduce_bucket_size": "2e8"}})"
-            << ""
-            << "number-as-string"
-            << "/zero_optimization/reduce_bucket_size"
-            << "error"
-            << "unable to parse string as an integer";
+        QTest::newRow("bucket 2e8 as string") << R"({"zero_optimization": {"stage": 2, "reduce_bucket_size": "2e8"}})"
+                                              << ""
+                                              << "number-as-string"
+                                              << "/zero_optimization/reduce_bucket_size"
+                                              << "error"
+                                              << "unable to parse string as an integer";
         QTest::newRow("max live 1e9 as string")
             << R"({"zero_optimization": {"stage": 3, "stage3_max_live_parameters": "1e9"}})"
             << ""
@@ -276,13 +275,12 @@ private slots:
             << "/zero_optimization/stage3_max_live_parameters"
             << "error"
             << "write 1000000000 as a number";
-        QTest::newRow("bucket 2.0 as string")
-            << R"({"zero_optimization": {"stage": 2, "reduce_bucket_size": "2.0"}})"
-            << ""
-            << "number-as-string"
-            << "/zero_optimization/reduce_bucket_size"
-            << "warning"
-            << "converts";
+        QTest::newRow("bucket 2.0 as string") << R"({"zero_optimization": {"stage": 2, "reduce_bucket_size": "2.0"}})"
+                                              << ""
+                                              << "number-as-string"
+                                              << "/zero_optimization/reduce_bucket_size"
+                                              << "warning"
+                                              << "converts";
         QTest::newRow("bucket as string zero")
             << R"({"zero_optimization": {"stage": 2, "reduce_bucket_size": "500000000"}})"
             << ""
@@ -791,7 +789,8 @@ private slots:
 
         // --- the engine's own checks (EngineRules): what the optimizer and scheduler constructors and
         // _do_sanity_check refuse. Verdicts confirmed with ds_full_oracle.py (DeepSpeed 0.19.5).
-        const QString adam = R"("train_micro_batch_size_per_gpu": 1, "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}})";
+        const QString adam =
+            R"("train_micro_batch_size_per_gpu": 1, "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}})";
         QTest::newRow("optimizer AdamX") << R"({"optimizer": {"type": "AdamX"}})"
                                          << ""
                                          << "optimizer-unknown"
@@ -853,18 +852,20 @@ private slots:
                                         << "/optimizer/type"
                                         << "absent"
                                         << "";
-        QTest::newRow("Adagrad at stage 2") << R"({"optimizer": {"type": "Adagrad"}, "zero_optimization": {"stage": 2}})"
-                                            << ""
-                                            << "untested-optimizer-with-zero"
-                                            << "/optimizer/type"
-                                            << "absent"
-                                            << "";
-        QTest::newRow("Adam betaz") << R"({"optimizer": {"type": "Adam", "params": {"lr": 1e-4, "betaz": [0.9, 0.95]}}})"
-                                    << ""
-                                    << "optimizer-param-unknown"
-                                    << "/optimizer/params/betaz"
-                                    << "error"
-                                    << "did you mean \"betas\"?";
+        QTest::newRow("Adagrad at stage 2")
+            << R"({"optimizer": {"type": "Adagrad"}, "zero_optimization": {"stage": 2}})"
+            << ""
+            << "untested-optimizer-with-zero"
+            << "/optimizer/type"
+            << "absent"
+            << "";
+        QTest::newRow("Adam betaz")
+            << R"({"optimizer": {"type": "Adam", "params": {"lr": 1e-4, "betaz": [0.9, 0.95]}}})"
+            << ""
+            << "optimizer-param-unknown"
+            << "/optimizer/params/betaz"
+            << "error"
+            << "did you mean \"betas\"?";
         QTest::newRow("fp32_optimizer_states without offload")
             << R"({"optimizer": {"type": "AdamW", "params": {"fp32_optimizer_states": false}}, "zero_optimization": {"stage": 2}})"
             << ""
@@ -879,30 +880,33 @@ private slots:
             << "/optimizer/params/fp32_optimizer_states"
             << "absent"
             << "";
-        QTest::newRow("torch_adam is DeepSpeed's") << R"({"optimizer": {"type": "Adam", "params": {"torch_adam": true, "fused": true}}})"
-                                                   << ""
-                                                   << "optimizer-param-unknown"
-                                                   << "/optimizer/params/torch_adam"
-                                                   << "absent"
-                                                   << "";
+        QTest::newRow("torch_adam is DeepSpeed's")
+            << R"({"optimizer": {"type": "Adam", "params": {"torch_adam": true, "fused": true}}})"
+            << ""
+            << "optimizer-param-unknown"
+            << "/optimizer/params/torch_adam"
+            << "absent"
+            << "";
         QTest::newRow("Lion eps") << R"({"optimizer": {"type": "Lion", "params": {"eps": 1e-8}}})"
                                   << ""
                                   << "optimizer-param-unknown"
                                   << "/optimizer/params/eps"
                                   << "error"
                                   << "FusedLion";
-        QTest::newRow("scheduler WarmupCosine") << "{" + adam + R"(, "scheduler": {"type": "WarmupCosine", "params": {}}})"
-                                                << ""
-                                                << "scheduler-unknown"
-                                                << "/scheduler/type"
-                                                << "error"
-                                                << "write \"WarmupCosineLR\"";
-        QTest::newRow("scheduler StepLR") << "{" + adam + R"(, "scheduler": {"type": "StepLR", "params": {"step_size": 10}}})"
-                                          << ""
-                                          << "scheduler-unknown"
-                                          << "/scheduler/type"
-                                          << "absent"
-                                          << "";
+        QTest::newRow("scheduler WarmupCosine")
+            << "{" + adam + R"(, "scheduler": {"type": "WarmupCosine", "params": {}}})"
+            << ""
+            << "scheduler-unknown"
+            << "/scheduler/type"
+            << "error"
+            << "write \"WarmupCosineLR\"";
+        QTest::newRow("scheduler StepLR")
+            << "{" + adam + R"(, "scheduler": {"type": "StepLR", "params": {"step_size": 10}}})"
+            << ""
+            << "scheduler-unknown"
+            << "/scheduler/type"
+            << "absent"
+            << "";
         QTest::newRow("WarmupDecayLR needs total_num_steps")
             << "{" + adam + R"(, "scheduler": {"type": "WarmupDecayLR", "params": {"warmup_num_steps": 10}}})"
             << ""
@@ -917,51 +921,56 @@ private slots:
             << "/scheduler/params/total_num_steps"
             << "error"
             << "unexpected keyword argument";
-        QTest::newRow("warmup 0 in 0.19.3") << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 0}}})"
-                                            << "software.deepspeed_version=0.19.3"
-                                            << "warmup-steps-invalid"
-                                            << "/scheduler/params/warmup_num_steps"
-                                            << "error"
-                                            << "must be a positive integer";
-        QTest::newRow("warmup 0 in 0.19.2") << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 0}}})"
-                                            << "software.deepspeed_version=0.19.2"
-                                            << "warmup-steps-invalid"
-                                            << "/scheduler/params/warmup_num_steps"
-                                            << "warning"
-                                            << "max(2, warmup_num_steps)";
-        QTest::newRow("warmup 0, version unknown")
-            << "{" + adam + R"(, "scheduler": {"type": "WarmupCosineLR", "params": {"total_num_steps": 100, "warmup_num_steps": 0}}})"
+        QTest::newRow("warmup 0 in 0.19.3")
+            << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 0}}})"
+            << "software.deepspeed_version=0.19.3"
+            << "warmup-steps-invalid"
+            << "/scheduler/params/warmup_num_steps"
+            << "error"
+            << "must be a positive integer";
+        QTest::newRow("warmup 0 in 0.19.2")
+            << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 0}}})"
+            << "software.deepspeed_version=0.19.2"
+            << "warmup-steps-invalid"
+            << "/scheduler/params/warmup_num_steps"
+            << "warning"
+            << "max(2, warmup_num_steps)";
+        QTest::newRow("warmup 0, version unknown") << "{" + adam
+                + R"(, "scheduler": {"type": "WarmupCosineLR", "params": {"total_num_steps": 100, "warmup_num_steps": 0}}})"
+                                                   << ""
+                                                   << "warmup-steps-invalid"
+                                                   << "/scheduler/params/warmup_num_steps"
+                                                   << "error"
+                                                   << "0.19.3 and later";
+        QTest::newRow("warmup 2.0 float")
+            << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 2.0}}})"
             << ""
             << "warmup-steps-invalid"
             << "/scheduler/params/warmup_num_steps"
             << "error"
-            << "0.19.3 and later";
-        QTest::newRow("warmup 2.0 float") << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 2.0}}})"
-                                          << ""
-                                          << "warmup-steps-invalid"
-                                          << "/scheduler/params/warmup_num_steps"
-                                          << "error"
-                                          << "not a Python int";
-        QTest::newRow("warmup 10 fine") << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 10}}})"
+            << "not a Python int";
+        QTest::newRow("warmup 10 fine") << "{" + adam
+                + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 10}}})"
                                         << ""
                                         << "warmup-steps-invalid"
                                         << "/scheduler/params/warmup_num_steps"
                                         << "absent"
                                         << "";
         // The HF Trainer fills warmup_num_steps "auto" from --warmup_steps / --warmup_ratio, 0 by default.
-        QTest::newRow("hf warmup auto") << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": "auto"}}})"
+        QTest::newRow("hf warmup auto") << "{" + adam
+                + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": "auto"}}})"
                                         << "software.launcher=hf-trainer"
                                         << "hf-warmup-auto"
                                         << "/scheduler/params/warmup_num_steps"
                                         << "warning"
                                         << "--warmup_steps";
-        QTest::newRow("accelerate warmup auto")
-            << "{" + adam + R"(, "scheduler": {"type": "WarmupDecayLR", "params": {"total_num_steps": "auto", "warmup_num_steps": "auto"}}})"
-            << "software.launcher=accelerate;software.deepspeed_version=0.19.5"
-            << "hf-warmup-auto"
-            << "/scheduler/params/warmup_num_steps"
-            << "warning"
-            << "--warmup_ratio";
+        QTest::newRow("accelerate warmup auto") << "{" + adam
+                + R"(, "scheduler": {"type": "WarmupDecayLR", "params": {"total_num_steps": "auto", "warmup_num_steps": "auto"}}})"
+                                                << "software.launcher=accelerate;software.deepspeed_version=0.19.5"
+                                                << "hf-warmup-auto"
+                                                << "/scheduler/params/warmup_num_steps"
+                                                << "warning"
+                                                << "--warmup_ratio";
         QTest::newRow("hf warmup auto, 0.19.2")
             << "{" + adam + R"(, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": "auto"}}})"
             << "software.launcher=hf-trainer;software.deepspeed_version=0.19.2"
@@ -969,12 +978,13 @@ private slots:
             << "/scheduler/params/warmup_num_steps"
             << "info"
             << "accepts 0";
-        QTest::newRow("param_dtype fp16 with bf16") << R"({"bf16": {"enabled": true}, "data_types": {"param_dtype": "fp16"}})"
-                                                    << ""
-                                                    << "param-dtype-conflict"
-                                                    << "/data_types/param_dtype"
-                                                    << "error"
-                                                    << "model dtype, bf16";
+        QTest::newRow("param_dtype fp16 with bf16")
+            << R"({"bf16": {"enabled": true}, "data_types": {"param_dtype": "fp16"}})"
+            << ""
+            << "param-dtype-conflict"
+            << "/data_types/param_dtype"
+            << "error"
+            << "model dtype, bf16";
         QTest::newRow("param_dtype bfloat16 with bf16")
             << R"({"bf16": {"enabled": true}, "data_types": {"param_dtype": "bfloat16"}})"
             << ""
@@ -1149,10 +1159,38 @@ private slots:
     void pointerLookupMatchesJsonPointer_data()
     {
         QTest::addColumn<QString>("pointer");
-        for (const char* p : {"", "/", "/a", "/a/b", "/a/b/c", "/a/x", "/arr", "/arr/0", "/arr/1", "/arr/2", "/arr/3",
-                              "/arr/01", "/arr/-", "/arr/x", "/arr/", "/arr/1/k", "/arr/99999999999999999999999",
-                              "/t~0l", "/s~1l", "/s~1l/x", "/~2", "/a~", "/a~/b", "a", "a/b", "/n", "/n/0", "/e/",
-                              "/e//", "/zero_optimization/stage", "/zero_optimization/stage/x", "//"})
+        for (const char* p : {"",
+                              "/",
+                              "/a",
+                              "/a/b",
+                              "/a/b/c",
+                              "/a/x",
+                              "/arr",
+                              "/arr/0",
+                              "/arr/1",
+                              "/arr/2",
+                              "/arr/3",
+                              "/arr/01",
+                              "/arr/-",
+                              "/arr/x",
+                              "/arr/",
+                              "/arr/1/k",
+                              "/arr/99999999999999999999999",
+                              "/t~0l",
+                              "/s~1l",
+                              "/s~1l/x",
+                              "/~2",
+                              "/a~",
+                              "/a~/b",
+                              "a",
+                              "a/b",
+                              "/n",
+                              "/n/0",
+                              "/e/",
+                              "/e//",
+                              "/zero_optimization/stage",
+                              "/zero_optimization/stage/x",
+                              "//"})
             QTest::newRow(*p ? p : "(empty)") << QString::fromUtf8(p);
     }
     void pointerLookupMatchesJsonPointer()
