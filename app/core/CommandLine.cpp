@@ -285,7 +285,9 @@ QString commandUsage(const QString& command)
 
 } // namespace
 
-int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& err)
+namespace {
+
+int runCommand(const QStringList& arguments, QTextStream& out, QTextStream& err)
 {
     const QString command = arguments.value(1);
     QStringList rest = arguments.mid(1); // QCommandLineParser skips the first entry: the command
@@ -327,6 +329,21 @@ int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& 
             << "\n"; // one line, no control characters
         return 2;
     }
+}
+
+} // namespace
+
+int runCommandLine(const QStringList& arguments, QTextStream& out, QTextStream& err)
+{
+    const int code = runCommand(arguments, out, err);
+    // What went to standard output must have arrived: a full disk or /dev/full is an error, not a silent exit 0.
+    out.flush();
+    if (code == 2 || out.status() != QTextStream::WriteFailed) // 2: the failure is already said
+        return code;
+    const QString reason = out.device() ? out.device()->errorString() : QStringLiteral("the stream failed");
+    err << "ds-wizard " << terminalSafe(arguments.value(1))
+        << ": cannot write to standard output: " << terminalSafe(reason) << "\n";
+    return 2;
 }
 
 } // namespace dsw

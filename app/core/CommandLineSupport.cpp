@@ -145,7 +145,9 @@ void writeOutput(const QString& path, const std::string& text, QTextStream& out,
         // string (the in-process tests), the QString way, which writes U+FFFD for an invalid sequence.
         if (QIODevice* device = out.device(); device && !firstInvalidUtf8(text)) {
             out.flush();
-            if (device->write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()))
+            auto* file = qobject_cast<QFileDevice*>(device); // a file buffers what it is given: flushed, or failed
+            if (device->write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size())
+                && (!file || file->flush()))
                 return;
             throw BadInput{QStringLiteral("cannot write to standard output: %1").arg(device->errorString())};
         }

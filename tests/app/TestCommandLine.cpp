@@ -78,16 +78,33 @@ class TestCommandLine : public QObject {
     }
 
 private slots:
-    // Standard output that cannot take the bytes (a full disk, /dev/full) is an error, not a silent exit 0.
+    // Standard output that cannot take the bytes (a full disk, /dev/full) is an error, not a silent exit 0: for
+    // the commands that write through writeOutput (recommend) and those that print as they go.
+    void standardOutputThatCannotBeWrittenIsAnError_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        const QString config = m_home.filePath("to-full.json");
+        QVERIFY(writeFile(config, R"({"train_batch_size": 64, "zero_optimization": {"stage": 2}})"));
+        QTest::newRow("recommend") << QStringList{"recommend"};
+        QTest::newRow("recommend text") << QStringList{"recommend", "--format", "text"};
+        QTest::newRow("keys") << QStringList{"keys"};
+        QTest::newRow("estimate") << QStringList{"estimate", "--params", "7e9", "--gpus-per-node", "8", "--nodes", "1"};
+        QTest::newRow("--help") << QStringList{"--help"};
+        QTest::newRow("--version") << QStringList{"--version"};
+        QTest::newRow("lint") << QStringList{"lint", config};
+        QTest::newRow("diff") << QStringList{"diff", config, config};
+    }
     void standardOutputThatCannotBeWrittenIsAnError()
     {
+        QFETCH(QStringList, args);
         QProcess full;
         full.setStandardOutputFile(QStringLiteral("/dev/full"));
-        full.start(QStringLiteral(DSW_EXECUTABLE), {QStringLiteral("recommend")});
+        full.start(QStringLiteral(DSW_EXECUTABLE), args);
         QVERIFY(full.waitForFinished(30000));
         QCOMPARE(full.exitCode(), 2);
         const QByteArray err = full.readAllStandardError();
-        QVERIFY2(err.startsWith("ds-wizard recommend: cannot write to standard output: ") && err.count('\n') == 1,
+        QVERIFY2(err.startsWith("ds-wizard " + args.front().toUtf8() + ": cannot write to standard output: ")
+                     && err.count('\n') == 1,
                  err.constData());
     }
 
