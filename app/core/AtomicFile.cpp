@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QRandomGenerator>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -363,9 +364,17 @@ QString readUserFile(const QString& path, qint64 maxBytes, QByteArray& bytes)
     if (info.size() > maxBytes)
         return QStringLiteral("%1: larger than %2 bytes").arg(path).arg(maxBytes);
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered))
         return QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
-    bytes = file.read(maxBytes + 1);
+    // A buffer of what the file holds, not of the limit (read(maxBytes + 1) allocated 16 MiB for a 2 KB project);
+    // on while a read fills what it asked (the file grew, or says size 0 as /proc files do), to one byte past it.
+    qint64 asked = std::min(info.size(), maxBytes) + 1;
+    bytes = file.read(asked);
+    while (bytes.size() == asked && asked <= maxBytes) {
+        const qint64 more = std::min(maxBytes + 1 - asked, std::max<qint64>(asked, 4096));
+        bytes.append(file.read(more));
+        asked += more;
+    }
     if (bytes.size() > maxBytes)
         return QStringLiteral("%1: larger than %2 bytes").arg(path).arg(maxBytes);
     return {};

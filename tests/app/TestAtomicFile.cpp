@@ -240,6 +240,55 @@ private slots:
         QVERIFY(!writeFileAtomically(dir.filePath("t.json"), "x").isEmpty());
         QVERIFY(QFile::exists(old));
     }
+
+    // readUserFile returns the file's bytes up to the limit, refusing one byte more.
+    void readsUpToTheLimit_data()
+    {
+        QTest::addColumn<int>("size");
+        for (int size : {0, 1, 4095, 4096, 4097, 100000})
+            QTest::addRow("%d bytes", size) << size;
+    }
+
+    void readsUpToTheLimit()
+    {
+        QFETCH(int, size);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("in.json");
+        QByteArray content(size, '\0');
+        for (int i = 0; i < size; ++i)
+            content[i] = static_cast<char>('a' + i % 26);
+        QVERIFY(writeBytes(path, content));
+        QByteArray bytes("stale");
+        QCOMPARE(readUserFile(path, size, bytes), QString());
+        QCOMPARE(bytes, content);
+        QCOMPARE(readUserFile(path, size + 1000000, bytes), QString());
+        QCOMPARE(bytes, content);
+        if (size > 0)
+            QCOMPARE(readUserFile(path, size - 1, bytes),
+                     QStringLiteral("%1: larger than %2 bytes").arg(path).arg(size - 1));
+    }
+
+    // A file whose size stat() does not tell (/proc says 0) is read to its end, and still held to the limit.
+    void readsFilesWithoutASize()
+    {
+        QFile cmdline(QStringLiteral("/proc/self/cmdline"));
+        QVERIFY(cmdline.open(QIODevice::ReadOnly));
+        const QByteArray expected = cmdline.readAll();
+        QVERIFY(expected.size() > 8);
+        QCOMPARE(QFileInfo(cmdline).size(), 0);
+        QByteArray bytes;
+        QCOMPARE(readUserFile(cmdline.fileName(), 1 << 20, bytes), QString());
+        QCOMPARE(bytes, expected);
+        QCOMPARE(readUserFile(cmdline.fileName(), 8, bytes), QStringLiteral("/proc/self/cmdline: larger than 8 bytes"));
+    }
+
+    void refusesWhatIsNotAFile()
+    {
+        QTemporaryDir dir;
+        QByteArray bytes;
+        QCOMPARE(readUserFile(dir.filePath("missing"), 100, bytes), dir.filePath("missing") + ": no such file");
+        QCOMPARE(readUserFile(dir.path(), 100, bytes), dir.path() + ": not a regular file");
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAtomicFile)
