@@ -3,6 +3,7 @@
 #include "advise/BatchKeys.h"
 
 #include <algorithm>
+#include <iterator>
 #include <tuple>
 
 namespace dsw {
@@ -134,12 +135,20 @@ PlanSearch searchPlans(const Answers& a)
     std::vector<std::int64_t> micros = microBatchesFor(perRank);
     if (const std::int64_t own = batch.microBatch; std::find(micros.begin(), micros.end(), own) == micros.end())
         micros.push_back(own); // the answers' own micro-batch is always a candidate
+    // Activations per (checkpointing, micro-batch), shared by every placement (estimate/StepModel.h).
+    std::vector<ModelActivations> activations;
+    activations.reserve(2 * micros.size());
+    for (const bool ckpt : {false, true})
+        for (const std::int64_t micro : micros)
+            activations.push_back(stepActivations(s.job, {kPlacements[0], ckpt, micro, perRank / micro}));
+    s.candidates.reserve(std::size(kPlacements) * activations.size());
     for (const Placement& p : kPlacements) {
         if (p.stage > limit.maxStage)
             continue;
+        const ModelActivations* a = activations.data();
         for (const bool ckpt : {false, true})
             for (const std::int64_t micro : micros)
-                s.candidates.push_back(predictStep(s.job, {p, ckpt, micro, perRank / micro}));
+                s.candidates.push_back(predictStep(s.job, {p, ckpt, micro, perRank / micro}, *a++));
     }
     std::stable_sort(s.candidates.begin(), s.candidates.end(),
                      [&](const StepPrediction& x, const StepPrediction& y) { return ranksBefore(x, y, s.job); });

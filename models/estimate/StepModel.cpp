@@ -170,17 +170,28 @@ StepJob stepJobFrom(const Answers& a)
     return j;
 }
 
+ModelActivations stepActivations(const StepJob& job, const StepCandidate& c)
+{
+    const ActivationCase acts = activationCase(job, c.microBatch);
+    ModelActivations a = modelActivations(acts, job.loss, c.checkpointing);
+    // Each pipeline stage holds its share of the layers for the micro-batches 1F1B keeps in flight on it.
+    if (job.pipelineStages > 1 && job.shape.layers > 0)
+        a.peakBytes = job.pipelineStage >= 0
+            ? stageActivationPeak(job, acts, c, std::min(job.pipelineStage, job.pipelineStages - 1))
+            : std::max(stageActivationPeak(job, acts, c, 0), stageActivationPeak(job, acts, c, job.pipelineStages - 1));
+    return a;
+}
+
 StepPrediction predictStep(const StepJob& job, const StepCandidate& c)
+{
+    return predictStep(job, c, stepActivations(job, c));
+}
+
+StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const ModelActivations& activations)
 {
     StepPrediction p;
     p.candidate = c;
-    const ActivationCase acts = activationCase(job, c.microBatch);
-    p.activations = modelActivations(acts, job.loss, c.checkpointing);
-    // Each pipeline stage holds its share of the layers for the micro-batches 1F1B keeps in flight on it.
-    if (job.pipelineStages > 1 && job.shape.layers > 0)
-        p.activations.peakBytes = job.pipelineStage >= 0
-            ? stageActivationPeak(job, acts, c, std::min(job.pipelineStage, job.pipelineStages - 1))
-            : std::max(stageActivationPeak(job, acts, c, 0), stageActivationPeak(job, acts, c, job.pipelineStages - 1));
+    p.activations = activations;
 
     StateMemoryInputs in;
     in.stage = c.placement.stage;

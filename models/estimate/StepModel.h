@@ -106,6 +106,12 @@ std::string planLabel(const StepCandidate& candidate);
 
 // The step model's prediction for one candidate.
 StepPrediction predictStep(const StepJob& job, const StepCandidate& candidate);
+// The same with the candidate's activations given, as stepActivations(job, candidate) computes them: they depend
+// on the micro-batch, checkpointing and (under a pipeline) the accumulation, never on the placement, so the search
+// computes them once for all ten placements.
+StepPrediction predictStep(const StepJob& job, const StepCandidate& candidate, const ModelActivations& activations);
+// A candidate's activations at its peak (under a pipeline, of the stage the job sizes, 1F1B's micro-batches in flight).
+ModelActivations stepActivations(const StepJob& job, const StepCandidate& candidate);
 
 // Micro-batches whose activations pipeline stage `stage` (0-based) of `stages` holds at once under DeepSpeed's
 // 1F1B TrainSchedule with `microBatches` (gradient_accumulation_steps) per batch: min(stages − stage, microBatches).

@@ -55,6 +55,29 @@ private slots:
     // Issue 10's first case: 13B on 2 nodes × 8 A100 over 100 GbE with 16 accumulation steps. At micro-batch 1 ×
     // 16 steps ZeRO-3 gathers the parameters every micro-step, so over a slow network it is far slower than ZeRO-1
     // with checkpointing; the search may instead take a larger micro-batch with fewer steps, which is faster still.
+    // The search computes activations once per (checkpointing, micro-batch) for every placement: each candidate
+    // must be what predicting it alone gives, pipelines (1F1B's micro-batches in flight) included.
+    void sharedActivationsMatchALonePrediction()
+    {
+        for (const char* stages : {"pipeline.stages=1", "pipeline.stages=4"}) {
+            const PlanSearch s =
+                searchPlans(answersFrom({"model.preset=llama-2-13b", "hardware.gpus_per_node=8", "hardware.nodes=2",
+                                         "training.gradient_accumulation_steps=8", stages}));
+            QVERIFY(s.candidates.size() >= 24); // micro-batches 1, 2, 4, 8 of each placement
+            for (const StepPrediction& p : s.candidates) {
+                const StepPrediction alone = predictStep(s.job, p.candidate);
+                const QByteArray what = QByteArray::fromStdString(p.label()) + ", " + stages;
+                QVERIFY2(p.activations.peakBytes == alone.activations.peakBytes
+                             && p.activations.perLayerBytes == alone.activations.perLayerBytes
+                             && p.activations.perLayerCheckpointedBytes == alone.activations.perLayerCheckpointedBytes
+                             && p.activations.logitsBytes == alone.activations.logitsBytes,
+                         what.constData());
+                QVERIFY2(p.gpu.total == alone.gpu.total && p.gpu.activations == alone.gpu.activations
+                             && p.cpuPerNode == alone.cpuPerNode && p.time.total == alone.time.total,
+                         what.constData());
+            }
+        }
+    }
     void slowNetworkAndAccumulationAvoidZero3()
     {
         const PlanSearch s = searchPlans(
