@@ -39,6 +39,10 @@ void require(bool ok, const char* message)
         throw std::invalid_argument(message);
 }
 
+// At least what any sizing creates (18 at most over every stage, offload, precision and pipeline:
+// TestStateMemory::wordsLeftOutChangeNoFigure prints it), so the list is allocated once.
+constexpr std::size_t kMostComponents = 20;
+
 // Collects components; host and NVMe figures are given per rank and stored per node.
 class Builder {
 public:
@@ -47,6 +51,7 @@ public:
         : m_gpusPerNode(gpusPerNode)
         , m_describe(describe)
     {
+        m_memory.components.reserve(kMostComponents);
     }
 
     template <class Words>
@@ -493,8 +498,9 @@ void addEstimator(StateMemory& m, const StateMemoryInputs& in)
     if (in.stage <= 2) {
         const auto e = estimateZero2ModelStatesMemNeeds(in.params, in.gpusPerNode, in.nodes, optCpu);
         m.deepSpeedEstimate = DeepSpeedEstimate{e.gpuBytes, e.cpuBytes,
-                                                "DeepSpeed's estimate_zero2_model_states_mem_needs (model states "
-                                                "only; it also serves ZeRO-1)"};
+                                                in.describe ? "DeepSpeed's estimate_zero2_model_states_mem_needs "
+                                                              "(model states only; it also serves ZeRO-1)"
+                                                            : ""};
         return;
     }
     if (!optCpu && paramCpu)
@@ -502,8 +508,9 @@ void addEstimator(StateMemory& m, const StateMemoryInputs& in)
     const auto e = estimateZero3ModelStatesMemNeeds(in.params, in.largestLayerParams, in.gpusPerNode, in.nodes, optCpu,
                                                     paramCpu, true);
     m.deepSpeedEstimate = DeepSpeedEstimate{e.gpuBytes, e.cpuBytes,
-                                            "DeepSpeed's estimate_zero3_model_states_mem_needs, zero_init (model "
-                                            "states only)"};
+                                            in.describe ? "DeepSpeed's estimate_zero3_model_states_mem_needs, "
+                                                          "zero_init (model states only)"
+                                                        : ""};
 }
 
 } // namespace
@@ -555,7 +562,8 @@ StateMemory sizeStateMemory(const StateMemoryInputs& asked)
                            + "% of the peak allocated, a wizard assumption for the caching "
                              "allocator's unusable gaps");
     });
-    addNotes(m, in, asked.offloadOptimizer, asked.offloadParam);
+    if (in.describe)
+        addNotes(m, in, asked.offloadOptimizer, asked.offloadParam);
     addEstimator(m, in);
     return m;
 }

@@ -68,8 +68,9 @@ struct StateMemoryInputs {
     // DeepSpeed's memory-efficient one. Without it, and without full checkpointing, torch's linear keeps
     // every gathered weight it used in forward until its backward.
     bool zeroInit = true;
-    // The conventions in words (MemoryComponent::convention); false leaves them empty. The step model sizes its
-    // candidates without them: no view reads the words, and building them was most of sizing a candidate.
+    // The words: the conventions (MemoryComponent::convention), the notes and DeepSpeedEstimate::label; false
+    // leaves them empty, every byte figure the same. The step model sizes its candidates without them: no view
+    // reads the words, and building them was most of sizing a candidate.
     bool describe = true;
     bool fullCheckpointing = false;
 };

@@ -172,6 +172,7 @@ private slots:
     void deepSpeedEstimatorShownBeside();
     void hugeModelsSaturate();
     void everyComponentIsSourced();
+    void wordsLeftOutChangeNoFigure();
     void badInputIsRejected();
     void loadTimeHostRamIsAWarning();
 };
@@ -512,6 +513,68 @@ void TestStateMemory::everyComponentIsSourced()
                         }
                     }
     QVERIFY(checked > 1000);
+}
+
+// The step model sizes its candidates with describe = false: every figure, id, place, phase and source must be what
+// the described sizing gives, only the words (conventions, notes, the estimator's label) left empty.
+void TestStateMemory::wordsLeftOutChangeNoFigure()
+{
+    int compared = 0;
+    std::size_t most = 0;
+    for (int stage = 0; stage <= 3; ++stage)
+        for (OffloadDevice opt : {OffloadDevice::None, OffloadDevice::Cpu, OffloadDevice::Nvme})
+            for (OffloadDevice param : {OffloadDevice::None, OffloadDevice::Cpu, OffloadDevice::Nvme})
+                for (TrainingPrecision prec :
+                     {TrainingPrecision::Fp16, TrainingPrecision::Bf16, TrainingPrecision::Fp32})
+                    for (const bool pipeline : {false, true})
+                        for (const bool zeroInit : {false, true}) {
+                            StateMemoryInputs in = plain(stage, 7'000'000'000, 16);
+                            in.offloadOptimizer = opt;
+                            in.offloadParam = param;
+                            in.precision = prec;
+                            in.pipeline = pipeline;
+                            in.zeroInit = zeroInit;
+                            in.gradientAccumulationSteps = 4;
+                            in.activationBytes = 3'000'000'000;
+                            in.activationSource = "korthikanti";
+                            const StateMemory words = sizeStateMemory(in);
+                            in.describe = false;
+                            const StateMemory bytes = sizeStateMemory(in);
+                            const QString where = QStringLiteral("stage %1, offloads %2/%3, precision %4%5%6")
+                                                      .arg(stage)
+                                                      .arg(int(opt))
+                                                      .arg(int(param))
+                                                      .arg(int(prec))
+                                                      .arg(pipeline ? ", pipeline" : "")
+                                                      .arg(zeroInit ? ", zero.Init" : "");
+                            QVERIFY2(bytes.components.size() == words.components.size(), qPrintable(where));
+                            for (std::size_t i = 0; i < words.components.size(); ++i) {
+                                const MemoryComponent& w = words.components[i];
+                                const MemoryComponent& b = bytes.components[i];
+                                QVERIFY2(b.id == w.id && b.place == w.place && b.phase == w.phase && b.bytes == w.bytes
+                                             && b.forwardBackward == w.forwardBackward && b.step == w.step
+                                             && b.pinned == w.pinned && b.source == w.source,
+                                         qPrintable(where + ": " + QString::fromStdString(w.id)));
+                                QVERIFY2(!w.convention.empty() && b.convention.empty(), qPrintable(where));
+                            }
+                            QVERIFY2(bytes.notes.empty(), qPrintable(where));
+                            QVERIFY2(bytes.deepSpeedEstimate.has_value() == words.deepSpeedEstimate.has_value(),
+                                     qPrintable(where));
+                            if (words.deepSpeedEstimate) {
+                                QCOMPARE(bytes.deepSpeedEstimate->gpuBytes, words.deepSpeedEstimate->gpuBytes);
+                                QCOMPARE(bytes.deepSpeedEstimate->cpuBytesPerNode,
+                                         words.deepSpeedEstimate->cpuBytesPerNode);
+                                QVERIFY(!words.deepSpeedEstimate->label.empty());
+                                QVERIFY(bytes.deepSpeedEstimate->label.empty());
+                            }
+                            QCOMPARE(bytes.gpuTotal(), words.gpuTotal());
+                            QCOMPARE(bytes.hostPerNode(), words.hostPerNode());
+                            QCOMPARE(bytes.nvmePerNode(), words.nvmePerNode());
+                            most = std::max(most, words.components.size());
+                            ++compared;
+                        }
+    QCOMPARE(compared, 4 * 3 * 3 * 3 * 2 * 2);
+    qInfo("most components of one sizing: %zu", most);
 }
 
 void TestStateMemory::badInputIsRejected()
