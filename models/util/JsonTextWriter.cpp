@@ -1,6 +1,8 @@
 #include "util/JsonTextWriter.h"
 
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 
 namespace dsw {
 
@@ -76,15 +78,41 @@ void JsonTextWriter::value(const nlohmann::ordered_json& json)
     serializer_.dump(json, true, false, 2, static_cast<unsigned>(2 * hasElements_.size()));
 }
 
+namespace {
+
+// Whether nlohmann writes `text` as it is: ASCII other than controls, the quote and the backslash. Eight bytes at a
+// time: the high bit of b − 0x20 flags a control, b's own a byte ≥ 0x80, and (b ^ x) − 1's a byte equal to x. Borrows
+// between bytes only start at a flagged byte, so a word of such bytes is never flagged; a flagged word goes to the
+// exact check below.
+bool writtenAsIs(std::string_view text)
+{
+    constexpr std::uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    std::size_t i = 0;
+    for (; i + 8 <= text.size(); i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, text.data() + i, 8);
+        const std::uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+        if (((w - ones * 0x20) | w | (quote - ones) | (backslash - ones)) & highs)
+            break;
+    }
+    for (; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
 void JsonTextWriter::quoted(std::string_view text)
 {
-    // Printable ASCII other than the quote and the backslash is written as it is by nlohmann too; anything else
+    // ASCII other than controls, the quote and the backslash is written as it is by nlohmann too; anything else
     // (controls to escape, UTF-8 to check) is left to its serializer.
-    for (const char c : text)
-        if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
-            serializer_.dump(nlohmann::ordered_json(std::string(text)), true, false, 2, 0);
-            return;
-        }
+    if (!writtenAsIs(text)) {
+        serializer_.dump(nlohmann::ordered_json(std::string(text)), true, false, 2, 0);
+        return;
+    }
     out_ += '"';
     out_ += text;
     out_ += '"';

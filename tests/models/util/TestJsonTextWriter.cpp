@@ -90,6 +90,40 @@ private slots:
         }
     }
 
+    // The writer checks strings eight bytes at a time: every byte value at every place of the words it reads (and
+    // of the tail after them) must come out as dump writes it, or be refused as dump refuses it.
+    void everyByteAtEveryPlace()
+    {
+        int compared = 0;
+        for (int byte = 0; byte < 256; ++byte)
+            for (std::size_t length : {1, 7, 8, 9, 16, 19})
+                for (std::size_t at = 0; at < length; ++at) {
+                    std::string s(length, 'a');
+                    s[at] = static_cast<char>(byte);
+                    std::string text;
+                    JsonTextWriter w(text);
+                    std::string expected;
+                    bool refused = false;
+                    try {
+                        expected = oj(s).dump(2);
+                    } catch (const nlohmann::json::type_error&) {
+                        refused = true;
+                    }
+                    try {
+                        w.value(s);
+                        QVERIFY2(!refused && text == expected,
+                                 qPrintable(QStringLiteral("byte 0x%1 at %2 of %3")
+                                                .arg(byte, 2, 16, QLatin1Char('0'))
+                                                .arg(at)
+                                                .arg(length)));
+                    } catch (const nlohmann::json::type_error&) {
+                        QVERIFY2(refused, qPrintable(QStringLiteral("byte 0x%1 refused").arg(byte, 2, 16)));
+                    }
+                    ++compared;
+                }
+        QCOMPARE(compared, 256 * (1 + 7 + 8 + 9 + 16 + 19));
+    }
+
     // Strings that are not UTF-8 are refused as dump refuses them, not written half-checked.
     void invalidUtf8Throws()
     {
