@@ -516,7 +516,10 @@ void addPlan(Advice& adv, const Answers& a, PipelineSetup& s, const std::vector<
 {
     std::vector<int> layersPerStage;
     std::vector<std::int64_t> paramsPerStage, blocksPerStage, memoryPerStage;
-    std::optional<std::size_t> worstStage;
+    // The stage with the most GPU memory; none when the stages' memory is not estimated. (An index with a flag,
+    // not std::optional: GCC's -Wmaybe-uninitialized misreads the optional here in Release builds.)
+    std::size_t worstStage = 0;
+    bool haveWorst = false;
     for (int st = 0; st < s.stages; ++st) {
         std::int64_t params = 0, blocks = 0;
         for (int i = parts[st]; i < parts[st + 1]; ++i) {
@@ -533,6 +536,7 @@ void addPlan(Advice& adv, const Answers& a, PipelineSetup& s, const std::vector<
             memoryPerStage.push_back(p.gpu.total);
             if (!s.heaviest || p.gpu.total > s.heaviest->gpu.total) {
                 worstStage = st;
+                haveWorst = true;
                 s.heaviest = std::move(p);
             }
         }
@@ -540,7 +544,7 @@ void addPlan(Advice& adv, const Answers& a, PipelineSetup& s, const std::vector<
         s.jobError = e.what();
         s.job.reset();
         s.heaviest.reset();
-        worstStage.reset();
+        haveWorst = false;
     }
     if (s.heaviest && s.heaviest->time.total > 0)
         s.bubble = s.heaviest->time.bubbleFraction; // (p − 1)/(m + p − 1), the step model's
@@ -563,10 +567,9 @@ void addPlan(Advice& adv, const Answers& a, PipelineSetup& s, const std::vector<
                                     "them, and the one with the most parameters needs the most memory.",
                               "ds-partition"});
 
-    if (worstStage) {
-        addFitCheck(adv, s, *worstStage, layersPerStage, paramsPerStage, blocksPerStage);
-        addGradAccumulation(adv, a, s,
-                            stageJob(s, *worstStage, paramsPerStage[*worstStage], blocksPerStage[*worstStage]));
+    if (haveWorst) {
+        addFitCheck(adv, s, worstStage, layersPerStage, paramsPerStage, blocksPerStage);
+        addGradAccumulation(adv, a, s, stageJob(s, worstStage, paramsPerStage[worstStage], blocksPerStage[worstStage]));
     } else
         adv.checks.push_back(
             {CheckLevel::Fail, "pipeline-micro-batch-fits", "The stages' memory is not estimated: " + s.jobError, ""});

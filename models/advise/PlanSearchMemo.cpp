@@ -116,7 +116,7 @@ std::shared_ptr<const PlanSearch> PlanSearchMemo::search(const Answers& answers)
     if (m_entries.size() >= m_capacity)
         m_entries.erase(std::min_element(m_entries.begin(), m_entries.end(),
                                          [](const Entry& x, const Entry& y) { return x.lastUse < y.lastUse; }));
-    m_entries.push_back({answers, found, nullptr, ++m_clock});
+    m_entries.push_back({answers, found, nullptr, ++m_clock, {}});
     return found;
 }
 
