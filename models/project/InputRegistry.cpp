@@ -187,15 +187,12 @@ InputRegistry::InputRegistry()
 
     // Setup: the answers shared by several workflows, asked once.
     const std::vector<std::string> modelUsers = {"zero", "memory", "pipeline", "onebit", "sparse"};
-    {
-        std::vector<std::string> presets = {"none"};
-        for (const auto& id : ModelCatalog::instance().ids())
-            presets.push_back(id);
-        add(choice("model.preset", "Model preset", presets, "none",
-                   "A model from the catalog (resources/knowledge/models.tsv), e.g. llama-3.1-8b: it supplies every "
-                   "model.* answer you have not given. none: the answers alone describe the model."),
-            "setup", modelUsers);
-    }
+    // First, where presetSpec() finds it: its values, "none" and the catalog's ids, are added when a caller first
+    // looks at it.
+    add(choice("model.preset", "Model preset", {}, "none",
+               "A model from the catalog (resources/knowledge/models.tsv), e.g. llama-3.1-8b: it supplies every "
+               "model.* answer you have not given. none: the answers alone describe the model."),
+        "setup", modelUsers);
     add(derived(count("model.params", "Parameters", 7000000000LL, 1e6, 1e14,
                       "Total trainable parameters; accepts 7B, 350M, 1.3e9 or 7000000000. When not given, counted "
                       "from the shape; a given count more than 5% from the shape's is reported."),
@@ -477,14 +474,40 @@ const InputRegistry& InputRegistry::instance()
     return registry;
 }
 
+const InputSpec& InputRegistry::presetSpec() const
+{
+    // Reading the model catalog (models.tsv) is half the registry's cost: a project without a preset, and every
+    // lookup of another input, never pays it. call_once: the registry is shared by every thread.
+    InputSpec& preset = m_specs.front();
+    std::call_once(m_presetValuesAdded, [&] {
+        const ModelCatalog& catalog = ModelCatalog::instance();
+        std::vector<std::string> values = {"none"};
+        values.reserve(1 + catalog.all().size());
+        for (const ModelSpec& model : catalog.all())
+            values.push_back(model.id);
+        preset.values = std::move(values);
+    });
+    return preset;
+}
+
+const std::vector<InputSpec>& InputRegistry::all() const
+{
+    presetSpec();
+    return m_specs;
+}
+
 const InputSpec* InputRegistry::find(const std::string& id) const
 {
     auto it = std::find_if(m_specs.begin(), m_specs.end(), [&](const InputSpec& s) { return s.id == id; });
+    if (it == m_specs.begin())
+        return &presetSpec();
     return it == m_specs.end() ? nullptr : &*it;
 }
 
 std::vector<const InputSpec*> InputRegistry::onPage(const std::string& page) const
 {
+    if (page == m_specs.front().page)
+        presetSpec();
     std::vector<const InputSpec*> out;
     for (const auto& s : m_specs)
         if (s.page == page)

@@ -1,6 +1,7 @@
 #pragma once
 #include "util/Result.h"
 
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -38,7 +39,7 @@ class InputRegistry {
 public:
     static const InputRegistry& instance();
 
-    const std::vector<InputSpec>& all() const { return m_specs; }
+    const std::vector<InputSpec>& all() const;
     const InputSpec* find(const std::string& id) const;
     std::vector<const InputSpec*> onPage(const std::string& page) const;
 
@@ -54,7 +55,10 @@ public:
 
 private:
     InputRegistry();
-    std::vector<InputSpec> m_specs;
+    // model.preset, the first spec, with its values filled in.
+    const InputSpec& presetSpec() const;
+    mutable std::vector<InputSpec> m_specs;
+    mutable std::once_flag m_presetValuesAdded;
 };
 
 } // namespace dsw

@@ -3,12 +3,14 @@
 // case-insensitive GPU ids, the foundation's ids with help and a page, and derived defaults.
 #include "TestAnswers.h"
 #include "knowledge/GpuCatalog.h"
+#include "knowledge/ModelCatalog.h"
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
 #include "util/Count.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -33,6 +35,35 @@ const std::set<std::string>& workflowIdsFromDesign()
 class TestInputRegistry : public QObject {
     Q_OBJECT
 private slots:
+    // First, while the registry is fresh: model.preset's values (added when it is first looked at) are "none" and
+    // the catalog's ids in order, whichever way a caller reaches the spec.
+    void presetValuesAreTheCatalog()
+    {
+        std::vector<std::string> expected = {"none"};
+        for (const ModelSpec& model : ModelCatalog::instance().all())
+            expected.push_back(model.id);
+        QVERIFY(expected.size() > 25);
+        const InputSpec* found = reg().find("model.preset");
+        QVERIFY(found);
+        QCOMPARE(found->values, expected);
+        const auto onSetup = reg().onPage("setup");
+        const auto it =
+            std::find_if(onSetup.begin(), onSetup.end(), [](const InputSpec* s) { return s->id == "model.preset"; });
+        QVERIFY(it != onSetup.end());
+        QCOMPARE((*it)->values, expected);
+        QCOMPARE(reg().all().front().id, std::string("model.preset"));
+        QCOMPARE(reg().all().front().values, expected);
+        QCOMPARE(
+            InputRegistry::allowed(*found), "one of: " + [&] {
+                std::string joined;
+                for (const auto& v : expected)
+                    joined += (joined.empty() ? "" : ", ") + v;
+                return joined;
+            }());
+        QVERIFY(reg().parse("model.preset", "none"));
+        QVERIFY(!reg().parse("model.preset", "no-such-model"));
+    }
+
     // ---- counts -------------------------------------------------------------------------------
     void countsAccepted_data()
     {
