@@ -9,6 +9,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
 
 namespace dsw {
 
@@ -54,13 +55,17 @@ InputSpec number(std::string id, std::string label, json def, double min, double
     return s;
 }
 
-InputSpec choice(std::string id, std::string label, std::vector<std::string> values, json def, std::string help)
+// Word lists as the literals they are written with: each string is built once, in the spec (a braced list of
+// std::string would build every word twice, the list and its copy).
+using Words = std::initializer_list<const char*>;
+
+InputSpec choice(std::string id, std::string label, Words values, json def, std::string help)
 {
     InputSpec s;
     s.id = std::move(id);
     s.type = InputType::Choice;
     s.label = std::move(label);
-    s.values = std::move(values);
+    s.values.assign(values.begin(), values.end());
     s.defaultValue = std::move(def);
     s.help = std::move(help);
     return s;
@@ -77,10 +82,10 @@ InputSpec text(std::string id, std::string label, json def, std::string help)
     return s;
 }
 
-InputSpec& on(InputSpec& s, std::string page, std::vector<std::string> workflows)
+InputSpec& on(InputSpec& s, std::string page, Words workflows)
 {
     s.page = std::move(page);
-    s.workflows = std::move(workflows);
+    s.workflows.assign(workflows.begin(), workflows.end());
     return s;
 }
 
@@ -180,13 +185,13 @@ TypedUnit splitUnit(const InputSpec& spec, const std::string& text)
 InputRegistry::InputRegistry()
 {
     m_specs.reserve(80); // the entries below, without moving them while they are added
-    const std::vector<std::string> all = {"zero", "precision", "pipeline", "memory", "nvme", "onebit", "sparse"};
-    auto add = [this](InputSpec s, std::string page, std::vector<std::string> workflows) {
-        m_specs.push_back(std::move(on(s, std::move(page), std::move(workflows))));
+    const Words all = {"zero", "precision", "pipeline", "memory", "nvme", "onebit", "sparse"};
+    auto add = [this](InputSpec s, std::string page, Words workflows) {
+        m_specs.push_back(std::move(on(s, std::move(page), workflows)));
     };
 
     // Setup: the answers shared by several workflows, asked once.
-    const std::vector<std::string> modelUsers = {"zero", "memory", "pipeline", "onebit", "sparse"};
+    const Words modelUsers = {"zero", "memory", "pipeline", "onebit", "sparse"};
     // First, where presetSpec() finds it: its values, "none" and the catalog's ids, are added when a caller first
     // looks at it.
     add(choice("model.preset", "Model preset", {}, "none",
@@ -237,7 +242,7 @@ InputRegistry::InputRegistry()
         tied.defaultValue = false;
         tied.help = "Whether the output projection shares the input embedding's weights (tie_word_embeddings): "
                     "true saves vocab × hidden parameters.";
-        add(tied, "setup", {"zero", "memory", "pipeline"});
+        add(std::move(tied), "setup", {"zero", "memory", "pipeline"});
     }
     add(derived(choice("model.attention_impl", "Attention kernel", {"eager", "sdpa", "flash"}, nullptr,
                        "eager materialises the softmax (memory grows with the sequence squared); sdpa is torch's "
@@ -259,7 +264,7 @@ InputRegistry::InputRegistry()
         zeroInit.help = "Whether the training script builds or loads the model inside deepspeed.zero.Init (Hugging "
                         "Face's from_pretrained does under ZeRO-3; a model too large for one host needs it). At "
                         "stage 3 without it, torch's linear keeps every gathered weight from forward until backward.";
-        add(zeroInit, "setup", {"zero", "memory"});
+        add(std::move(zeroInit), "setup", {"zero", "memory"});
     }
     add(derived(count("model.largest_layer_params", "Largest layer", nullptr, 1, 1e13,
                       "Parameters of the largest single module (DeepSpeed counts one module's own parameters, "
@@ -410,7 +415,7 @@ InputRegistry::InputRegistry()
              "Paste the error: PyTorch's CUDA out-of-memory message, a host kill (exit -9, Killed) or DeepSpeed's "
              "batch-size assertion.");
     oom.max = 65536;
-    add(oom, "memory", {"memory"});
+    add(std::move(oom), "memory", {"memory"});
     add(choice("memory.phase", "When it failed",
                {"unknown", "model-load", "forward", "backward", "optimizer-step", "checkpoint-save"}, "unknown",
                "The phase of training in which the error appeared."),
@@ -449,7 +454,7 @@ InputRegistry::InputRegistry()
         gds.label = "GPUDirect Storage available";
         gds.defaultValue = false;
         gds.help = "Whether NVIDIA GPUDirect Storage (libcufile, nvidia-fs) is installed and working on the nodes.";
-        add(gds, "nvme", {"nvme"});
+        add(std::move(gds), "nvme", {"nvme"});
     }
 
     // 1-bit Adam step.
