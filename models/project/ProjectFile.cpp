@@ -23,6 +23,13 @@ std::string lineAndColumn(const std::string& bytes, std::size_t offset)
 
 std::string mebibytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MiB"; }
 
+// root[key], or `absent` when root has no such member: by reference, where value() returns a copy.
+const oj& memberOr(const oj& root, const char* key, const oj& absent)
+{
+    const auto it = root.find(key);
+    return it == root.end() ? absent : *it;
+}
+
 bool isTextList(const oj& v)
 {
     return v.is_array() && std::all_of(v.begin(), v.end(), [](const oj& item) { return item.is_string(); });
@@ -116,7 +123,9 @@ Result<Project> parse(const std::string& bytes)
 
     Project project;
     std::vector<std::string> errors;
-    const oj answers = root.value("answers", oj::object());
+    static const oj noAnswers = oj::object();
+    static const oj noneHandled = oj::array();
+    const oj& answers = memberOr(root, "answers", noAnswers);
     if (!answers.is_object())
         return Result<Project>::failure("\"answers\" must be an object of input id to value");
     const auto& registry = InputRegistry::instance();
@@ -133,7 +142,7 @@ Result<Project> parse(const std::string& bytes)
             errors.push_back(r.error());
     }
     project.unknownAnswers = unknownAnswers.take();
-    const oj handled = root.value("handled", oj::array());
+    const oj& handled = memberOr(root, "handled", noneHandled);
     if (!handled.is_array())
         errors.push_back("\"handled\" must be a list of {workflow, at, summary}");
     else
@@ -181,9 +190,8 @@ Result<Project> parse(const std::string& bytes)
             project.importedText = std::move(text).value();
         }
     }
-    static const std::vector<std::string> known = {"format",          "version",          "answers",
-                                                   "handled",         "notes",            "imported_config",
-                                                   "accepted_suggestions", "imported_text"};
+    static const std::vector<std::string> known = {
+        "format", "version", "answers", "handled", "notes", "imported_config", "accepted_suggestions", "imported_text"};
     OrderedObjectBuilder unknownKeys;
     for (const auto& [key, value] : root.items())
         if (std::find(known.begin(), known.end(), key) == known.end())
@@ -235,9 +243,10 @@ std::string serializeProject(const Project& project)
             oj duplicates = oj::array();
             for (const auto& d : project.importedText.duplicates)
                 duplicates.push_back(oj{{"pointer", d.pointer}, {"line", d.line}});
-            root.set("imported_text", oj{{"duplicates", duplicates},
-                                         {"syntax", project.importedText.hjsonSyntax},
-                                         {"quoteless", project.importedText.quotelessValues}});
+            root.set("imported_text",
+                     oj{{"duplicates", duplicates},
+                        {"syntax", project.importedText.hjsonSyntax},
+                        {"quoteless", project.importedText.quotelessValues}});
         }
     }
     for (const auto& [key, value] : project.unknownKeys.items())
