@@ -482,17 +482,19 @@ const InputRegistry& InputRegistry::instance()
 const InputSpec& InputRegistry::presetSpec() const
 {
     // Reading the model catalog (models.tsv) is half the registry's cost: a project without a preset, and every
-    // lookup of another input, never pays it. call_once: the registry is shared by every thread.
-    InputSpec& preset = m_specs.front();
-    std::call_once(m_presetValuesAdded, [&] {
+    // lookup of another input, never pays it. A local static, as instance(): once, whichever thread comes first
+    // (std::call_once would cost every start more, in symbols to bind, than the catalog saves some).
+    static const bool added = [this] {
         const ModelCatalog& catalog = ModelCatalog::instance();
         std::vector<std::string> values = {"none"};
         values.reserve(1 + catalog.all().size());
         for (const ModelSpec& model : catalog.all())
             values.push_back(model.id);
-        preset.values = std::move(values);
-    });
-    return preset;
+        m_specs.front().values = std::move(values);
+        return true;
+    }();
+    (void)added;
+    return m_specs.front();
 }
 
 const std::vector<InputSpec>& InputRegistry::all() const

@@ -1,7 +1,6 @@
 #pragma once
 #include "util/Result.h"
 
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -55,10 +54,9 @@ public:
 
 private:
     InputRegistry();
-    // model.preset, the first spec, with its values filled in.
+    // model.preset, the first spec, with its values filled in (there is one registry: instance()).
     const InputSpec& presetSpec() const;
     mutable std::vector<InputSpec> m_specs;
-    mutable std::once_flag m_presetValuesAdded;
 };
 
 } // namespace dsw
