@@ -1,7 +1,7 @@
-# dsw_compile_engine_facts(OUT_VAR): the "optimizers" and "lr_schedulers" members of
+# dsw_compile_engine_facts(OUT_VAR): the "optimizers", "lr_schedulers" and "version_facts" members of
 # resources/knowledge/deepspeed.json, read and checked at build time by the host tool dsw-engine-facts-compiler
-# (tools/engine-facts-compiler), become CompiledEngineFacts.cpp in the current build folder: optimizerSpecs() and
-# schedulerSpecs() as constant tables, so no run parses them, and a malformed member fails the build naming the
+# (tools/engine-facts-compiler), become CompiledEngineFacts.cpp in the current build folder: optimizerSpecs(),
+# schedulerSpecs() and versionFactEntries() as constant tables, so no run parses them, and a malformed member fails the build naming the
 # file. OUT_VAR receives the generated source. Used by models/ and the fuzz build.
 get_filename_component(_dsw_compile_engine_facts_root ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 function(dsw_compile_engine_facts out_var)
@@ -19,7 +19,7 @@ function(dsw_compile_engine_facts out_var)
         OUTPUT ${out}
         COMMAND dsw-engine-facts-compiler ${facts} ${out}
         DEPENDS dsw-engine-facts-compiler ${facts}
-        COMMENT "Compiling the optimizers and lr_schedulers of resources/knowledge/deepspeed.json"
+        COMMENT "Compiling the optimizers, lr_schedulers and version_facts of resources/knowledge/deepspeed.json"
         VERBATIM)
     set(${out_var} ${out} PARENT_SCOPE)
 endfunction()

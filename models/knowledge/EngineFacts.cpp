@@ -1,6 +1,5 @@
 #include "knowledge/EngineFacts.h"
 
-#include "knowledge/DeepSpeedFacts.h"
 #include "util/Version.h"
 
 #include <stdexcept>
@@ -8,8 +7,6 @@
 namespace dsw {
 
 namespace {
-
-using oj = nlohmann::ordered_json;
 
 // `written` equals the lower-case `name` once its ASCII letters are folded, as Python's lower() folds them.
 bool equalsFolded(std::string_view written, std::string_view name)
@@ -73,12 +70,11 @@ std::vector<std::string_view> schedulerNames()
 
 VersionFact versionFact(const std::string& key)
 {
-    const oj& facts = deepspeedKnowledgeMember("version_facts");
-    if (!facts.contains(key) || !facts.at(key).is_object())
-        throw std::out_of_range("deepspeed.json lists no version fact " + key);
-    const oj& f = facts.at(key);
-    return {f.value("deepspeed_from", ""), f.value("torch_from", ""), f.at("source").get<std::string>(),
-            f.value("before", "")};
+    for (const VersionFactEntry& f : versionFactEntries())
+        if (f.key == key)
+            return {std::string(f.deepspeedFrom), std::string(f.torchFrom), std::string(f.source),
+                    std::string(f.before)};
+    throw std::out_of_range("deepspeed.json lists no version fact " + key);
 }
 
 } // namespace dsw

@@ -1,7 +1,7 @@
 #pragma once
 // What DeepSpeed's engine builds from optimizer.type and scheduler.type, and facts that hold from a DeepSpeed or
 // PyTorch version on (resources/knowledge/deepspeed.json: "optimizers", "lr_schedulers", "version_facts").
-// The optimizer and scheduler tables are compiled from deepspeed.json at build time (tools/engine-facts-compiler,
+// All three are compiled from deepspeed.json at build time (tools/engine-facts-compiler,
 // models/CompileEngineFacts.cmake): constant arrays of views, so a lookup parses nothing and allocates nothing.
 #include <optional>
 #include <span>
@@ -64,5 +64,11 @@ struct VersionFact {
 };
 // Throws std::out_of_range for a key deepspeed.json does not list.
 VersionFact versionFact(const std::string& key);
+
+// One "version_facts" member as compiled, named by its key; every fact, in the file's order.
+struct VersionFactEntry {
+    std::string_view key, deepspeedFrom, torchFrom, source, before;
+};
+std::span<const VersionFactEntry> versionFactEntries();
 
 } // namespace dsw

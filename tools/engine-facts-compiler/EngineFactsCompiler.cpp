@@ -1,5 +1,5 @@
-// dsw-engine-facts-compiler DEEPSPEED.json OUT.cpp: reads the "optimizers" and "lr_schedulers" members of
-// resources/knowledge/deepspeed.json, checks them, and writes the C++ tables knowledge/EngineFacts reads. Run by
+// dsw-engine-facts-compiler DEEPSPEED.json OUT.cpp: reads the "optimizers", "lr_schedulers" and "version_facts"
+// members of resources/knowledge/deepspeed.json, checks them, and writes the C++ tables knowledge/EngineFacts reads. Run by
 // the build: a malformed member fails the build with the file's name and what is wrong, in one line.
 #include "EngineFactsSourceWriter.h"
 

@@ -1,7 +1,7 @@
-// The optimizer and scheduler tables of knowledge/EngineFacts are compiled from resources/knowledge/deepspeed.json
-// at build time (tools/engine-facts-compiler): they must equal, entry by entry, what a parse of the same file
-// reads; a lookup must allocate nothing; and a malformed table must stop the compiler in one line naming the file
-// and the entry, before any source is written.
+// The optimizer, scheduler and version-fact tables of knowledge/EngineFacts are compiled from
+// resources/knowledge/deepspeed.json at build time (tools/engine-facts-compiler): they must equal, entry by entry,
+// what a parse of the same file reads; a lookup must allocate nothing; and a malformed table must stop the compiler
+// in one line naming the file and the entry, before any source is written.
 #include "knowledge/EngineFacts.h"
 #include "knowledge/KnowledgeFiles.h"
 
@@ -110,6 +110,28 @@ private slots:
                 QVERIFY2(strings(s.params) == strings(e.at("params")), name.c_str());
             }
         QCOMPARE(schedulerNames().size(), compiled.size());
+    }
+
+    void versionFactsEqualParsed()
+    {
+        const oj facts = knowledge().at("version_facts");
+        const std::span<const VersionFactEntry> compiled = versionFactEntries();
+        QVERIFY(facts.size() >= 3); // "about" and at least two facts
+        QCOMPARE(compiled.size(), facts.size() - 1);
+        std::size_t i = 0;
+        for (const auto& [key, f] : facts.items()) {
+            if (key == "about")
+                continue;
+            const VersionFactEntry& e = compiled[i++];
+            QCOMPARE(QByteArray::fromStdString(std::string(e.key)), QByteArray::fromStdString(key));
+            const VersionFact v = versionFact(key);
+            QCOMPARE(QString::fromStdString(v.deepspeedFrom), QString::fromStdString(f.value("deepspeed_from", "")));
+            QCOMPARE(QString::fromStdString(v.torchFrom), QString::fromStdString(f.value("torch_from", "")));
+            QCOMPARE(QString::fromStdString(v.source), QString::fromStdString(f.at("source").get<std::string>()));
+            QCOMPARE(QString::fromStdString(v.before), QString::fromStdString(f.value("before", "")));
+        }
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, versionFact("about"));
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, versionFact("no_such_fact"));
     }
 
     void matchingRules()
@@ -222,6 +244,20 @@ private slots:
         row("torch schedulers not a list", j, "lr_schedulers.torch: must be an array");
 
         j = oj::parse(good);
+        j["version_facts"]["warmup_num_steps_positive"]["torch_from"] = "2.3";
+        row("fact with both versions", j,
+            "version_facts.warmup_num_steps_positive: must have exactly one of deepspeed_from and torch_from");
+
+        j = oj::parse(good);
+        j["version_facts"]["bf16_emulation_counts"]["torch_from"] = "2.x";
+        row("fact version not a version", j,
+            "version_facts.bf16_emulation_counts.torch_from: \"2.x\" is not a version");
+
+        j = oj::parse(good);
+        j["version_facts"]["bf16_emulation_counts"].erase("source");
+        row("fact without source", j, "version_facts.bf16_emulation_counts: has no \"source\"");
+
+        j = oj::parse(good);
         j["lr_schedulers"]["deepspeed"] = oj::array();
         j["lr_schedulers"]["torch"] = oj::array();
         row("no schedulers", j, "lr_schedulers: lists no scheduler");
@@ -283,6 +319,7 @@ private slots:
         const QByteArray source = out.readAll();
         QVERIFY(source.contains("constexpr OptimizerSpec optimizers[]"));
         QVERIFY(source.contains("constexpr SchedulerSpec schedulers[]"));
+        QVERIFY(source.contains("constexpr VersionFactEntry versionFacts[]"));
         QVERIFY(!source.contains("nlohmann") && !source.contains("::parse") && !source.contains("deepspeedKnowledge"));
         QVERIFY(!source.contains("knowledgeFile"));
     }
