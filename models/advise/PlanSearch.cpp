@@ -147,8 +147,10 @@ PlanSearch searchPlans(const Answers& a)
             continue;
         const ModelActivations* a = activations.data();
         for (const bool ckpt : {false, true})
-            for (const std::int64_t micro : micros)
+            for (const std::int64_t micro : micros) {
                 s.candidates.push_back(predictStep(s.job, {p, ckpt, micro, perRank / micro}, *a++));
+                s.candidates.back().memory = {}; // its figures are kept; the chosen one is sized again below
+            }
     }
     std::stable_sort(s.candidates.begin(), s.candidates.end(),
                      [&](const StepPrediction& x, const StepPrediction& y) { return ranksBefore(x, y, s.job); });
@@ -164,6 +166,10 @@ PlanSearch searchPlans(const Answers& a)
     s.chosen = forced ? *forced : s.wizardPick.value_or(0);
     if (!forced)
         s.userForced = false;
+    if (!s.candidates.empty()) {
+        StepPrediction& chosen = s.candidates[s.chosen];
+        chosen = predictStep(s.job, chosen.candidate, chosen.activations);
+    }
     return s;
 }
 

@@ -17,7 +17,10 @@ namespace dsw {
 
 struct PlanSearch {
     StepJob job;
-    // Every candidate, fitting or not: those that fit fastest first, then the others by GPU memory.
+    // Every candidate, fitting or not: those that fit fastest first, then the others by GPU memory. Each keeps its
+    // figures (gpu, cpuPerNode, nvmePerNode, activations, time); only the chosen one keeps its memory by component
+    // (StepPrediction::memory), the one the pages show: the others' lists are dropped as they are sized, so a search
+    // holds one list instead of 160.
     std::vector<StepPrediction> candidates;
     std::vector<bool> asked;               // per candidate: it honours every choice the user forced
     std::size_t chosen = 0;                // index into candidates: the plan the config is written for

@@ -55,30 +55,30 @@ public:
     }
 
     template <class Words>
-    void steady(const char* id, std::int64_t bytes, const char* source, Words&& convention)
+    void steady(const char* id, std::int64_t bytes, std::string_view source, Words&& convention)
     {
         add({id, MemoryPlace::Gpu, MemoryPhase::Steady, bytes, false, false, false, source, words(convention)});
     }
     template <class Words>
-    void transient(const char* id, std::int64_t bytes, bool forwardBackward, bool step, const char* source,
+    void transient(const char* id, std::int64_t bytes, bool forwardBackward, bool step, std::string_view source,
                    Words&& convention)
     {
         add({id, MemoryPlace::Gpu, MemoryPhase::Transient, bytes, forwardBackward, step, false, source,
              words(convention)});
     }
     template <class Words>
-    void reserved(const char* id, std::int64_t bytes, const char* source, Words&& convention)
+    void reserved(const char* id, std::int64_t bytes, std::string_view source, Words&& convention)
     {
         add({id, MemoryPlace::Gpu, MemoryPhase::Reserved, bytes, false, false, false, source, words(convention)});
     }
     template <class Words>
-    void host(const char* id, std::int64_t bytesPerRank, bool pinned, const char* source, Words&& convention)
+    void host(const char* id, std::int64_t bytesPerRank, bool pinned, std::string_view source, Words&& convention)
     {
         add({id, MemoryPlace::HostRam, MemoryPhase::Steady, mulSat(bytesPerRank, m_gpusPerNode), false, false, pinned,
              source, perNode(convention)});
     }
     template <class Words>
-    void nvme(const char* id, std::int64_t bytesPerRank, const char* source, Words&& convention)
+    void nvme(const char* id, std::int64_t bytesPerRank, std::string_view source, Words&& convention)
     {
         add({id, MemoryPlace::Nvme, MemoryPhase::Steady, mulSat(bytesPerRank, m_gpusPerNode), false, false, false,
              source, perNode(convention)});
@@ -540,7 +540,7 @@ StateMemory sizeStateMemory(const StateMemoryInputs& asked)
         stage3(b, in, s);
 
     if (in.activationBytes > 0)
-        b.transient("activations", in.activationBytes, true, false, in.activationSource.c_str(), [&] {
+        b.transient("activations", in.activationBytes, true, false, in.activationSource, [&] {
             return std::string(
                 "activations from the activation model (of the micro-batches 1F1B keeps in flight, under a "
                 "pipeline)");
@@ -631,7 +631,7 @@ std::int64_t StateMemory::nvmePerNode() const
     return sumIf(components, [](const MemoryComponent& c) { return c.place == MemoryPlace::Nvme; });
 }
 
-const MemoryComponent* StateMemory::find(const std::string& id, MemoryPlace place) const
+const MemoryComponent* StateMemory::find(std::string_view id, MemoryPlace place) const
 {
     for (const MemoryComponent& c : components)
         if (c.id == id && c.place == place)

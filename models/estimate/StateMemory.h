@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dsw {
@@ -62,8 +63,8 @@ struct StateMemoryInputs {
     // an fp32 gradient buffer of the whole stage instead of ZeRO-1's optimizer.
     bool fp32GradAccumulation = false;
     ZeroBufferSettings buffers;
-    std::int64_t activationBytes = 0; // per GPU, from the caller's activation model; 0: not counted
-    std::string activationSource;     // its sources.tsv id (required when activationBytes > 0)
+    std::int64_t activationBytes = 0;  // per GPU, from the caller's activation model; 0: not counted
+    std::string_view activationSource; // its sources.tsv id, a literal (required when activationBytes > 0)
     // Stage 3: whether the model was built under deepspeed.zero.Init, which replaces torch's linear with
     // DeepSpeed's memory-efficient one. Without it, and without full checkpointing, torch's linear keeps
     // every gathered weight it used in forward until its backward.
@@ -80,15 +81,16 @@ enum class MemoryPlace { Gpu, HostRam, Nvme };
 // Reserved: GPU memory PyTorch's allocator does not report (CUDA context, NCCL, fragmentation).
 enum class MemoryPhase { Steady, Transient, Reserved };
 
+// Ids and sources are literals (string views of them), so sizing a candidate allocates no text.
 struct MemoryComponent {
-    std::string id; // stable: params16, grads16, master32, adam_m, adam_v, grad_partition32, …
+    std::string_view id; // stable: params16, grads16, master32, adam_m, adam_v, grad_partition32, …
     MemoryPlace place;
     MemoryPhase phase;
     std::int64_t bytes;           // per GPU (Gpu) or per node (HostRam, Nvme)
     bool forwardBackward = false; // a transient alive during forward/backward
     bool step = false;            // a transient alive from the accumulation boundary through the optimizer step
     bool pinned = false;          // page-locked host memory
-    std::string source;           // sources.tsv id
+    std::string_view source;      // sources.tsv id
     std::string convention;       // bytes-per-parameter convention, in words
 };
 
@@ -113,7 +115,7 @@ struct StateMemory {
     std::int64_t hostPerNode() const;
     std::int64_t hostPinnedPerNode() const;
     std::int64_t nvmePerNode() const;
-    const MemoryComponent* find(const std::string& id, MemoryPlace place) const;
+    const MemoryComponent* find(std::string_view id, MemoryPlace place) const;
 };
 
 inline constexpr int kFragmentationPercent = 10; // wizard assumption, of the peak allocated

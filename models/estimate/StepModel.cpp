@@ -38,11 +38,11 @@ TrainingPrecision precisionOf(const Answers& a)
 }
 
 // Which of GpuBytes' rows a StateMemory component belongs to.
-std::int64_t GpuBytes::*rowOf(const std::string& id)
+std::int64_t GpuBytes::*rowOf(std::string_view id)
 {
     if (id == "params16" || id == "params32")
         return &GpuBytes::params;
-    if (id.rfind("grad", 0) == 0)
+    if (id.starts_with("grad"))
         return &GpuBytes::grads;
     if (id == "master32" || id == "adam_m" || id == "adam_v")
         return &GpuBytes::optimizer;

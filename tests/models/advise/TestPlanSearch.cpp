@@ -219,7 +219,9 @@ private slots:
                 if (planLabel(a.candidate) != planLabel(b.candidate))
                     continue;
                 const bool holds = a.candidate.placement.stage == 3 && !a.candidate.checkpointing;
-                const MemoryComponent* held = b.memory.find("zero3_linear_held", MemoryPlace::Gpu);
+                // Only the chosen candidate keeps its memory by component (PlanSearch::candidates): size it again.
+                const StepPrediction sized = predictStep(without.job, b.candidate);
+                const MemoryComponent* held = sized.memory.find("zero3_linear_held", MemoryPlace::Gpu);
                 QCOMPARE(held != nullptr && held->bytes > 0, holds);
                 QVERIFY(holds ? b.gpu.total > a.gpu.total : b.gpu.total == a.gpu.total);
                 if (holds)

@@ -501,8 +501,8 @@ void TestStateMemory::everyComponentIsSourced()
                             QVERIFY(!m.components.empty());
                             for (const MemoryComponent& c : m.components) {
                                 const QString where =
-                                    QString::fromStdString(c.id + " at stage ") + QString::number(stage);
-                                QVERIFY2(catalog.find(c.source) != nullptr, qPrintable(where));
+                                    QString::fromStdString(std::string(c.id) + " at stage ") + QString::number(stage);
+                                QVERIFY2(catalog.find(std::string(c.source)) != nullptr, qPrintable(where));
                                 QVERIFY2(!c.convention.empty(), qPrintable(where));
                                 QVERIFY2(c.phase == MemoryPhase::Transient || (!c.forwardBackward && !c.step),
                                          qPrintable(where));
@@ -551,10 +551,11 @@ void TestStateMemory::wordsLeftOutChangeNoFigure()
                             for (std::size_t i = 0; i < words.components.size(); ++i) {
                                 const MemoryComponent& w = words.components[i];
                                 const MemoryComponent& b = bytes.components[i];
-                                QVERIFY2(b.id == w.id && b.place == w.place && b.phase == w.phase && b.bytes == w.bytes
-                                             && b.forwardBackward == w.forwardBackward && b.step == w.step
-                                             && b.pinned == w.pinned && b.source == w.source,
-                                         qPrintable(where + ": " + QString::fromStdString(w.id)));
+                                QVERIFY2(
+                                    b.id == w.id && b.place == w.place && b.phase == w.phase && b.bytes == w.bytes
+                                        && b.forwardBackward == w.forwardBackward && b.step == w.step
+                                        && b.pinned == w.pinned && b.source == w.source,
+                                    qPrintable(where + ": " + QString::fromUtf8(w.id.data(), qsizetype(w.id.size()))));
                                 QVERIFY2(!w.convention.empty() && b.convention.empty(), qPrintable(where));
                             }
                             QVERIFY2(bytes.notes.empty(), qPrintable(where));
