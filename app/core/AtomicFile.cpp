@@ -9,10 +9,13 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <dirent.h>
 #include <fcntl.h>
 #include <set>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace dsw {
 
@@ -25,7 +28,7 @@ const timespec kProcessStart = [] {
     return now;
 }();
 
-const QString kTempMarker = QStringLiteral(".dswiz-");
+constexpr std::string_view kTempMarker = ".dswiz-";
 constexpr int kTempSuffixLength = 6;
 
 FileWriteHooks realSystemCalls()
@@ -53,18 +56,20 @@ QString tempPathFor(const QString& target)
     for (int i = 0; i < kTempSuffixLength; ++i)
         suffix += QChar(alphabet[QRandomGenerator::global()->bounded(int(sizeof alphabet - 1))]);
     const QFileInfo info(target);
-    return info.absolutePath() + "/." + info.fileName() + kTempMarker + suffix;
+    return info.absolutePath() + "/." + info.fileName()
+        + QLatin1String(kTempMarker.data(), qsizetype(kTempMarker.size())) + suffix;
 }
 
-bool isTempNameOf(const QString& entry, const QString& name)
+// Whether directory entry `entry` (its bytes, as readdir gives them) is a temporary of `name` (tempPathFor).
+bool isTempNameOf(std::string_view entry, std::string_view name)
 {
-    const QString prefix = "." + name + kTempMarker;
-    if (entry.size() != prefix.size() + kTempSuffixLength || !entry.startsWith(prefix))
+    const std::size_t prefix = 1 + name.size() + kTempMarker.size();
+    if (entry.size() != prefix + kTempSuffixLength || entry[0] != '.' || entry.substr(1, name.size()) != name
+        || entry.substr(1 + name.size(), kTempMarker.size()) != kTempMarker)
         return false;
-    for (QChar c : entry.mid(prefix.size()))
-        if (!(c.isLetterOrNumber() && c.unicode() < 128))
-            return false;
-    return true;
+    return std::all_of(entry.begin() + static_cast<std::ptrdiff_t>(prefix), entry.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+    });
 }
 
 bool olderThanThisProcess(const struct stat& st)
@@ -73,22 +78,29 @@ bool olderThanThisProcess(const struct stat& st)
         || (st.st_mtim.tv_sec == kProcessStart.tv_sec && st.st_mtim.tv_nsec < kProcessStart.tv_nsec);
 }
 
-// Removes what a killed writer of `target` left behind (see writeFileAtomically).
+// Removes what a killed writer of `target` left behind (see writeFileAtomically). The folder is read with readdir,
+// not QDir: every write ends here, and Qt's listing (sorted QStrings and file infos) cost more than the write.
 void removeStaleTemporaries(const QString& target)
 {
     const QFileInfo info(target);
-    const QDir dir = info.absoluteDir();
-    for (const QString& entry : dir.entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)) {
-        if (!isTempNameOf(entry, info.fileName()))
-            continue;
-        const QString path = dir.filePath(entry);
+    const QByteArray folder = native(info.absolutePath());
+    const QByteArray name = native(info.fileName());
+    DIR* dir = ::opendir(folder.constData());
+    if (!dir)
+        return;
+    std::vector<QByteArray> stale;
+    while (const dirent* e = ::readdir(dir))
+        if (isTempNameOf(e->d_name, std::string_view(name.constData(), static_cast<std::size_t>(name.size()))))
+            stale.push_back(folder + '/' + e->d_name);
+    ::closedir(dir);
+    for (const QByteArray& path : stale) {
         struct stat st {};
-        if (::lstat(native(path).constData(), &st) != 0 || !olderThanThisProcess(st))
+        if (::lstat(path.constData(), &st) != 0 || !olderThanThisProcess(st))
             continue;
         if (S_ISDIR(st.st_mode))
-            QDir(path).removeRecursively();
+            QDir(QFile::decodeName(path)).removeRecursively();
         else
-            ::unlink(native(path).constData());
+            ::unlink(path.constData());
     }
 }
 

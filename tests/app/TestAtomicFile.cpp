@@ -216,7 +216,7 @@ private slots:
         const QString target = dir.filePath("t.json");
         const QStringList stale{".t.json.dswiz-AbC123", ".t.json.dswiz-000000"};
         const QStringList kept{".t.json.dswiz-Young1", ".t.json.dswiz-toolong7", ".other.dswiz-ABCDEF",
-                               "t.json.dswiz-ABCDEF"};
+                               "t.json.dswiz-ABCDEF",  ".t.json.dswiz-AB-C12",   ".t.json.dswiz-ÄBC123"};
         for (const QString& name : stale + kept)
             QVERIFY(writeBytes(dir.filePath(name), "left over"));
         QVERIFY(QDir(dir.path()).mkpath(".t.json.dswiz-Dir000/inner"));
@@ -228,6 +228,20 @@ private slots:
         QStringList actual = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
         actual.sort();
         QCOMPARE(actual, expected);
+    }
+
+    // A name beyond ASCII: the folder's entries are compared as the file system spells them (UTF-8).
+    void staleTemporariesOfANonAsciiName()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeBytes(dir.filePath(".Ψ × 4.json.dswiz-Zz9999"), "left over"));
+        QVERIFY(writeBytes(dir.filePath(".Ψ × 5.json.dswiz-Zz9999"), "another file's"));
+        QVERIFY(setAge(dir.filePath(".Ψ × 4.json.dswiz-Zz9999"), 3600));
+        QVERIFY(setAge(dir.filePath(".Ψ × 5.json.dswiz-Zz9999"), 3600));
+        QCOMPARE(writeFileAtomically(dir.filePath("Ψ × 4.json"), "y"), QString());
+        QStringList actual = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+        actual.sort();
+        QCOMPARE(actual, (QStringList{".Ψ × 5.json.dswiz-Zz9999", "Ψ × 4.json"}));
     }
 
     // A failed write does not clean up: nothing of the user's is removed on a failure path.
