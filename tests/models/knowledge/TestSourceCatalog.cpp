@@ -1,5 +1,6 @@
-// The source catalog reads sources.tsv in place and makes a row a Source the first time it is asked for: whatever
-// order rows are asked in (find before all, all before find), each id gives the same object with the file's cells.
+// The source catalog (the compiled sources.tsv, or a text given) makes a row a Source the first time it is asked
+// for: whatever order rows are asked in (find before all, all before find), each id gives the same object with the
+// file's cells.
 #include "knowledge/SourceCatalog.h"
 
 #include "knowledge/KnowledgeFiles.h"
