@@ -1,6 +1,5 @@
 #include "knowledge/GpuCatalog.h"
 
-#include "knowledge/KnowledgeFiles.h"
 #include "util/TsvTable.h"
 
 #include <algorithm>
@@ -22,13 +21,19 @@ std::optional<double> GpuSpec::computeCapabilityNumber() const
 const GpuCatalog& GpuCatalog::instance()
 {
     // Never destroyed: it lives until the process ends, and freeing it at exit would only delay the exit.
-    static const GpuCatalog& catalog = *new GpuCatalog(knowledgeFile("gpus.tsv"));
+    static const GpuCatalog& catalog = *new GpuCatalog(compiledGpuRows());
     return catalog;
 }
 
-GpuCatalog::GpuCatalog(std::string_view tsv)
+GpuCatalog::GpuCatalog(std::span<const GpuRow> rows)
+    : m_rows(rows)
 {
-    const TsvTable table(tsv);
+}
+
+GpuCatalog::GpuCatalog(std::string_view tsv)
+    : m_ownText(tsv)
+{
+    const TsvTable table(m_ownText);
     // Each column looked up once, not once a row.
     const std::size_t id = table.column("id"), name = table.column("name"), vendor = table.column("vendor"),
                       architecture = table.column("architecture"), capability = table.column("compute_capability"),
@@ -37,46 +42,77 @@ GpuCatalog::GpuCatalog(std::string_view tsv)
                       bf16Tflops = table.column("bf16_dense_tflops"),
                       fp16Tflops = table.column("fp16_tensor_dense_tflops"), link = table.column("intra_node_link"),
                       url = table.column("source_url"), verification = table.column("verification");
-    m_gpus.reserve(table.rowCount());
+    m_ownRows.reserve(table.rowCount());
     for (std::size_t r = 0; r < table.rowCount(); ++r) {
-        auto row = [&](std::size_t column) { return std::string(table.cell(r, column)); };
-        GpuSpec g;
-        g.id = row(id);
-        g.name = row(name);
-        g.vendor = row(vendor);
-        g.architecture = row(architecture);
-        g.computeCapability = row(capability);
-        g.memoryGb = std::stod(row(memory));
-        g.memoryStated = row(stated);
-        g.bf16 = table.cell(r, bf16) == "y";
-        g.fp8How = row(fp8);
-        g.bf16DenseTflops = row(bf16Tflops);
-        g.fp16DenseTflops = row(fp16Tflops);
-        g.intraNodeLink = row(link);
-        g.sourceUrl = row(url);
-        g.verification = row(verification);
-        m_gpus.push_back(std::move(g));
+        auto cell = [&](std::size_t column) { return table.cell(r, column); };
+        m_ownRows.push_back({cell(id), cell(name), cell(vendor), cell(architecture), cell(capability),
+                             std::stod(std::string(cell(memory))), cell(stated), cell(bf16) == "y", cell(fp8),
+                             cell(bf16Tflops), cell(fp16Tflops), cell(link), cell(url), cell(verification)});
     }
+    m_rows = m_ownRows;
+}
+
+const GpuSpec& GpuCatalog::spec(std::size_t r) const
+{
+    if (m_gpus.empty()) {
+        m_gpus.resize(m_rows.size());
+        m_filled.assign(m_rows.size(), false);
+    }
+    if (!m_filled[r]) {
+        const GpuRow& row = m_rows[r];
+        GpuSpec& g = m_gpus[r];
+        g.id = row.id;
+        g.name = row.name;
+        g.vendor = row.vendor;
+        g.architecture = row.architecture;
+        g.computeCapability = row.computeCapability;
+        g.memoryGb = row.memoryGb;
+        g.memoryStated = row.memoryStated;
+        g.bf16 = row.bf16;
+        g.fp8How = row.fp8How;
+        g.bf16DenseTflops = row.bf16DenseTflops;
+        g.fp16DenseTflops = row.fp16DenseTflops;
+        g.intraNodeLink = row.intraNodeLink;
+        g.sourceUrl = row.sourceUrl;
+        g.verification = row.verification;
+        m_filled[r] = true;
+    }
+    return m_gpus[r];
+}
+
+const std::vector<GpuSpec>& GpuCatalog::all() const
+{
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    if (!m_allFilled) {
+        for (std::size_t r = 0; r < m_rows.size(); ++r)
+            spec(r);
+        m_allFilled = true;
+    }
+    return m_gpus;
 }
 
 const GpuSpec* GpuCatalog::find(const std::string& id) const
 {
     // The ids compared ignoring case (std::toupper byte by byte), without building strings: every plan looks the
     // GPU up often.
-    auto same = [&](const std::string& x) {
+    auto same = [&](std::string_view x) {
         return x.size() == id.size()
             && std::equal(x.begin(), x.end(), id.begin(),
                           [](unsigned char a, unsigned char b) { return std::toupper(a) == std::toupper(b); });
     };
-    auto it = std::find_if(m_gpus.begin(), m_gpus.end(), [&](const GpuSpec& g) { return same(g.id); });
-    return it == m_gpus.end() ? nullptr : &*it;
+    auto it = std::find_if(m_rows.begin(), m_rows.end(), [&](const GpuRow& g) { return same(g.id); });
+    if (it == m_rows.end())
+        return nullptr;
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    return &spec(static_cast<std::size_t>(it - m_rows.begin()));
 }
 
 std::vector<std::string> GpuCatalog::ids() const
 {
     std::vector<std::string> out;
-    for (const auto& g : m_gpus)
-        out.push_back(g.id);
+    out.reserve(m_rows.size());
+    for (const GpuRow& g : m_rows)
+        out.emplace_back(g.id);
     return out;
 }
 

@@ -1,6 +1,8 @@
-// dsw-knowledge-table-compiler SOURCES.tsv OUT.cpp: reads resources/knowledge/sources.tsv with util/TsvTable (the
-// reader a run used), checks it, and writes the constant tables knowledge/SourceCatalog reads. Run by the build: a
-// malformed file fails the build with the file's name, the line and what is wrong, in one line.
+// dsw-knowledge-table-compiler sources|gpus FILE.tsv OUT.cpp: reads resources/knowledge/sources.tsv or gpus.tsv with
+// util/TsvTable (the reader a run used), checks it, and writes the constant tables knowledge/SourceCatalog or
+// knowledge/GpuCatalog reads. Run by the build: a malformed file fails the build with the file's name, the line and
+// what is wrong, in one line.
+#include "GpuTableWriter.h"
 #include "SourceTableWriter.h"
 
 #include <cstdio>
@@ -11,11 +13,12 @@
 
 int main(int argc, char** argv)
 {
-    if (argc != 3) {
-        std::cerr << "usage: dsw-knowledge-table-compiler SOURCES.tsv OUT.cpp\n";
+    const std::string kind = argc == 4 ? argv[1] : "";
+    if (kind != "sources" && kind != "gpus") {
+        std::cerr << "usage: dsw-knowledge-table-compiler sources|gpus FILE.tsv OUT.cpp\n";
         return 2;
     }
-    const std::string input = argv[1], output = argv[2];
+    const std::string input = argv[2], output = argv[3];
     std::ifstream in(input, std::ios::binary);
     std::ostringstream text;
     if (in.is_open())
@@ -26,7 +29,8 @@ int main(int argc, char** argv)
     }
     std::string source;
     try {
-        source = dsw::compiledSourceTableSource(text.str());
+        source =
+            kind == "sources" ? dsw::compiledSourceTableSource(text.str()) : dsw::compiledGpuTableSource(text.str());
     } catch (const std::invalid_argument& e) {
         std::cerr << "error: " << input << ": " << e.what() << "\n";
         return 1;

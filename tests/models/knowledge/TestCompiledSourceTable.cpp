@@ -37,7 +37,7 @@ CompilerRun compile(const QTemporaryDir& dir, const QByteArray& text, QByteArray
         return {-1, "cannot write " + input};
     file.close();
     QProcess compiler;
-    compiler.start(DSW_KNOWLEDGE_TABLE_COMPILER, {input, output});
+    compiler.start(DSW_KNOWLEDGE_TABLE_COMPILER, {"sources", input, output});
     if (!compiler.waitForFinished(60000) || compiler.exitStatus() != QProcess::NormalExit)
         return {-1, "the compiler did not finish"};
     QFile out(output);
@@ -125,7 +125,10 @@ private slots:
         const long after = allocations.load();
         QVERIFY(nvme && !none);
         QCOMPARE(after - before, 0L);
-        QCOMPARE(quoteOf("ds-nvme-endurance"), "\"" + std::string(nvme->quote) + "\"");
+        const std::string quote = quoteOf("ds-nvme-endurance"); // the quote in double quotes
+        QCOMPARE(quote.size(), nvme->quote.size() + 2);
+        QVERIFY(quote.front() == '"' && quote.back() == '"'
+                && std::string_view(quote).substr(1, nvme->quote.size()) == nvme->quote);
         QVERIFY(allocations.load() > after); // the counter does see the quote's string
     }
 
@@ -144,7 +147,7 @@ private slots:
         const QByteArray id = second.left(second.indexOf('\t'));
         QTest::newRow("empty file") << QByteArray() << "is empty";
         QTest::newRow("blank lines only") << QByteArray("\n\r\n\n") << "is empty";
-        QTest::newRow("header only") << QByteArray("id\ttitle\turl\tquote\n") << "lists no source";
+        QTest::newRow("header only") << QByteArray("id\ttitle\turl\tquote\n") << "has no row";
         QTest::newRow("no quote column") << withLine(0, "id\ttitle\turl")
                                          << "line 1 (the header): has no column \"quote\"";
         QTest::newRow("column twice") << withLine(0, "id\ttitle\turl\tquote\tid")
@@ -181,11 +184,15 @@ private slots:
         QTemporaryDir dir;
         const QString input = dir.filePath("no-such-sources.tsv");
         QProcess compiler;
-        compiler.start(DSW_KNOWLEDGE_TABLE_COMPILER, {input, dir.filePath("out.cpp")});
+        compiler.start(DSW_KNOWLEDGE_TABLE_COMPILER, {"sources", input, dir.filePath("out.cpp")});
         QVERIFY(compiler.waitForFinished(60000));
         QCOMPARE(compiler.exitCode(), 1);
         QVERIFY(QString::fromUtf8(compiler.readAllStandardError()).contains(input + ": cannot be read"));
         QVERIFY(!QFile::exists(dir.filePath("out.cpp")));
+        compiler.start(DSW_KNOWLEDGE_TABLE_COMPILER, {"tables", input, dir.filePath("out.cpp")}); // no such kind
+        QVERIFY(compiler.waitForFinished(60000));
+        QCOMPARE(compiler.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(compiler.readAllStandardError()).startsWith("usage: "));
     }
 
     void goodFilesCompile()
