@@ -7,9 +7,12 @@ get_filename_component(_dsw_compile_engine_facts_root ${CMAKE_CURRENT_LIST_DIR}/
 function(dsw_compile_engine_facts out_var)
     set(root ${_dsw_compile_engine_facts_root})
     add_executable(dsw-engine-facts-compiler
+        ${root}/tools/common/GeneratedSource.cpp
+        ${root}/tools/common/GeneratedSource.h
         ${root}/tools/engine-facts-compiler/EngineFactsCompiler.cpp
         ${root}/tools/engine-facts-compiler/EngineFactsSourceWriter.cpp
         ${root}/tools/engine-facts-compiler/EngineFactsSourceWriter.h)
+    target_include_directories(dsw-engine-facts-compiler PRIVATE ${root}/tools)
     target_link_libraries(dsw-engine-facts-compiler PRIVATE nlohmann_json::nlohmann_json)
     set_target_properties(dsw-engine-facts-compiler PROPERTIES AUTOMOC OFF)
 

@@ -9,6 +9,8 @@ function(dsw_compile_knowledge_tables out_var)
     set(root ${_dsw_compile_knowledge_tables_root})
     set(tool ${root}/tools/knowledge-table-compiler)
     add_executable(dsw-knowledge-table-compiler
+        ${root}/tools/common/GeneratedSource.cpp
+        ${root}/tools/common/GeneratedSource.h
         ${tool}/CheckedTsv.cpp
         ${tool}/CheckedTsv.h
         ${tool}/GpuTableWriter.cpp
@@ -18,7 +20,7 @@ function(dsw_compile_knowledge_tables out_var)
         ${tool}/SourceTableWriter.h
         ${root}/models/util/TsvTable.cpp
         ${root}/models/util/TsvTable.h)
-    target_include_directories(dsw-knowledge-table-compiler PRIVATE ${root}/models)
+    target_include_directories(dsw-knowledge-table-compiler PRIVATE ${root}/models ${root}/tools)
     set_target_properties(dsw-knowledge-table-compiler PROPERTIES AUTOMOC OFF)
 
     set(outs "")

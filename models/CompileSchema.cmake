@@ -7,11 +7,13 @@ get_filename_component(_dsw_compile_schema_root ${CMAKE_CURRENT_LIST_DIR}/.. ABS
 function(dsw_compile_schema out_var)
     set(root ${_dsw_compile_schema_root})
     add_executable(dsw-schema-compiler
+        ${root}/tools/common/GeneratedSource.cpp
+        ${root}/tools/common/GeneratedSource.h
         ${root}/tools/schema-compiler/SchemaCompiler.cpp
         ${root}/tools/schema-compiler/SchemaSourceWriter.cpp
         ${root}/tools/schema-compiler/SchemaSourceWriter.h
         ${root}/models/knowledge/DeepSpeedSchema.cpp) # the reader itself, not dsw_models: no link cycle
-    target_include_directories(dsw-schema-compiler PRIVATE ${root}/models)
+    target_include_directories(dsw-schema-compiler PRIVATE ${root}/models ${root}/tools)
     target_link_libraries(dsw-schema-compiler PRIVATE nlohmann_json::nlohmann_json)
     set_target_properties(dsw-schema-compiler PROPERTIES AUTOMOC OFF)
 

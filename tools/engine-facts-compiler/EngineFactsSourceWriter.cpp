@@ -1,7 +1,8 @@
 #include "EngineFactsSourceWriter.h"
 
+#include "common/GeneratedSource.h"
+
 #include <algorithm>
-#include <cstdio>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -17,25 +18,11 @@ using oj = nlohmann::ordered_json;
     throw std::invalid_argument(where + ": " + what);
 }
 
-// A constant std::string_view of `s`, byte for byte: octal escapes (they end after three digits, unlike \x)
-// for anything but printable ASCII, and the length given, so a NUL does not end it.
+// A constant std::string_view of `s`, byte for byte (common/GeneratedSource.h), its length given so that a NUL
+// does not end it.
 std::string literal(const std::string& s)
 {
-    std::string out = "sv(\"";
-    for (const char c : s) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\' || c == '?') {
-            out += '\\';
-            out += c;
-        } else if (byte >= 0x20 && byte < 0x7f) {
-            out += c;
-        } else {
-            char escaped[5];
-            std::snprintf(escaped, sizeof escaped, "\\%03o", byte);
-            out += escaped;
-        }
-    }
-    return out + "\", " + std::to_string(s.size()) + ")";
+    return "sv(\"" + escapedForLiteral(s) + "\", " + std::to_string(s.size()) + ")";
 }
 
 // `e` is an object with every member of `required`, and no member outside `required` and `optional`.

@@ -1,7 +1,8 @@
 #include "CheckedTsv.h"
 
+#include "common/GeneratedSource.h"
+
 #include <algorithm>
-#include <cstdio>
 #include <stdexcept>
 
 namespace dsw {
@@ -80,21 +81,7 @@ std::string CheckedTsv::where(std::size_t row) const
 
 std::string literal(std::string_view s)
 {
-    std::string out = "sv(\"";
-    for (const char c : s) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\' || c == '?') {
-            out += '\\';
-            out += c;
-        } else if (byte >= 0x20 && byte < 0x7f) {
-            out += c;
-        } else {
-            char escaped[5];
-            std::snprintf(escaped, sizeof escaped, "\\%03o", byte);
-            out += escaped;
-        }
-    }
-    return out + "\", " + std::to_string(s.size()) + ")";
+    return "sv(\"" + escapedForLiteral(s) + "\", " + std::to_string(s.size()) + ")";
 }
 
 } // namespace dsw

@@ -27,8 +27,8 @@ private:
     std::vector<std::size_t> m_lines;   // the line number (from 1) of the header, then of each row
 };
 
-// A constant std::string_view of `s`, byte for byte: octal escapes (they end after three digits, unlike \x)
-// for anything but printable ASCII, and the length given, so a NUL does not end it.
+// A constant std::string_view of `s`, byte for byte (common/GeneratedSource.h), its length given so that a NUL
+// does not end it.
 std::string literal(std::string_view s);
 
 } // namespace dsw

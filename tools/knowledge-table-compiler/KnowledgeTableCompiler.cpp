@@ -5,10 +5,10 @@
 #include "GpuTableWriter.h"
 #include "SourceTableWriter.h"
 
-#include <cstdio>
-#include <fstream>
+#include "common/GeneratedSource.h"
+
 #include <iostream>
-#include <sstream>
+#include <optional>
 #include <stdexcept>
 
 int main(int argc, char** argv)
@@ -19,35 +19,15 @@ int main(int argc, char** argv)
         return 2;
     }
     const std::string input = argv[2], output = argv[3];
-    std::ifstream in(input, std::ios::binary);
-    std::ostringstream text;
-    if (in.is_open())
-        text << in.rdbuf();
-    if (!in.is_open() || in.bad()) {
-        std::cerr << "error: " << input << ": cannot be read\n";
+    const std::optional<std::string> text = dsw::readInputFile(input);
+    if (!text)
         return 1;
-    }
     std::string source;
     try {
-        source =
-            kind == "sources" ? dsw::compiledSourceTableSource(text.str()) : dsw::compiledGpuTableSource(text.str());
+        source = kind == "sources" ? dsw::compiledSourceTableSource(*text) : dsw::compiledGpuTableSource(*text);
     } catch (const std::invalid_argument& e) {
         std::cerr << "error: " << input << ": " << e.what() << "\n";
         return 1;
     }
-    // Written whole beside the output and renamed, so a failed run leaves no half-written source.
-    const std::string partial = output + ".partial";
-    {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        out << source;
-        if (!out.flush()) {
-            std::cerr << "error: " << partial << ": cannot be written\n";
-            return 1;
-        }
-    }
-    if (std::rename(partial.c_str(), output.c_str()) != 0) {
-        std::cerr << "error: " << output << ": cannot be written\n";
-        return 1;
-    }
-    return 0;
+    return dsw::writeGeneratedSource(output, source);
 }

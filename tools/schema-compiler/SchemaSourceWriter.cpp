@@ -1,5 +1,7 @@
 #include "SchemaSourceWriter.h"
 
+#include "common/GeneratedSource.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -12,25 +14,10 @@ namespace {
 
 using json = nlohmann::json;
 
-// A C++ string literal of `s`, byte for byte: octal escapes (they end after three digits, unlike \x)
-// for anything but printable ASCII.
+// A C++ string literal of `s`, byte for byte (common/GeneratedSource.h), with its length where a NUL would end it.
 std::string literal(const std::string& s)
 {
-    std::string out = "\"";
-    for (const char c : s) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\' || c == '?') {
-            out += '\\';
-            out += c;
-        } else if (byte >= 0x20 && byte < 0x7f) {
-            out += c;
-        } else {
-            char escaped[5];
-            std::snprintf(escaped, sizeof escaped, "\\%03o", byte);
-            out += escaped;
-        }
-    }
-    out += '"';
+    const std::string out = "\"" + escapedForLiteral(s) + "\"";
     if (s.find('\0') != std::string::npos) // a plain literal would end at the first NUL
         return "std::string(" + out + ", " + std::to_string(s.size()) + ")";
     return out;
