@@ -5,6 +5,9 @@
 #include "knowledge/EngineFacts.h"
 #include "knowledge/KnowledgeFiles.h"
 
+#include "AllocationCounter.h"
+#include "CompilerRun.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -12,16 +15,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 using namespace dsw;
+using dsw::test::runCompiler;
+using dsw::test::verifyRefused;
 using oj = nlohmann::ordered_json;
 
 namespace {
-
-std::atomic<long> allocations{0};
 
 std::vector<std::string> strings(std::span<const std::string_view> views) { return {views.begin(), views.end()}; }
 
@@ -30,17 +29,6 @@ std::vector<std::string> strings(const oj& list) { return list.get<std::vector<s
 oj knowledge() { return oj::parse(knowledgeFile("deepspeed.json")); }
 
 } // namespace
-
-// Counts every allocation of the test binary, for lookupsAllocateNothing.
-void* operator new(std::size_t size)
-{
-    ++allocations;
-    if (void* p = std::malloc(size ? size : 1))
-        return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 class TestCompiledEngineFacts : public QObject {
     Q_OBJECT
@@ -153,16 +141,16 @@ private slots:
 
     void lookupsAllocateNothing()
     {
-        const long before = allocations.load();
+        const long before = dsw::test::allocations.load();
         const OptimizerSpec* adam = findOptimizer("AdamW");
         const OptimizerSpec* sgd = findOptimizer("SGD");
         const SchedulerSpec* warmup = findScheduler("WarmupDecayLR");
         const OptimizerClass* offload = adam ? adam->build("offload") : nullptr;
-        const long after = allocations.load();
+        const long after = dsw::test::allocations.load();
         QVERIFY(adam && sgd && warmup && offload);
         QCOMPARE(after - before, 0L);
         const std::vector<std::string_view> names = optimizerNames(); // the counter does see an allocation
-        QVERIFY(!names.empty() && allocations.load() > after);
+        QVERIFY(!names.empty() && dsw::test::allocations.load() > after);
     }
 
     void brokenTablesFailTheCompiler_data()
@@ -271,22 +259,7 @@ private slots:
         QVERIFY(dir.isValid());
         const QString input = dir.filePath("broken-deepspeed.json");
         const QString output = dir.filePath("CompiledEngineFacts.cpp");
-        QFile file(input);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        QCOMPARE(file.write(text), text.size());
-        file.close();
-
-        QProcess compiler;
-        compiler.start(DSW_ENGINE_FACTS_COMPILER, {input, output});
-        QVERIFY(compiler.waitForFinished(60000));
-        const QString error = QString::fromUtf8(compiler.readAllStandardError());
-        QCOMPARE(compiler.exitStatus(), QProcess::NormalExit);
-        QVERIFY2(compiler.exitCode() == 1, qPrintable(error));
-        QVERIFY2(error.startsWith("error: " + input + ": "), qPrintable(error)); // names the file
-        QVERIFY2(error.contains(says), qPrintable(error));
-        QCOMPARE(error.count('\n'), 1);  // one line
-        QVERIFY(!QFile::exists(output)); // nothing written, not even a part
-        QVERIFY(!QFile::exists(output + ".partial"));
+        verifyRefused(runCompiler(DSW_ENGINE_FACTS_COMPILER, {input, output}, input, text), input, output, says);
     }
 
     void missingFileFailsTheCompiler()

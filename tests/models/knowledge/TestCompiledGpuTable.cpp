@@ -6,12 +6,16 @@
 #include "knowledge/KnowledgeFiles.h"
 #include "util/TsvTable.h"
 
+#include "CompilerRun.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace dsw;
+using dsw::test::runCompiler;
+using dsw::test::verifyRefused;
 
 namespace {
 
@@ -129,21 +133,8 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString input = dir.filePath("gpus.tsv"), output = dir.filePath("CompiledGpuTable.cpp");
-        QFile file(input);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        QCOMPARE(file.write(text), text.size());
-        file.close();
-        QProcess compiler;
-        compiler.start(DSW_KNOWLEDGE_TABLE_COMPILER, {"gpus", input, output});
-        QVERIFY(compiler.waitForFinished(60000));
-        const QString error = QString::fromUtf8(compiler.readAllStandardError());
-        QCOMPARE(compiler.exitStatus(), QProcess::NormalExit);
-        QVERIFY2(compiler.exitCode() == 1, qPrintable(error));
-        QVERIFY2(error.startsWith("error: " + input + ": "), qPrintable(error)); // names the file
-        QVERIFY2(error.contains(says), qPrintable(error));
-        QCOMPARE(error.count('\n'), 1);  // one line
-        QVERIFY(!QFile::exists(output)); // nothing written, not even a part
-        QVERIFY(!QFile::exists(output + ".partial"));
+        verifyRefused(runCompiler(DSW_KNOWLEDGE_TABLE_COMPILER, {"gpus", input, output}, input, text), input, output,
+                      says);
     }
 
     void goodFileCompiles()

@@ -4,12 +4,16 @@
 #include "knowledge/DeepSpeedSchema.h"
 #include "knowledge/KnowledgeFiles.h"
 
+#include "CompilerRun.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace dsw;
+using dsw::test::runCompiler;
+using dsw::test::verifyRefused;
 using json = nlohmann::json;
 
 namespace {
@@ -139,22 +143,7 @@ private slots:
         QVERIFY(dir.isValid());
         const QString input = dir.filePath("broken-schema.json");
         const QString output = dir.filePath("CompiledDeepSpeedSchema.cpp");
-        QFile file(input);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        QCOMPARE(file.write(text), text.size());
-        file.close();
-
-        QProcess compiler;
-        compiler.start(DSW_SCHEMA_COMPILER, {input, output});
-        QVERIFY(compiler.waitForFinished(60000));
-        const QString error = QString::fromUtf8(compiler.readAllStandardError());
-        QCOMPARE(compiler.exitStatus(), QProcess::NormalExit);
-        QVERIFY2(compiler.exitCode() != 0, qPrintable(error));
-        QVERIFY2(error.contains(input + ": "), qPrintable(error)); // names the file
-        QVERIFY2(error.contains(says), qPrintable(error));
-        QCOMPARE(error.count('\n'), 1);  // one line
-        QVERIFY(!QFile::exists(output)); // nothing written, not even a part
-        QVERIFY(!QFile::exists(output + ".partial"));
+        verifyRefused(runCompiler(DSW_SCHEMA_COMPILER, {input, output}, input, text), input, output, says);
     }
 
     void missingSchemaFailsTheCompiler()

@@ -6,58 +6,35 @@
 #include "knowledge/SourceCatalog.h"
 #include "util/TsvTable.h"
 
+#include "AllocationCounter.h"
+#include "CompilerRun.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 using namespace dsw;
+using dsw::test::CompilerRun;
+using dsw::test::runCompiler;
+using dsw::test::verifyRefused;
 
 namespace {
 
-std::atomic<long> allocations{0};
-
 QByteArray bytes(std::string_view s) { return QByteArray(s.data(), static_cast<qsizetype>(s.size())); }
 
-struct CompilerRun {
-    int exitCode;
-    QString error;
-};
-
-// The compiler on `text` written to INPUT; OUT must not be left behind when it fails.
+// The compiler on `text` written to DIR/sources.tsv, writing DIR/CompiledSourceTable.cpp (read into `source`).
 CompilerRun compile(const QTemporaryDir& dir, const QByteArray& text, QByteArray* source = nullptr)
 {
     const QString input = dir.filePath("sources.tsv"), output = dir.filePath("CompiledSourceTable.cpp");
-    QFile file(input);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
-        return {-1, "cannot write " + input};
-    file.close();
-    QProcess compiler;
-    compiler.start(DSW_KNOWLEDGE_TABLE_COMPILER, {"sources", input, output});
-    if (!compiler.waitForFinished(60000) || compiler.exitStatus() != QProcess::NormalExit)
-        return {-1, "the compiler did not finish"};
+    const CompilerRun run = runCompiler(DSW_KNOWLEDGE_TABLE_COMPILER, {"sources", input, output}, input, text);
     QFile out(output);
     if (source && out.open(QIODevice::ReadOnly))
         *source = out.readAll();
-    return {compiler.exitCode(), QString::fromUtf8(compiler.readAllStandardError())};
+    return run;
 }
 
 } // namespace
-
-// Counts every allocation of the test binary, for lookupsAllocateNothing.
-void* operator new(std::size_t size)
-{
-    ++allocations;
-    if (void* p = std::malloc(size ? size : 1))
-        return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 class TestCompiledSourceTable : public QObject {
     Q_OBJECT
@@ -119,17 +96,17 @@ private slots:
 
     void lookupsAllocateNothing()
     {
-        const long before = allocations.load();
+        const long before = dsw::test::allocations.load();
         const SourceRow* nvme = SourceCatalog::instance().findRow("ds-nvme-endurance");
         const SourceRow* none = SourceCatalog::instance().findRow("no-such-source");
-        const long after = allocations.load();
+        const long after = dsw::test::allocations.load();
         QVERIFY(nvme && !none);
         QCOMPARE(after - before, 0L);
         const std::string quote = quoteOf("ds-nvme-endurance"); // the quote in double quotes
         QCOMPARE(quote.size(), nvme->quote.size() + 2);
         QVERIFY(quote.front() == '"' && quote.back() == '"'
                 && std::string_view(quote).substr(1, nvme->quote.size()) == nvme->quote);
-        QVERIFY(allocations.load() > after); // the counter does see the quote's string
+        QVERIFY(dsw::test::allocations.load() > after); // the counter does see the quote's string
     }
 
     void brokenFilesFailTheCompiler_data()
@@ -170,13 +147,7 @@ private slots:
         QFETCH(QString, says);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const CompilerRun run = compile(dir, text);
-        QVERIFY2(run.exitCode == 1, qPrintable(run.error));
-        QVERIFY2(run.error.startsWith("error: " + dir.filePath("sources.tsv") + ": "), qPrintable(run.error));
-        QVERIFY2(run.error.contains(says), qPrintable(run.error));
-        QCOMPARE(run.error.count('\n'), 1);                               // one line
-        QVERIFY(!QFile::exists(dir.filePath("CompiledSourceTable.cpp"))); // nothing written, not even a part
-        QVERIFY(!QFile::exists(dir.filePath("CompiledSourceTable.cpp.partial")));
+        verifyRefused(compile(dir, text), dir.filePath("sources.tsv"), dir.filePath("CompiledSourceTable.cpp"), says);
     }
 
     void missingFileFailsTheCompiler()
