@@ -26,7 +26,9 @@ int writeGeneratedSource(const std::string& output, const std::string& source)
     {
         std::ofstream out(partial, std::ios::binary | std::ios::trunc);
         out << source;
-        if (!out.flush()) {
+        out.close(); // a full disk can fail the last write or the close itself: both are checked
+        if (!out) {
+            std::remove(partial.c_str());
             std::cerr << "error: " << partial << ": cannot be written\n";
             return 1;
         }

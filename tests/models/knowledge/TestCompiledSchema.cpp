@@ -146,6 +146,23 @@ private slots:
         verifyRefused(runCompiler(DSW_SCHEMA_COMPILER, {input, output}, input, text), input, output, says);
     }
 
+    // A source that cannot be written (here: its folder is missing) fails in one line and leaves nothing behind.
+    void unwritableOutputFailsTheCompiler()
+    {
+        QTemporaryDir dir;
+        const QString input = dir.filePath("schema.json");
+        QFile file(input);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(embeddedSchemaText()));
+        file.close();
+        const QString output = dir.filePath("no-such-folder/CompiledDeepSpeedSchema.cpp");
+        const dsw::test::CompilerRun run = runCompiler(DSW_SCHEMA_COMPILER, {input, output});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.error.startsWith("error: " + output + ".partial: cannot be written"), qPrintable(run.error));
+        QCOMPARE(run.error.count('\n'), 1);
+        QVERIFY(!QFile::exists(output) && !QFile::exists(output + ".partial"));
+    }
+
     void missingSchemaFailsTheCompiler()
     {
         QTemporaryDir dir;
