@@ -546,12 +546,11 @@ void MainWindow::copyConfig()
 
 bool MainWindow::applyMemoryStep(int index)
 {
-    const Advice* memory = m_document->plan().find("memory");
-    if (!memory || !memory->details.contains("steps") || index < 0)
+    if (index < 0)
         return false;
-    return applyWithPreview(
-        previewMemoryStep(m_document->project().answers, memory->details.at("steps"), static_cast<std::size_t>(index)),
-        {});
+    return applyWithPreview(previewMemoryStep(m_document->project().answers, m_document->plan().memorySteps,
+                                              static_cast<std::size_t>(index)),
+                            {});
 }
 
 bool MainWindow::applySuggestion(const std::string& pointer)

@@ -1,21 +1,15 @@
 #include "Plan.h"
 
 #include "advise/BatchKeys.h"
-#include "advise/CrossChecks.h"
 #include "advise/MemoryAdvisor.h"
 #include "advise/NvmeAdvisor.h"
 #include "advise/OnebitAdvisor.h"
-#include "advise/PipelineAdvisor.h"
-#include "advise/PlanSearch.h"
-#include "advise/PlanSearchMemo.h"
 #include "advise/PrecisionAdvisor.h"
 #include "advise/SparseAdvisor.h"
 #include "advise/ZeroAdvisor.h"
-#include "config/DumpLines.h"
 #include "knowledge/DeepSpeedFacts.h"
 #include "project/InputRegistry.h"
 #include "project/ModelChecks.h"
-#include "util/JsonTextWriter.h"
 
 #include <algorithm>
 #include <map>
@@ -55,16 +49,6 @@ oj baseFragment(const Answers& a)
     return base;
 }
 
-// The answers with the micro-batch and accumulation of the ZeRO workflow's chosen plan (advise/PlanSearch.h).
-Answers withChosenBatch(const Answers& a, const Advice& zero)
-{
-    const auto* rec = zero.details.contains("recommended") ? &zero.details.at("recommended") : nullptr;
-    if (!rec || !rec->contains("micro_batch_size"))
-        return a;
-    return withChosenBatch(a, rec->at("micro_batch_size").get<std::int64_t>(),
-                           rec->at("gradient_accumulation_steps").get<std::int64_t>());
-}
-
 } // namespace
 
 const std::vector<std::string>& workflowIds()
@@ -99,30 +83,31 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
     if (auto error = modelShapeError(source)) // the model answers contradict each other
         plan.inputErrors.push_back(*error);
 
-    // ZeRO first: the pipeline, out-of-memory and 1-bit Adam advisors check their advice against its stage, and
-    // the config is written for the micro-batch and accumulation its search chose (the same global batch). The
-    // search is memoised per search input, and the ZeRO advice with it: an edit to an answer neither reads reuses
-    // them.
+    // The job once; then the ZeRO page's decision, which the pipeline, out-of-memory, precision and 1-bit pages read
+    // (the config is written for the micro-batch and accumulation it chose: the same global batch).
+    plan.job = resolveJob(source);
     plan.workflows.reserve(workflowIds().size());
-    PlanSearchMemo& memo = PlanSearchMemo::shared();
-    std::string shapeError;
-    try {
-        plan.zeroSearch = memo.search(source);
-    } catch (const std::invalid_argument& e) { // the model's shape contradicts itself: nothing can be sized
-        shapeError = e.what();
+    std::string sizingError = plan.job.shapeError;
+    if (plan.job.sized()) {
+        try {
+            plan.zero = decideZero(plan.job, source);
+        } catch (const std::invalid_argument& e) { // an input the step model rejects: said, nothing sized
+            sizingError = e.what();
+        }
     }
-    if (plan.zeroSearch)
-        plan.workflows.push_back(memo.zeroAdvice(source)); // the stored advice itself, not a copy
-    else
-        plan.workflows.push_back(adviseZeroShapeInvalid(shapeError));
-    const Advice& zero = plan.workflows.front();
-    const Answers answers = withChosenBatch(source, zero);
-    plan.workflows.push_back(advisePrecision(answers, zero)); // bf16 states need its ZeRO stage
-    plan.workflows.push_back(advisePipeline(answers, zero, partitioning));
-    plan.workflows.push_back(adviseMemory(source)); // the setup the user ran (memory.ran_*), not the ZeRO pick
-    plan.workflows.push_back(adviseNvme(answers));
-    plan.workflows.push_back(adviseOnebit(answers, zero, plan.zeroSearch.get()));
-    plan.workflows.push_back(adviseSparse(answers));
+    const ZeroDecision* zero = plan.zero ? &*plan.zero : nullptr;
+    plan.workflows.push_back(zero ? adviseZero(plan.job, *zero, source) : adviseZeroShapeInvalid(sizingError));
+    const Answers answers = zero ? withChosenBatch(source, *zero) : source;
+    plan.workflows.push_back(advisePrecision(plan.job, zero, answers)); // bf16 states need its ZeRO stage
+    PipelineAdvice pipeline = advisePipeline(plan.job, zero, answers, partitioning);
+    plan.workflows.push_back(std::move(pipeline.advice));
+    plan.pipeline = std::move(pipeline.stages);
+    MemoryAdvice memory = adviseMemory(plan.job, source); // the setup the user ran (memory.ran_*), not the ZeRO pick
+    plan.workflows.push_back(std::move(memory.advice));
+    plan.memorySteps = std::move(memory.steps);
+    plan.workflows.push_back(adviseNvme(plan.job, answers));
+    plan.workflows.push_back(adviseOnebit(plan.job, zero, answers));
+    plan.workflows.push_back(adviseSparse(plan.job, answers));
 
     static const std::string kBase = "base";
     const oj base = baseFragment(answers);
@@ -132,31 +117,21 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
     auto composed = composeConfig(fragments);
     plan.config = std::move(composed.config);
     plan.findings = std::move(composed.findings);
-    for (auto& f : crossWorkflowFindings(plan.config, answers))
-        plan.findings.push_back(std::move(f));
     if (auto warning = paramsShapeMismatch(answers))
         plan.findings.push_back({CheckLevel::Warn, "params-disagree-with-shape", *warning, {"zero", "memory"}});
     return plan;
 }
 
 namespace {
-// The linter on the config shown, with the lines of its 2-space dump (the preview's text), computed without writing
-// and re-reading it (config/DumpLines.h; where that cannot be exact, the dump is read back as before). For an import
-// it also reads what the file's text said beyond its JSON, so the file's own findings (duplicate keys, not strict
-// JSON, quoteless values) stay.
+// The linter on the config shown, with the lines of its 2-space dump (the preview's text). For an import it also
+// reads what the file's text said beyond its JSON, so the file's own findings (duplicate keys, not strict JSON,
+// quoteless values) stay.
 void lintPlan(Plan& plan, const Answers& answers, const ImportedText& text = {})
 {
-    ParsedConfig config;
-    bool borrowed = false; // config.json is plan.config, moved in for the lint and back after it
-    if (auto lines = dumpLines(plan.config)) {
-        config.lines = std::move(*lines);
-        config.json = std::move(plan.config);
-        borrowed = true;
-    } else if (auto parsed = parseConfigText(plan.config.dump(2))) {
-        config = std::move(parsed).value();
-    } else {
+    auto parsed = parseConfigText(plan.config.dump(2));
+    if (!parsed)
         return;
-    }
+    ParsedConfig config = std::move(parsed).value();
     for (const auto& d : text.duplicates)
         config.duplicates.push_back({d.pointer, d.line});
     config.hjsonSyntax = text.hjsonSyntax;
@@ -169,40 +144,16 @@ void lintPlan(Plan& plan, const Answers& answers, const ImportedText& text = {})
         } catch (const nlohmann::json::exception&) { // a malformed pointer in a hand-edited project: not the file's
         }
     }
-    try {
-        plan.lint = lintConfig(config, answers);
-    } catch (...) {
-        if (borrowed)
-            plan.config = std::move(config.json);
-        throw;
-    }
-    if (borrowed)
-        plan.config = std::move(config.json);
+    plan.lint = lintConfig(config, answers);
 }
 
-// `object` with `key`: `value` inserted after member `after` (at the end when it has none), keeping every other
-// member's place.
-oj withMemberAfter(const oj& object, const std::string& after, const std::string& key, oj value)
-{
-    oj out = oj::object();
-    for (auto it = object.begin(); it != object.end(); ++it) {
-        out[it.key()] = it.value();
-        if (it.key() == after)
-            out[key] = std::move(value);
-    }
-    if (!out.contains(key))
-        out[key] = std::move(value);
-    return out;
-}
 } // namespace
 
-namespace {
-Plan makeProjectPlan(const Project& project, const PartitionPolicy& partitioning, bool lint)
+Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
 {
     Plan plan = makePlan(project.answers, partitioning);
     if (!project.importedConfig.is_object()) {
-        if (lint)
-            lintPlan(plan, project.answers);
+        lintPlan(plan, project.answers);
         return plan;
     }
     plan.suggestions = suggestionsFor(project.importedConfig, plan.config, project.answers);
@@ -219,38 +170,23 @@ Plan makeProjectPlan(const Project& project, const PartitionPolicy& partitioning
                      : "written explicitly by the wizard (batch identity, clipping, optimizer)";
     }
     plan.config = applySuggestions(project.importedConfig, plan.suggestions);
+    // The imported config is the file's, not the composition: only the findings about the answers stay.
     plan.findings.erase(std::remove_if(plan.findings.begin(), plan.findings.end(),
-                                       [](const Finding& f) {
-                                           return f.code != "conflicting-fragments"
-                                               && f.code != "params-disagree-with-shape";
-                                       }),
+                                       [](const Finding& f) { return f.code != "params-disagree-with-shape"; }),
                         plan.findings.end());
-    for (auto& f : crossWorkflowFindings(plan.config, project.answers))
-        plan.findings.push_back(std::move(f));
-    if (lint)
-        lintPlan(plan, project.answers, project.importedText);
+    lintPlan(plan, project.answers, project.importedText);
     return plan;
 }
-} // namespace
-
-Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
-{
-    return makeProjectPlan(project, partitioning, true);
-}
-
-Plan makePlanWithoutLint(const Project& project) { return makeProjectPlan(project, {}, false); }
 
 ExportOptions exportOptionsFor(const Plan& plan, const Project& project, ExportOptions base)
 {
     const Answers& a = project.answers;
     const std::string checkpointing = a.text("training.activation_checkpointing");
-    const Advice* zero = plan.find("zero");
     if (a.has("training.activation_checkpointing") && checkpointing != "auto")
         base.gradientCheckpointing = checkpointing == "on";
-    else if (zero && zero->details.contains("recommended")
-             && zero->details.at("recommended").contains("activation_checkpointing")
+    else if (plan.zero && !plan.zero->candidates.empty()
              && (!project.importedConfig.is_object() || suggestionInputsMissing(a).empty()))
-        base.gradientCheckpointing = zero->details.at("recommended").at("activation_checkpointing").get<bool>();
+        base.gradientCheckpointing = plan.zero->plan().candidate.checkpointing;
     base.attention = a.text("model.attention_impl");
     return base;
 }
@@ -259,13 +195,17 @@ nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow)
 {
     oj j;
     j["config"] = plan.config;
+    j["job"] = toJson(plan.job);
     j["workflows"] = oj::object();
     for (const auto& advice : plan.workflows) {
         if (!onlyWorkflow.empty() && advice.workflow != onlyWorkflow)
             continue;
         oj& out = j["workflows"][advice.workflow] = toJson(advice);
-        if (advice.workflow == "zero" && plan.zeroSearch && out.contains("deepspeed_estimator"))
-            out = withMemberAfter(out, "deepspeed_estimator", "candidates", zeroCandidatesJson(*plan.zeroSearch));
+        if (advice.workflow == "zero" && plan.zero) { // the decision beside its explanation
+            oj decision = toJson(*plan.zero);
+            for (auto& [key, value] : decision.items())
+                out[key] = std::move(value);
+        }
     }
     j["findings"] = oj::array();
     for (const auto& f : plan.findings)
@@ -289,81 +229,6 @@ nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow)
         j["suggestions_need"] = plan.suggestionsNeed;
     j["basis"] = plan.basis;
     return j;
-}
-
-std::string toJsonText(const Plan& plan, const std::string& onlyWorkflow)
-{
-    std::string text;
-    text.reserve(128 * 1024); // `recommend` prints about 90 KB
-    JsonTextWriter w(text);
-    w.beginObject();
-    w.member("config", plan.config);
-    w.key("workflows");
-    w.beginObject();
-    for (const auto& advice : plan.workflows) {
-        if (!onlyWorkflow.empty() && advice.workflow != onlyWorkflow)
-            continue;
-        // As toJson: the zero workflow's candidates follow its deepspeed_estimator (withMemberAfter).
-        const bool candidates =
-            advice.workflow == "zero" && plan.zeroSearch && advice.details.contains("deepspeed_estimator");
-        w.key(advice.workflow);
-        if (candidates && advice.details.contains("candidates")) { // a detail of that name: as toJson places it
-            w.value(withMemberAfter(toJson(advice), "deepspeed_estimator", "candidates",
-                                    zeroCandidatesJson(*plan.zeroSearch)));
-            continue;
-        }
-        const auto writeCandidates = [&] {
-            w.key("candidates");
-            w.beginArray();
-            for (const StepPrediction& p : plan.zeroSearch->candidates)
-                writeCandidateJson(w, p);
-            w.endArray();
-        };
-        w.beginObject();
-        const bool written = candidates ? writeJsonMembers(w, advice, "deepspeed_estimator", writeCandidates)
-                                        : writeJsonMembers(w, advice);
-        w.endObject();
-        if (!written) // a detail repeats a fixed member's key: nothing was written but the braces; redo it whole
-            return toJson(plan, onlyWorkflow).dump(2);
-    }
-    w.endObject();
-    w.key("findings");
-    w.beginArray();
-    for (const auto& f : plan.findings) {
-        w.beginObject();
-        w.member("level", toString(f.level));
-        w.member("code", f.code);
-        w.member("message", f.message);
-        w.member("workflows", f.workflows);
-        w.endObject();
-    }
-    w.endArray();
-    w.member("input_errors", plan.inputErrors);
-    w.key("lint");
-    w.beginArray();
-    for (const auto& f : plan.lint)
-        w.value(toJson(f));
-    w.endArray();
-    if (!plan.suggestions.empty()) {
-        w.key("suggestions");
-        w.beginArray();
-        for (const auto& s : plan.suggestions) {
-            w.beginObject();
-            w.member("pointer", s.pointer);
-            w.member("from", s.from);
-            w.member("to", s.to);
-            w.member("workflow", s.workflow);
-            w.member("reason", s.reason);
-            w.member("accepted", s.accepted);
-            w.endObject();
-        }
-        w.endArray();
-    }
-    if (!plan.suggestionsNeed.empty())
-        w.member("suggestions_need", plan.suggestionsNeed);
-    w.member("basis", plan.basis);
-    w.endObject();
-    return text;
 }
 
 } // namespace dsw

@@ -1,8 +1,10 @@
 #pragma once
 #include "advise/Advice.h"
-#include "advise/AdviceList.h"
 #include "advise/ConfigComposer.h"
-#include "advise/PlanSearch.h"
+#include "advise/Job.h"
+#include "advise/MemoryPlan.h"
+#include "advise/PipelineAdvisor.h"
+#include "advise/ZeroDecision.h"
 #include "config/ConfigExport.h"
 #include "config/ImportedConfigPlan.h"
 #include "estimate/PartitionMemo.h"
@@ -10,16 +12,22 @@
 #include "project/Answers.h"
 #include "project/ProjectFile.h"
 
-#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace dsw {
 
 // Everything the wizard says about one set of answers. Recomputed whole on every edit: it is arithmetic.
+// The typed members are what the pages and views read; each workflow's Advice explains them, and its `details` are
+// written for `recommend --format json` only.
 struct Plan {
-    AdviceList workflows;                     // in the order of workflowIds(); shared, never copied
+    Job job;                                  // the answers resolved once
+    std::optional<ZeroDecision> zero;         // the ZeRO page's decision; none when the job cannot be sized
+    PipelineStages pipeline;                  // the pipeline page's stages (no parts without a pipeline plan)
+    std::vector<memory::Step> memorySteps;    // the out-of-memory page's changes, in order
+    std::vector<Advice> workflows;            // in the order of workflowIds()
     nlohmann::ordered_json config;            // the composed ds_config
     std::vector<Finding> findings;            // between workflows
     std::vector<std::string> inputErrors;     // answers that do not validate
@@ -27,9 +35,6 @@ struct Plan {
     std::vector<Suggestion> suggestions;      // for an imported config: what the wizard would change
     std::vector<std::string> suggestionsNeed; // for an imported config: inputs the suggestions wait for (ids)
     std::vector<LintFinding> lint;            // the linter on `config` (with lines of its 2-space dump)
-    // The ZeRO workflow's plan search, as PlanSearchMemo keeps it (shared, never copied); null when the model's
-    // shape contradicts itself. toJson prints its candidates; the views read the advice.
-    std::shared_ptr<const PlanSearch> zeroSearch;
 
     const Advice* find(const std::string& workflow) const;
 };
@@ -43,19 +48,13 @@ std::string workflowTitle(const std::string& id);
 Plan makePlan(const Answers& answers, const PartitionPolicy& partitioning = {});
 // For a project imported from a ds_config, `config` is that config with the accepted suggestions only.
 Plan makePlan(const Project& project, const PartitionPolicy& partitioning = {});
-// The same plan with `lint` left empty, for what reads only the config and the advice (export): the linter and the
-// schema it loads are most of a plan's cost.
-Plan makePlanWithoutLint(const Project& project);
 
 // What the exported launch.sh needs from the plan beyond the config: whether it checkpoints activations (the
-// answer when given, else the ZeRO workflow's chosen plan; not known for an import whose model or cluster is not
+// answer when given, else the ZeRO page's chosen plan; not known for an import whose model or cluster is not
 // given) and the attention kernel it was sized for. `base` supplies the rest (the training script).
 ExportOptions exportOptionsFor(const Plan& plan, const Project& project, ExportOptions base = {});
 
 // `ds-wizard recommend --format json`; `onlyWorkflow` limits "workflows" to one id when not empty.
 nlohmann::ordered_json toJson(const Plan& plan, const std::string& onlyWorkflow = {});
-// toJson(plan, onlyWorkflow).dump(2), written straight as text (util/JsonTextWriter.h): the same bytes without
-// building the DOM (the ~160 candidates and each advice) only to print it.
-std::string toJsonText(const Plan& plan, const std::string& onlyWorkflow = {});
 
 } // namespace dsw

@@ -18,8 +18,6 @@ set(DSW_MODELS_UTIL_SOURCES
     util/JsonAccess.h
     util/JsonLimits.cpp
     util/JsonLimits.h
-    util/JsonTextWriter.cpp
-    util/JsonTextWriter.h
     util/OrderedJsonReader.cpp
     util/OrderedJsonReader.h
     util/OrderedObjectBuilder.h
@@ -38,6 +36,8 @@ set(DSW_MODELS_UTIL_SOURCES
 set(DSW_MODELS_KNOWLEDGE_SOURCES
     knowledge/AttentionDefault.cpp
     knowledge/AttentionDefault.h
+    knowledge/CombinationRules.cpp
+    knowledge/CombinationRules.h
     knowledge/DeepSpeedFacts.cpp
     knowledge/DeepSpeedFacts.h
     knowledge/DeepSpeedSchema.cpp
@@ -103,15 +103,14 @@ set(DSW_MODELS_ESTIMATE_SOURCES
 set(DSW_MODELS_ADVISE_SOURCES
     advise/Advice.cpp
     advise/Advice.h
-    advise/AdviceList.h
     advise/BatchKeys.cpp
     advise/BatchKeys.h
     advise/ChangePreview.cpp
     advise/ChangePreview.h
     advise/ConfigComposer.cpp
     advise/ConfigComposer.h
-    advise/CrossChecks.cpp
-    advise/CrossChecks.h
+    advise/Job.cpp
+    advise/Job.h
     advise/MemoryAdvisor.cpp
     advise/MemoryAdvisor.h
     advise/MemoryDiagnosis.cpp
@@ -126,10 +125,6 @@ set(DSW_MODELS_ADVISE_SOURCES
     advise/OnebitStep.h
     advise/OomMessage.cpp
     advise/OomMessage.h
-    advise/PlanSearch.cpp
-    advise/PlanSearch.h
-    advise/PlanSearchMemo.cpp
-    advise/PlanSearchMemo.h
     advise/PipelineAdvisor.cpp
     advise/PipelineAdvisor.h
     advise/PrecisionAdvisor.cpp
@@ -138,7 +133,8 @@ set(DSW_MODELS_ADVISE_SOURCES
     advise/SparseAdvisor.h
     advise/ZeroAdvisor.cpp
     advise/ZeroAdvisor.h
-    advise/ZeroOptions.cpp
+    advise/ZeroDecision.cpp
+    advise/ZeroDecision.h
 )
 
 # config/: a ds_config as text: read, import, export, diff
@@ -155,8 +151,6 @@ set(DSW_MODELS_CONFIG_SOURCES
     config/ConfigScan.h
     config/ConfigText.cpp
     config/ConfigText.h
-    config/DumpLines.cpp
-    config/DumpLines.h
     config/HfAutoValues.cpp
     config/HfAutoValues.h
     config/HfModelConfig.cpp

@@ -118,11 +118,6 @@ bool configContains(const nlohmann::ordered_json& config, const nlohmann::ordere
     return true;
 }
 
-bool recommendsAgainst(const Advice& advice)
-{
-    return advice.details.is_object() && advice.details.value("recommends", std::string()) == "against";
-}
-
 std::string reviewText(const Plan& plan, const Project& project, const std::string& workflow)
 {
     const Advice* advice = plan.find(workflow);
@@ -152,7 +147,7 @@ std::string reviewText(const Plan& plan, const Project& project, const std::stri
         what = "not reviewed yet";
         break;
     }
-    if (recommendsAgainst(*advice))
+    if (advice->recommendsAgainst)
         return what + "; recommends against it, so the config has nothing from it";
     if (advice->fragment.empty())
         return what + "; nothing to add to the config";

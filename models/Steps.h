@@ -29,9 +29,6 @@ std::string adviceFingerprint(const Advice& advice);
 // Whether `config` holds every value of `fragment` at the same place (an empty fragment is held by any config).
 bool configContains(const nlohmann::ordered_json& config, const nlohmann::ordered_json& fragment);
 
-// Whether the workflow's recommendation is not to use what it describes (1-bit Adam when no case for it).
-bool recommendsAgainst(const Advice& advice);
-
 // The Summary's words for one workflow: its state, and whether the config contains its recommendation.
 std::string reviewText(const Plan& plan, const Project& project, const std::string& workflow);
 

@@ -19,8 +19,8 @@ namespace {
 constexpr double kGiB = 1073741824.0;
 
 // Stacked by component, as the step model sizes them (estimate/StepModel.h): they add up to the GPU total.
-const char* const kComponentKeys[] = {"params_bytes",  "grads_bytes",       "optimizer_bytes",
-                                      "buffers_bytes", "activations_bytes", "other_bytes"};
+std::int64_t GpuBytes::*const kComponents[] = {&GpuBytes::params,  &GpuBytes::grads,       &GpuBytes::optimizer,
+                                               &GpuBytes::buffers, &GpuBytes::activations, &GpuBytes::other};
 
 // A round tick step (1, 2 or 5 × 10^k) giving about five ticks up to `top`: 20, 40, 60 GiB, not 41.9, 83.7.
 double niceStep(double top)
@@ -148,41 +148,40 @@ QString MemoryChart::legendText() const { return QTextDocumentFragment::fromHtml
 
 void MemoryChart::showPlan(const Plan& plan)
 {
-    const Advice* zero = plan.find("zero");
     QStringList categories;
     QStringList notes;
     std::vector<QList<qreal>> values(m_sets.size());
     std::vector<double> totals;
     double usable = 0, capacity = 1;
-    if (zero) {
-        auto addBar = [&](const QString& category, const nlohmann::ordered_json& row) {
+    if (const auto& zero = plan.zero) {
+        auto addBar = [&](const QString& category, const GpuBytes& row) {
             categories << category;
             for (std::size_t i = 0; i < m_sets.size(); ++i)
-                values[i] << row.value(kComponentKeys[i], 0.0) / kGiB;
-            totals.push_back(row.value("gpu_total_bytes", 0.0) / kGiB);
+                values[i] << static_cast<double>(row.*kComponents[i]) / kGiB;
+            totals.push_back(static_cast<double>(row.total) / kGiB);
         };
-        for (const auto& row : zero->details.at("stage_table")) {
+        for (const std::size_t index : zero->stageTable) {
             // A plan that offloads has a row of its own beside its stage's (a category name must be unique).
             // Short labels fit under a bar in a narrow tab; the notes below the chart say what they stand for.
-            const int stage = row.at("stage").get<int>();
-            QString category = QString::number(stage);
-            const QString optimizer = QString::fromStdString(row.value("offload_optimizer", "none")),
-                          param = QString::fromStdString(row.value("offload_param", "none"));
+            const Placement& p = zero->candidates[index].candidate.placement;
+            QString category = QString::number(p.stage);
+            const QString optimizer = QString::fromStdString(p.offloadOptimizer),
+                          param = QString::fromStdString(p.offloadParam);
             if (optimizer != "none" || param != "none") {
                 category += QStringLiteral("+off");
                 for (int n = 2; categories.contains(category); ++n) // a category name must be unique
-                    category = QStringLiteral("%1+off%2").arg(stage).arg(n);
+                    category = QStringLiteral("%1+off%2").arg(p.stage).arg(n);
                 notes << tr("%1: ZeRO-%2, optimizer states offloaded to %3, parameters to %4")
                              .arg(category)
-                             .arg(stage)
+                             .arg(p.stage)
                              .arg(optimizer, param);
             }
-            addBar(category, row);
+            addBar(category, zero->candidates[index].gpu);
         }
-        addBar(tr("plan"), zero->details.at("recommended"));
+        addBar(tr("plan"), zero->plan().gpu);
         notes.prepend(tr("Bars: ZeRO stages 0–3; plan: the plan the config holds"));
-        capacity = zero->details.at("gpu_capacity_bytes").get<double>() / kGiB;
-        usable = zero->details.at("gpu_usable_bytes").get<double>() / kGiB;
+        capacity = plan.job.gpuCapacityBytes / kGiB;
+        usable = plan.job.usableGpuBytes / kGiB;
     }
     double top = capacity * 1.2;
     for (double total : totals)
@@ -204,7 +203,8 @@ void MemoryChart::showPlan(const Plan& plan)
     for (std::size_t i = 0; i < m_sets.size(); ++i)
         setValues(m_sets[i], values[i]);
     const double right = categories.size() - 0.5;
-    const QList<QPointF> line = zero ? QList<QPointF>{QPointF(-0.5, usable), QPointF(right, usable)} : QList<QPointF>{};
+    const QList<QPointF> line =
+        plan.zero ? QList<QPointF>{QPointF(-0.5, usable), QPointF(right, usable)} : QList<QPointF>{};
     if (m_capacity->points() != line)
         m_capacity->replace(line);
     if (m_lineX->min() != -0.5 || m_lineX->max() != right)
@@ -214,10 +214,10 @@ void MemoryChart::showPlan(const Plan& plan)
     if (const double step = niceStep(top); m_axisY->tickInterval() != step)
         m_axisY->setTickInterval(step);
     for (QAbstractAxis* axis : {static_cast<QAbstractAxis*>(m_axisX), static_cast<QAbstractAxis*>(m_axisY)})
-        axis->setVisible(zero != nullptr);
-    m_bars->setVisible(zero != nullptr);
-    m_capacity->setVisible(zero != nullptr);
-    m_notes = zero ? notes : QStringList();
+        axis->setVisible(plan.zero.has_value());
+    m_bars->setVisible(plan.zero.has_value());
+    m_capacity->setVisible(plan.zero.has_value());
+    m_notes = plan.zero ? notes : QStringList();
     updateLegend();
 }
 

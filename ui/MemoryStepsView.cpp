@@ -19,38 +19,40 @@ MemoryStepsView::MemoryStepsView(QWidget* parent)
     m_rows->setContentsMargins(0, 0, 0, 0);
 }
 
-void MemoryStepsView::showAdvice(const Advice& memory)
+void MemoryStepsView::showSteps(const std::vector<memory::Step>& steps)
 {
-    const nlohmann::ordered_json steps =
-        memory.details.contains("steps") ? memory.details.at("steps") : nlohmann::ordered_json::array();
-    if (steps.dump() == m_shown)
+    std::string shown; // what the rows show: an unchanged list keeps its widgets
+    for (const memory::Step& s : steps)
+        shown += s.change + '\x1f' + s.tradeoff + '\x1f' + std::to_string(s.saving.value_or(-1)) + '\x1f'
+            + std::to_string(s.gpuAfter.value_or(-1)) + '\x1e';
+    if (shown == m_shown)
         return;
-    m_shown = steps.dump();
+    m_shown = std::move(shown);
     while (QLayoutItem* item = m_rows->takeAt(0)) {
         delete item->widget();
         delete item;
     }
     m_count = static_cast<int>(steps.size());
     if (m_count > 0) {
-        auto* heading = new QLabel(tr("<b>Steps</b> (each builds on the ones above it; Apply shows the change first)"), this);
+        auto* heading =
+            new QLabel(tr("<b>Steps</b> (each builds on the ones above it; Apply shows the change first)"), this);
         heading->setWordWrap(true);
         m_rows->addWidget(heading);
     }
     for (int i = 0; i < m_count; ++i) {
-        const auto& s = steps[static_cast<std::size_t>(i)];
-        QString text = tr("%1. %2").arg(i + 1).arg(boundedForDisplay(withInputLabels(s.value("change", std::string()))));
-        if (s.contains("saving_bytes") && s["saving_bytes"].is_number())
-            text += tr(" — saves %1").arg(QString::fromStdString(formatGiB(s["saving_bytes"].get<double>())));
-        if (s.contains("estimated_gpu_bytes_after") && s["estimated_gpu_bytes_after"].is_number())
-            text += tr(", %1 per GPU after")
-                        .arg(QString::fromStdString(formatGiB(s["estimated_gpu_bytes_after"].get<double>())));
+        const memory::Step& s = steps[static_cast<std::size_t>(i)];
+        QString text = tr("%1. %2").arg(i + 1).arg(boundedForDisplay(withInputLabels(s.change)));
+        if (s.saving)
+            text += tr(" — saves %1").arg(QString::fromStdString(formatGiB(static_cast<double>(*s.saving))));
+        if (s.gpuAfter)
+            text += tr(", %1 per GPU after").arg(QString::fromStdString(formatGiB(static_cast<double>(*s.gpuAfter))));
         auto* row = new QWidget(this);
         auto* layout = new QHBoxLayout(row);
         layout->setContentsMargins(0, 0, 0, 0);
         auto* label = new QLabel(text, row);
         label->setTextFormat(Qt::PlainText);
         label->setWordWrap(true);
-        label->setToolTip(boundedForDisplay(s.value("tradeoff", std::string())));
+        label->setToolTip(boundedForDisplay(s.tradeoff));
         auto* apply = new QPushButton(tr("Apply…"), row);
         apply->setObjectName(QStringLiteral("applyStep%1").arg(i + 1));
         apply->setToolTip(tr("Shows what this step changes (answers, memory and time) before applying it"));

@@ -1,5 +1,7 @@
 #pragma once
-#include "advise/Advice.h"
+#include "advise/MemoryPlan.h"
+
+#include <vector>
 
 #include <QWidget>
 
@@ -8,13 +10,13 @@ class QVBoxLayout;
 namespace dsw {
 
 // The out-of-memory plan's steps on the memory page, each with its expected saving and an Apply… button that asks
-// for a preview of the change (applyRequested); the steps come from the memory advice (details.steps).
+// for a preview of the change (applyRequested); the steps are the plan's (Plan::memorySteps).
 class MemoryStepsView : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MemoryStepsView)
 public:
     explicit MemoryStepsView(QWidget* parent = nullptr);
-    void showAdvice(const Advice& memory);
+    void showSteps(const std::vector<memory::Step>& steps);
     int stepCount() const { return m_count; }
 
 signals:

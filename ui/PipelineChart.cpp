@@ -31,16 +31,15 @@ QString layerCount(int count)
 
 // What PipelineModule layers first … first + count − 1 are: "embedding + blocks 0–19", "blocks 20–39 + head", or
 // "3 layers" when the layers were given as a list.
-QString contents(const nlohmann::ordered_json& details, int first, int count)
+QString contents(const std::vector<PipelineLayer>& layers, int first, int count)
 {
-    if (!details.contains("layers") || !details["layers"].is_array())
+    if (layers.empty())
         return layerCount(count);
-    const auto& layers = details["layers"];
     QStringList parts;
     int firstBlock = -1, lastBlock = -1;
     bool head = false;
     for (int i = first; i < first + count && i < static_cast<int>(layers.size()); ++i) {
-        const std::string name = layers[static_cast<std::size_t>(i)].value("name", std::string());
+        const std::string& name = layers[static_cast<std::size_t>(i)].name;
         if (name == "embedding")
             parts << PipelineChart::tr("embedding");
         else if (name == "head")
@@ -63,25 +62,22 @@ QString contents(const nlohmann::ordered_json& details, int first, int count)
 
 } // namespace
 
-void PipelineChart::showAdvice(const Advice& pipeline)
+void PipelineChart::showStages(const PipelineStages& stages, const std::string& placeholder)
 {
     m_bars.clear();
-    const auto& d = pipeline.details;
-    m_usableBytes = d.contains("gpu_usable_bytes") ? d["gpu_usable_bytes"].get<double>() : 0.0;
-    if (!d.contains("plan") || !d.contains("memory_per_stage_bytes")) {
-        m_placeholder = QString::fromStdString(pipeline.headline.empty() ? "No pipeline plan." : pipeline.headline);
+    m_usableBytes = stages.usableBytes;
+    if (stages.parts.empty() || stages.memoryPerStage.empty()) {
+        m_placeholder = QString::fromStdString(placeholder.empty() ? "No pipeline plan." : placeholder);
     } else {
         m_placeholder.clear();
-        const auto& plan = d["plan"];
-        const auto& parts = plan.at("parts");
-        const auto& memory = d["memory_per_stage_bytes"];
+        const auto& parts = stages.parts;
         for (std::size_t s = 0; s + 1 < parts.size(); ++s) {
-            const int first = parts[s].get<int>();
-            const int count = parts[s + 1].get<int>() - first;
-            const auto params = plan.at("params_per_stage")[s].get<std::int64_t>();
-            const double bytes = memory[s].get<double>();
+            const int first = parts[s];
+            const int count = parts[s + 1] - first;
+            const std::int64_t params = stages.paramsPerStage[s];
+            const double bytes = static_cast<double>(stages.memoryPerStage[s]);
             // PipelineModule's layers include the embedding and the head: say which a range holds.
-            const QString what = contents(d, first, count);
+            const QString what = contents(stages.layers, first, count);
             const QString range = count == 0 ? tr("no layers")
                 : count == 1                 ? tr("layer %1 (%2)").arg(first).arg(what)
                                              : tr("layers %1–%2 (%3)").arg(first).arg(first + count - 1).arg(what);

@@ -1,5 +1,5 @@
 #pragma once
-#include "advise/Advice.h"
+#include "advise/PipelineAdvisor.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -11,18 +11,19 @@ namespace dsw {
 
 // The pipeline step's picture: one horizontal bar per stage, its length the stage's per-GPU memory
 // against the usable capacity, labelled with its layer range, layer count, parameters and memory.
-// Everything shown comes from the pipeline advice's details; the widget decides nothing.
+// Everything shown comes from the plan's pipeline stages (Plan::pipeline); the widget decides nothing.
 class PipelineChart : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(PipelineChart)
 public:
     explicit PipelineChart(QWidget* parent = nullptr);
-    void showAdvice(const Advice& pipeline);
+    // `placeholder` is shown instead of bars when there is no sized plan (the page's headline says why).
+    void showStages(const PipelineStages& stages, const std::string& placeholder);
 
     int barCount() const { return static_cast<int>(m_bars.size()); }
     QStringList barLabels() const;
     bool exceedsCapacity(int stage) const;
-    // Shown instead of bars when the advice has no plan (no pipeline, bad input, a failing method).
+    // Shown instead of bars when there is no plan (no pipeline, bad input, a failing method).
     QString placeholderText() const { return m_placeholder; }
 
     QSize sizeHint() const override;

@@ -10,11 +10,11 @@ namespace {
 
 // "ZeRO-3", "ZeRO-3 + CPU (opt.)", "ZeRO-3 + CPU (opt., params)", "ZeRO-3 + opt. → CPU, params → NVMe": the
 // table's cell; planName() is the tooltip's.
-QString shortPlanName(const nlohmann::ordered_json& row)
+QString shortPlanName(const Placement& row)
 {
-    QString name = QStringLiteral("ZeRO-%1").arg(row.at("stage").get<int>());
-    const QString optimizer = QString::fromStdString(row.value("offload_optimizer", "none")).toUpper(),
-                  param = QString::fromStdString(row.value("offload_param", "none")).toUpper();
+    QString name = QStringLiteral("ZeRO-%1").arg(row.stage);
+    const QString optimizer = QString::fromStdString(row.offloadOptimizer).toUpper(),
+                  param = QString::fromStdString(row.offloadParam).toUpper();
     if (optimizer != "NONE" && param != "NONE")
         name += optimizer == param ? StageTable::tr(" + %1 (opt., params)").arg(optimizer)
                                    : StageTable::tr(" + opt. → %1, params → %2").arg(optimizer, param);
@@ -24,10 +24,11 @@ QString shortPlanName(const nlohmann::ordered_json& row)
 }
 
 // "ZeRO-3", "ZeRO-3 + CPU offload (optimizer)", "ZeRO-3 + CPU offload (optimizer, parameters)".
-QString planName(const nlohmann::ordered_json& row)
+QString planName(const Placement& row)
 {
-    QString name = QStringLiteral("ZeRO-%1").arg(row.at("stage").get<int>());
-    const std::string optimizer = row.value("offload_optimizer", "none"), param = row.value("offload_param", "none");
+    QString name = QStringLiteral("ZeRO-%1").arg(row.stage);
+    const std::string& optimizer = row.offloadOptimizer;
+    const std::string& param = row.offloadParam;
     if (optimizer != "none" && param != "none")
         name += optimizer == param
             ? StageTable::tr(" + %1 offload (optimizer, parameters)").arg(QString::fromStdString(optimizer).toUpper())
@@ -69,60 +70,57 @@ StageTable::StageTable(QWidget* parent)
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 }
 
-void StageTable::showAdvice(const Advice& zero)
+void StageTable::showDecision(const ZeroDecision* zero)
 {
-    const auto& rows = zero.details.at("stage_table");
+    const std::size_t rows = zero ? zero->stageTable.size() : 0;
     // Sized to their contents once, after every cell is set: while ResizeToContents is on, each setItem() measured
     // every row of its column again (the view asks for the new item's rectangle), most of an edit on this page.
     horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    setRowCount(static_cast<int>(rows.size()));
-    int r = 0;
-    for (const auto& row : rows) {
-        auto bytes = [&](const char* key) { return QString::fromStdString(formatGiB(row.at(key).get<double>())); };
-        const bool yours = row.value("your_choice", false);
-        const bool pick = row.value("wizard_pick", false);
+    setRowCount(static_cast<int>(rows));
+    // The plan written is the fastest with what the user fixed, not a stage they chose.
+    const QString fixed = zero ? QString::fromStdString(zero->fixed.text()) : QString();
+    for (std::size_t r = 0; r < rows; ++r) {
+        const std::size_t index = zero->stageTable[r];
+        const StepPrediction& row = zero->candidates[index];
+        const StepCandidate& c = row.candidate;
+        auto bytes = [](std::int64_t b) { return QString::fromStdString(formatGiB(static_cast<double>(b))); };
+        const bool yours = zero->userForced && index == zero->chosen;
+        const bool pick = zero->wizardPick && index == *zero->wizardPick;
         // The marks say which plan is which (short in the cell, in full in its tooltip); the numbers are every row's
         // own (a forced stage hides none).
-        // The plan written is the fastest with what the user fixed (fixed_by_you), not a stage they chose.
-        const QString fixed = QString::fromStdString(zero.details.value("fixed_by_you", std::string()));
         const QString mark = yours ? (pick ? tr("◀ plan, pick") : tr("◀ plan")) : pick ? tr("◀ pick") : QString();
         const QString markInFull = yours
             ? (pick ? tr("◀ the best with your %1, also the wizard's pick") : tr("◀ the best with your %1")).arg(fixed)
             : pick ? tr("◀ the wizard's pick")
                    : QString();
-        const double activations = row.at("activations_bytes").get<double>();
-        const bool checkpointing = row.value("activation_checkpointing", false);
-        QStringList cells = {shortPlanName(row),
-                             mark,
-                             tr("%1 × %2%3")
-                                 .arg(row.at("micro_batch_size").get<std::int64_t>())
-                                 .arg(row.at("gradient_accumulation_steps").get<std::int64_t>())
-                                 .arg(checkpointing ? tr(" AC") : QString()),
-                             row.at("fits").get<bool>() ? tr("✓ yes") : tr("✗ no"),
-                             bytes("gpu_total_bytes"),
-                             bytes("params_bytes"),
-                             bytes("grads_bytes"),
-                             bytes("optimizer_bytes"),
-                             activations > 0 ? bytes("activations_bytes") : tr("freed"),
-                             bytes("cpu_per_node_bytes")};
-        for (int c = 0; c < cells.size(); ++c) {
-            auto* item = new QTableWidgetItem(cells[c]);
-            item->setTextAlignment(c <= kFits ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
-            if (c == kPlan)
-                item->setToolTip(planName(row) + "\n" + QString::fromStdString(row.value("label", std::string())));
-            else if (c == kMark)
+        QStringList cells = {
+            shortPlanName(c.placement),
+            mark,
+            tr("%1 × %2%3").arg(c.microBatch).arg(c.accumulation).arg(c.checkpointing ? tr(" AC") : QString()),
+            row.fits() ? tr("✓ yes") : tr("✗ no"),
+            bytes(row.gpu.total),
+            bytes(row.gpu.params),
+            bytes(row.gpu.grads),
+            bytes(row.gpu.optimizer),
+            row.gpu.activations > 0 ? bytes(row.gpu.activations) : tr("freed"),
+            bytes(row.cpuPerNode)};
+        for (int col = 0; col < cells.size(); ++col) {
+            auto* item = new QTableWidgetItem(cells[col]);
+            item->setTextAlignment(col <= kFits ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            if (col == kPlan)
+                item->setToolTip(planName(c.placement) + "\n" + QString::fromStdString(row.label()));
+            else if (col == kMark)
                 item->setToolTip(markInFull);
-            else if (c == kBatch)
+            else if (col == kBatch)
                 item->setToolTip(tr("micro-batch %1 per GPU × %2 accumulation steps%3")
-                                     .arg(row.at("micro_batch_size").get<std::int64_t>())
-                                     .arg(row.at("gradient_accumulation_steps").get<std::int64_t>())
-                                     .arg(checkpointing ? tr(", activation checkpointing") : QString()));
+                                     .arg(c.microBatch)
+                                     .arg(c.accumulation)
+                                     .arg(c.checkpointing ? tr(", activation checkpointing") : QString()));
             QFont f = item->font();
             f.setBold(yours || pick);
             item->setFont(f);
-            setItem(r, c, item);
+            setItem(static_cast<int>(r), col, item);
         }
-        ++r;
     }
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 }

@@ -1,5 +1,5 @@
 #pragma once
-#include "advise/Advice.h"
+#include "advise/ZeroDecision.h"
 
 #include <QTableWidget>
 
@@ -15,7 +15,7 @@ class StageTable : public QTableWidget {
 public:
     enum Column { kPlan, kMark, kBatch, kFits, kGpuTotal, kParams, kGrads, kOptimizer, kActivations, kCpu, kColumns };
     explicit StageTable(QWidget* parent = nullptr);
-    void showAdvice(const Advice& zero);
+    void showDecision(const ZeroDecision* zero); // null: the job cannot be sized, no rows
 };
 
 } // namespace dsw

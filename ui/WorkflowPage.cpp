@@ -117,11 +117,11 @@ void WorkflowPage::showProject(const Project& project, const Plan& plan)
     m_checks->setText(lines.join("<br>"));
     takeFocusForLinks();
     if (m_table)
-        m_table->showAdvice(*advice);
+        m_table->showDecision(plan.zero ? &*plan.zero : nullptr);
     if (m_pipelineChart)
-        m_pipelineChart->showAdvice(*advice);
+        m_pipelineChart->showStages(plan.pipeline, advice->headline);
     if (m_memorySteps)
-        m_memorySteps->showAdvice(*advice);
+        m_memorySteps->showSteps(plan.memorySteps);
 }
 
 void WorkflowPage::takeFocusForLinks()

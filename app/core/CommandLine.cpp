@@ -6,14 +6,14 @@
 #include "Plan.h"
 #include "PlanText.h"
 #include "TerminalText.h"
-#include "advise/PlanSearch.h"
+#include "advise/Job.h"
+#include "advise/ZeroDecision.h"
 #include "estimate/DeepSpeedEstimator.h"
 #include "estimate/ZeroPaperMemory.h"
 #include "project/InputRegistry.h"
 #include "project/ModelChecks.h"
 #include "project/ProjectFile.h"
 #include "util/Count.h"
-#include "util/JsonTextWriter.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -158,33 +158,21 @@ int runEstimate(const QStringList& args, QTextStream& out)
                 << "\n";
         return 0;
     }
-    // Written straight as text (util/JsonTextWriter.h): the same bytes as the DOM's dump(2), without a DOM of the
-    // ~160 candidates.
-    const PlanSearch search = searchPlans(answers);
-    std::string text;
-    JsonTextWriter w(text);
-    w.beginObject();
-    for (auto it = result.begin(); it != result.end(); ++it) // assumed, deepspeed_estimator, model_states
-        w.member(it.key(), it.value());
-    w.key("step_model");
-    w.beginObject();
-    w.member("activations", activationsJson(search.job, answers.integer("training.micro_batch_size")));
-    w.key("candidates");
-    w.beginArray();
-    for (const StepPrediction& c : search.candidates)
-        writeCandidateJson(w, c);
-    w.endArray();
-    w.member("chosen", search.chosen);
-    w.endObject();
-    w.member(
-        "conventions",
-        oj{{"deepspeed_estimator",
-            "DeepSpeed 0.19.5 estimate_zero2/3_model_states_mem_needs, reproduced exactly: gpu per GPU, "
-            "cpu per node, 18 bytes/parameter with fp16 params, additional_buffer_factor applied to cpu"},
-           {"model_states",
-            "ZeRO paper (arXiv:1910.02054), mixed-precision Adam K = 12: 16 bytes/parameter at stage 0, per GPU"}});
-    w.endObject();
-    out << QString::fromStdString(text) << "\n";
+    const Job job = resolveJob(answers);
+    const ZeroDecision decision = decideZero(job, answers);
+    oj candidates = oj::array();
+    for (const StepPrediction& c : decision.candidates)
+        candidates.push_back(candidateJson(c));
+    result["step_model"] = {{"activations", activationsJson(*job.step, answers.integer("training.micro_batch_size"))},
+                            {"candidates", std::move(candidates)},
+                            {"chosen", decision.chosen}};
+    result["conventions"] = {
+        {"deepspeed_estimator",
+         "DeepSpeed 0.19.5 estimate_zero2/3_model_states_mem_needs, reproduced exactly: gpu per GPU, "
+         "cpu per node, 18 bytes/parameter with fp16 params, additional_buffer_factor applied to cpu"},
+        {"model_states",
+         "ZeRO paper (arXiv:1910.02054), mixed-precision Adam K = 12: 16 bytes/parameter at stage 0, per GPU"}};
+    out << QString::fromStdString(result.dump(2)) << "\n";
     return 0;
 }
 
@@ -215,7 +203,7 @@ int runRecommend(const QStringList& args, QTextStream& out)
     // Answers and imported configs are user data: no control character reaches a terminal, or the file.
     std::string text = format == "config" ? jsonTerminalSafe(plan.config.dump(2)) + "\n"
         : format == "text" ? terminalSafeLines(QString::fromStdString(planText(plan, workflow))).toStdString()
-                           : jsonTerminalSafe(toJsonText(plan, workflow)) + "\n";
+                           : jsonTerminalSafe(toJson(plan, workflow).dump(2)) + "\n";
     writeOutput(p.value("output"), text, out);
     return 0;
 }

@@ -108,7 +108,7 @@ int runExport(const QStringList& args, QTextStream& out)
     const QStringList inputs = p.isSet("project") ? QStringList{p.value("project")} : QStringList{};
     checkOutputPath(path, inputs, bundle);
     const Project project = projectFromOptions(p);
-    const Plan plan = makePlanWithoutLint(project); // nothing exported reads the lint findings
+    const Plan plan = makePlan(project);
     const ExportPlacement placement =
         placeExport(exportFiles(plan.config, project.answers, *target, exportOptionsFor(plan, project)), path, bundle);
     for (const auto& f : placement.files) // the files beside -o (the hostfile, a bundle's files)

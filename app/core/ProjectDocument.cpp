@@ -211,9 +211,7 @@ void ProjectDocument::recompute()
 {
     // Nothing longer than a frame on the window's thread: a larger balanced partition goes to the worker.
     m_plan = makePlan(m_project, kWindowPartitionPolicy);
-    const Advice* pipeline = m_plan.find("pipeline");
-    const bool computing = pipeline && pipeline->details.contains("partition")
-        && pipeline->details["partition"].value("state", std::string()) == "computing";
+    const bool computing = m_plan.pipeline.state == PartitionState::Computing;
     const auto input = computing ? balancedPartitionInput(m_project.answers) : std::nullopt;
     if (input)
         m_partitionWorker.request(*input);

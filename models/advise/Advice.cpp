@@ -1,7 +1,5 @@
 #include "advise/Advice.h"
 
-#include "util/JsonTextWriter.h"
-
 #include <algorithm>
 
 namespace dsw {
@@ -77,73 +75,6 @@ nlohmann::ordered_json toJson(const Advice& advice)
     for (const auto& [key, value] : advice.details.items())
         j[key] = value;
     return j;
-}
-
-bool writeJsonMembers(JsonTextWriter& w, const Advice& advice, std::string_view after,
-                      const std::function<void()>& insert)
-{
-    static const char* const fixed[] = {"status",    "missing",   "headline", "fragment", "checks",
-                                        "tradeoffs", "estimates", "snippets", "sources"};
-    for (const char* name : fixed)
-        if (advice.details.contains(name))
-            return false;
-    w.member("status", toString(advice.status));
-    w.member("missing", advice.missing);
-    w.member("headline", advice.headline);
-    w.member("fragment", advice.fragment);
-    w.key("checks");
-    w.beginArray();
-    for (const auto& c : advice.checks) {
-        w.beginObject();
-        w.member("level", toString(c.level));
-        w.member("code", c.code);
-        w.member("message", c.message);
-        if (!c.source.empty())
-            w.member("source", c.source);
-        w.endObject();
-    }
-    w.endArray();
-    w.key("tradeoffs");
-    w.beginArray();
-    for (const auto& t : advice.tradeoffs) {
-        w.beginObject();
-        w.member("title", t.title);
-        w.member("text", t.text);
-        w.member("source", t.source);
-        w.endObject();
-    }
-    w.endArray();
-    w.key("estimates");
-    w.beginArray();
-    for (const auto& e : advice.estimates) {
-        w.beginObject();
-        w.member("name", e.name);
-        w.member("value", e.value);
-        w.member("unit", e.unit);
-        w.member("formula", e.formula);
-        w.member("source", e.source);
-        if (e.value >= 0x1p63) // saturated, as in toJson
-            w.member("at_least", true);
-        w.endObject();
-    }
-    w.endArray();
-    w.key("snippets");
-    w.beginArray();
-    for (const auto& s : advice.snippets) {
-        w.beginObject();
-        w.member("language", s.language);
-        w.member("title", s.title);
-        w.member("code", s.code);
-        w.endObject();
-    }
-    w.endArray();
-    w.member("sources", advice.sources);
-    for (auto it = advice.details.begin(); it != advice.details.end(); ++it) {
-        w.member(it.key(), it.value());
-        if (insert && it.key() == after)
-            insert();
-    }
-    return true;
 }
 
 } // namespace dsw

@@ -1,8 +1,6 @@
 #pragma once
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace dsw {
@@ -51,7 +49,10 @@ struct Advice {
     std::vector<Estimate> estimates;
     std::vector<Snippet> snippets;
     std::vector<std::string> sources;
-    nlohmann::ordered_json details = nlohmann::ordered_json::object(); // workflow-specific data (tables, plans)
+    bool recommendsAgainst = false; // the page advises against what it describes (1-bit Adam without a case for it)
+    // Workflow-specific figures for `recommend --format json`: output only. Nothing reads them back
+    // (tests/layering/check-details-reads.sh); pages read the typed decisions in the Plan.
+    nlohmann::ordered_json details = nlohmann::ordered_json::object();
 
     bool hasFailedCheck() const;
 };
@@ -61,12 +62,5 @@ std::string mark(CheckLevel level); // ✓ ⚠ ✗, as every view shows a check
 std::string toString(AdviceStatus status);
 nlohmann::ordered_json toJson(const Check& check);
 nlohmann::ordered_json toJson(const Advice& advice);
-
-class JsonTextWriter; // util/JsonTextWriter.h
-// toJson(advice)'s members written straight into the object `w` has open, byte for byte as its dump; `insert`
-// runs after the member named `after` (a detail's key). False, writing nothing, where a detail's key repeats one
-// of the fixed members: toJson's DOM then decides where it goes.
-bool writeJsonMembers(JsonTextWriter& w, const Advice& advice, std::string_view after = {},
-                      const std::function<void()>& insert = {});
 
 } // namespace dsw

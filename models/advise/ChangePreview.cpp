@@ -2,8 +2,9 @@
 #include "advise/ChangePreview.h"
 
 #include "advise/BatchKeys.h"
+#include "advise/Job.h"
 #include "advise/MemoryPlan.h"
-#include "advise/ZeroAdvisor.h"
+#include "advise/ZeroDecision.h"
 #include "project/InputRegistry.h"
 
 #include <algorithm>
@@ -42,22 +43,19 @@ void push(std::vector<AnswerEdit>& edits, const std::string& id, nlohmann::json 
 PlanFigures planFigures(const Answers& answers)
 {
     PlanFigures f;
+    const Job job = resolveJob(answers);
+    if (!job.sized()) {
+        f.label = job.shapeError;
+        return f;
+    }
     try {
-        const Advice zero = adviseZero(answers);
-        if (!zero.details.contains("recommended")) {
-            f.label = zero.headline;
-            return f;
-        }
-        const oj& r = zero.details.at("recommended");
+        const ZeroDecision zero = decideZero(job, answers);
+        const StepPrediction& p = zero.plan();
         f.sized = true;
-        f.gpuBytes = r.at("gpu_total_bytes").get<std::int64_t>();
-        f.stepSeconds = r.at("step_seconds").get<double>();
-        f.fits = r.at("fits").get<bool>();
-        f.label = planLabel({{r.at("stage").get<int>(), r.at("offload_optimizer").get<std::string>(),
-                              r.at("offload_param").get<std::string>()},
-                             r.at("activation_checkpointing").get<bool>(),
-                             r.at("micro_batch_size").get<std::int64_t>(),
-                             r.at("gradient_accumulation_steps").get<std::int64_t>()});
+        f.gpuBytes = p.gpu.total;
+        f.stepSeconds = p.time.total;
+        f.fits = p.fits();
+        f.label = p.label();
     } catch (const std::exception& e) { // answers the step model cannot size: said, not a crash
         f.sized = false;
         f.label = e.what();
@@ -96,9 +94,9 @@ ChangePreview previewEdits(const Answers& answers, std::string title, std::vecto
     return p;
 }
 
-ChangePreview previewMemoryStep(const Answers& answers, const oj& steps, std::size_t index)
+ChangePreview previewMemoryStep(const Answers& answers, const std::vector<memory::Step>& steps, std::size_t index)
 {
-    if (!steps.is_array() || index >= steps.size()) {
+    if (index >= steps.size()) {
         ChangePreview p;
         p.cannotApply = "no such step";
         return p;
@@ -108,44 +106,15 @@ ChangePreview previewMemoryStep(const Answers& answers, const oj& steps, std::si
     std::string attention, loss;
     std::vector<std::string> notes;
     for (std::size_t i = 0; i <= index; ++i) {
-        const oj& step = steps[i];
-        const std::string id = step.value("id", std::string());
-        const oj config = step.value("config", oj());
-        bool held = false; // an answer holds this step's change
-        if (id == "activation-checkpointing") {
-            s.checkpointing = true;
-            held = true;
-        } else if (id == "fused-loss") {
-            loss = "fused";
-            held = true;
-        } else if (id.starts_with("attention-")) {
-            attention = id.substr(std::string("attention-").size());
-            held = true;
-        }
-        if (config.is_object()) {
-            held = true;
-            for (const auto& [key, value] : config.items()) {
-                if (key == "train_micro_batch_size_per_gpu")
-                    s.micro = value.get<std::int64_t>();
-                else if (key == "gradient_accumulation_steps")
-                    s.accumulation = value.get<std::int64_t>();
-                else if (key == "zero_optimization" && value.is_object())
-                    for (const auto& [zkey, zvalue] : value.items()) {
-                        if (zkey == "stage")
-                            s.stage = zvalue.get<int>();
-                        else if (zkey == "offload_optimizer")
-                            s.offloadOptimizer = device(zvalue);
-                        else if (zkey == "offload_param")
-                            s.offloadParam = device(zvalue);
-                        else
-                            held = false; // e.g. reduce_bucket_size: no answer holds it
-                    }
-                else
-                    held = false;
-            }
-        }
-        if (!held)
-            notes.push_back("Step " + std::to_string(i + 1) + " (" + step.value("change", std::string())
+        const memory::Step& step = steps[i];
+        if (step.setupAfter)
+            s = *step.setupAfter;
+        if (step.attentionAfter)
+            attention = toString(*step.attentionAfter);
+        if (step.lossAfter)
+            loss = toString(*step.lossAfter);
+        if (!step.setupAfter && !step.attentionAfter && !step.lossAfter)
+            notes.push_back("Step " + std::to_string(i + 1) + " (" + step.change
                             + ") is not an answer: put its snippet into the config or the code by hand.");
     }
     std::vector<AnswerEdit> edits;
@@ -196,7 +165,7 @@ ChangePreview previewMemoryStep(const Answers& answers, const oj& steps, std::si
         push(edits, "model.attention_impl", attention);
     if (!loss.empty())
         push(edits, "model.loss_impl", loss);
-    const std::string change = steps[index].value("change", std::string());
+    const std::string& change = steps[index].change;
     ChangePreview p =
         previewEdits(answers, index == 0 ? "Step 1: " + change : "Steps 1–" + std::to_string(index + 1) + ": " + change,
                      std::move(edits));

@@ -1,7 +1,8 @@
 #pragma once
 // What an Apply button would change, shown before it is applied: the answers it sets and the ZeRO page's chosen plan
-// (the step model's memory per GPU and time per step, advise/PlanSearch.h) before and after. Pure: the same answers
+// (the step model's memory per GPU and time per step, advise/ZeroDecision.h) before and after. Pure: the same answers
 // and change give the same preview.
+#include "advise/MemoryPlan.h"
 #include "project/Answers.h"
 
 #include <cstddef>
@@ -30,8 +31,8 @@ struct PlanFigures {
 
 struct ChangePreview {
     std::string title;
-    std::vector<AnswerEdit> edits; // what Apply sets, in order; empty when nothing can be applied
-    std::string cannotApply;       // why there is nothing to apply (no answer holds the change), else empty
+    std::vector<AnswerEdit> edits;  // what Apply sets, in order; empty when nothing can be applied
+    std::string cannotApply;        // why there is nothing to apply (no answer holds the change), else empty
     std::vector<std::string> notes; // parts of the change that no answer holds (copy them by hand)
     PlanFigures before, after;
 };
@@ -42,11 +43,11 @@ Answers withEdits(Answers answers, const std::vector<AnswerEdit>& edits);
 // The preview of `edits` on `answers` (edits equal to the current answer are dropped).
 ChangePreview previewEdits(const Answers& answers, std::string title, std::vector<AnswerEdit> edits);
 
-// The out-of-memory plan's step `index` (the memory advice's details.steps): the steps build on each other, so
+// The out-of-memory plan's step `index` (Plan::memorySteps): the steps build on each other, so
 // applying step k sets the answers for steps 1..k together (what step k's saving assumes). The setup the job ran
 // (memory.ran_*) is pinned where it followed an answer the change moves, so the diagnosis still describes the
 // failed run.
-ChangePreview previewMemoryStep(const Answers& answers, const nlohmann::ordered_json& steps, std::size_t index);
+ChangePreview previewMemoryStep(const Answers& answers, const std::vector<memory::Step>& steps, std::size_t index);
 
 // An import suggestion: `pointer` in the config set to `to`. The answer that holds that key (zero.stage for
 // /zero_optimization/stage, ...) is set with it; a key no answer holds changes nothing the step model sizes.

@@ -33,25 +33,6 @@ std::string gib(double bytes) { return formatGiB(bytes); }
 std::string num(std::int64_t v) { return std::to_string(v); }
 oj orNull(const std::optional<std::int64_t>& v) { return v ? oj(*v) : oj(nullptr); }
 
-oj setupJson(const Job& j, const RanSetup& ran)
-{
-    const Setup& s = ran.setup;
-    const StepPrediction p = predict(j, s);
-    return oj{{"stage", s.stage},
-              {"offload_optimizer", s.offloadOptimizer},
-              {"offload_param", s.offloadParam},
-              {"activation_checkpointing", s.checkpointing},
-              {"micro_batch", s.micro},
-              {"gradient_accumulation", s.accumulation},
-              {"not_given", ran.notGiven},
-              {"gpu_model_states_bytes", addSat(p.gpu.params, p.gpu.grads, p.gpu.optimizer)},
-              {"gpu_buffers_bytes", p.gpu.buffers},
-              {"activations_bytes", p.gpu.activations},
-              {"gpu_other_bytes", p.gpu.other},
-              {"gpu_total_bytes", p.gpu.total},
-              {"gpu_peak_allocated_bytes", p.memory.gpuPeakAllocated()}};
-}
-
 // Which figures the setup answers that are not given leave unknown, and the defaults they are predicted with.
 std::string unknownFigures(const std::vector<std::string>& notGiven)
 {
@@ -161,16 +142,17 @@ void addUnique(std::vector<std::string>& ids, const std::string& id)
 }
 
 // The whole diagnosis; adviseMemory turns an input the step model rejects into a check.
-Advice diagnose(const Answers& answers)
+MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
 {
-    Advice adv;
+    MemoryAdvice out;
+    Advice& adv = out.advice;
     adv.workflow = "memory";
     const std::string message = answers.text("memory.oom_message");
     if (message.empty()) {
         adv.status = AdviceStatus::NeedsInput;
         adv.missing = {"memory.oom_message"};
         adv.headline = "Paste the out-of-memory message to diagnose it.";
-        return adv;
+        return out;
     }
     const OomReport r = parseOomMessage(message);
     adv.details["kind"] = toString(r.kind);
@@ -216,25 +198,25 @@ Advice diagnose(const Answers& answers)
                  + " assertion. Paste the whole error, down to the traceback's last line.",
              "pytorch-oom-message"});
         adv.sources = {"pytorch-oom-message"};
-        return adv;
+        return out;
     }
     adv.status = AdviceStatus::Complete;
     adv.checks.push_back({CheckLevel::Pass, "oom-message-parsed", parsedSummary(r),
                           r.kind == OomKind::CudaOutOfMemory  ? "pytorch-oom-message"
                               : r.kind == OomKind::HostKilled ? "axolotl-faq-exit9"
                                                               : "ds-batch-assert"});
-    Job job;
-    try {
-        job = jobFrom(answers, r.totalCapacity);
-    } catch (const std::invalid_argument& e) { // the model's shape contradicts itself: nothing can be sized
+    if (!plannedJob.sized()) { // the model's shape contradicts itself: nothing can be sized
         adv.status = AdviceStatus::NeedsInput;
         adv.headline = "The model's shape contradicts itself";
-        adv.checks.push_back({CheckLevel::Fail, "model-shape-invalid", e.what(), ""});
-        return adv;
+        adv.checks.push_back({CheckLevel::Fail, "model-shape-invalid", plannedJob.shapeError, ""});
+        return out;
     }
+    const FailedJob job = failedJobFrom(plannedJob, answers, r.totalCapacity);
     const RanSetup ran = ranSetupFrom(answers);
     Planner p{job, ran.setup, adv, {}, std::nullopt, ""};
-    adv.details["ran_setup"] = setupJson(job, ran);
+    const StepPrediction ranPrediction = predict(job, ran.setup);
+    adv.details["ran_setup"] = candidateJson(ranPrediction);
+    adv.details["ran_setup_not_given"] = ran.notGiven;
     if (!ran.notGiven.empty())
         p.warn("oom-setup-not-given", unknownFigures(ran.notGiven), "");
     Cause cause;
@@ -263,22 +245,22 @@ Advice diagnose(const Answers& answers)
         addMessageEstimates(adv, r);
         compareWithPrediction(p, r, ran);
         cause = diagnoseCuda(r, p);
-        const oj& rs = adv.details["ran_setup"];
+        const GpuBytes& g = ranPrediction.gpu;
         const std::string basis =
             ran.notGiven.empty() ? "the setup it ran" : "the setup it ran, DeepSpeed's defaults where not given";
-        adv.estimates.push_back({"Model states per GPU (" + basis + ")", rs["gpu_model_states_bytes"].get<double>(),
-                                 "bytes",
+        adv.estimates.push_back({"Model states per GPU (" + basis + ")",
+                                 static_cast<double>(addSat(g.params, g.grads, g.optimizer)), "bytes",
                                  "step model: parameters, gradients and optimizer states as DeepSpeed "
                                      + knowledgeVersion() + " allocates them",
                                  "ds-mem-z12-master"});
-        adv.estimates.push_back({"Buffers per GPU (" + basis + ")", rs["gpu_buffers_bytes"].get<double>(), "bytes",
+        adv.estimates.push_back({"Buffers per GPU (" + basis + ")", static_cast<double>(g.buffers), "bytes",
                                  "step model: reduce/all-gather buckets, the ZeRO-3 working set, offload staging",
                                  "ds-mem-z12-ipg-buckets"});
-        adv.estimates.push_back({"Activations per GPU (" + basis + ")", rs["activations_bytes"].get<double>(), "bytes",
+        adv.estimates.push_back({"Activations per GPU (" + basis + ")", static_cast<double>(g.activations), "bytes",
                                  "step model: activations operation by operation, logits and loss", "korthikanti"});
-        adv.estimates.push_back({"Peak allocated per GPU (" + basis + ")", rs["gpu_peak_allocated_bytes"].get<double>(),
-                                 "bytes", "step model: what PyTorch's allocator holds at the step's peak",
-                                 "ds-mem-engine-wrapper"});
+        adv.estimates.push_back(
+            {"Peak allocated per GPU (" + basis + ")", static_cast<double>(ranPrediction.memory.gpuPeakAllocated()),
+             "bytes", "step model: what PyTorch's allocator holds at the step's peak", "ds-mem-engine-wrapper"});
     } else if (r.kind == OomKind::HostKilled) {
         if (job.cpuBytes > 0) { // no step frees more host RAM than the node has
             p.inUse = truncSat(job.cpuBytes);
@@ -319,6 +301,7 @@ Advice diagnose(const Answers& answers)
     }
     adv.details["steps"] = steps;
     adv.headline = headlineFor(r, cause, p.steps);
+    out.steps = p.steps;
     addUnique(adv.sources, cause.source);
     for (const auto& s : p.steps)
         addUnique(adv.sources, s.source);
@@ -326,22 +309,23 @@ Advice diagnose(const Answers& answers)
         addUnique(adv.sources, c.source);
     for (const auto& e : adv.estimates)
         addUnique(adv.sources, e.source);
-    return adv;
+    return out;
 }
 
 } // namespace
 
-Advice adviseMemory(const Answers& answers)
+MemoryAdvice adviseMemory(const Job& job, const Answers& answers)
 {
     try {
-        return diagnose(answers);
+        return diagnose(job, answers);
     } catch (const std::invalid_argument& e) { // answers the step model cannot size: said, not a crash
-        Advice adv;
+        MemoryAdvice out;
+        Advice& adv = out.advice;
         adv.workflow = "memory";
         adv.status = AdviceStatus::NeedsInput;
         adv.headline = "The answers cannot be sized";
         adv.checks.push_back({CheckLevel::Fail, "oom-sizing-failed", e.what(), ""});
-        return adv;
+        return out;
     }
 }
 

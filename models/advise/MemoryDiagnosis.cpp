@@ -90,7 +90,7 @@ std::string causeLabel(const std::string& id)
 
 Cause diagnoseCuda(const OomReport& r, Planner& p)
 {
-    const Job& j = p.job;
+    const FailedJob& j = p.job;
     const double capacity = j.gpuCapacity;
     std::optional<std::int64_t> gap = r.reservedUnallocated;
     if (!gap && r.reserved && r.allocated)
@@ -174,7 +174,7 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
             p.adv.checks.push_back({CheckLevel::Warn, "oom-suggestion-needs-stage-3",
                                     "deepspeed.zero.Init is not suggested: it partitions the model as it is built only "
                                     "at stage 3, which these answers do not allow ("
-                                        + j.limit.reason + ")",
+                                        + j.limitReason() + ")",
                                     "ds-zero-init"});
         } else {
             const std::int64_t whole = 2 * j.params;
@@ -220,7 +220,7 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
 
 Cause diagnoseHostKill(Planner& p)
 {
-    const Job& j = p.job;
+    const FailedJob& j = p.job;
     const std::string& phase = j.phase;
     const Setup ran = p.setup; // as the job ran, before any step
     const bool offloading = ran.offloadOptimizer != "none" || ran.offloadParam != "none";
@@ -308,7 +308,7 @@ Cause diagnoseHostKill(Planner& p)
                 {CheckLevel::Warn, "oom-suggestion-needs-stage-3",
                  "deepspeed.zero.Init is not suggested: it needs stage 3, which these answers do not "
                  "allow ("
-                     + j.limit.reason + ")",
+                     + j.limitReason() + ")",
                  "ds-zero-init"});
             return;
         }

@@ -1,8 +1,8 @@
 // The plan's estimates and steps; see MemoryPlan.h.
 #include "advise/MemoryPlan.h"
 
-#include "knowledge/GpuCatalog.h"
 #include "util/Count.h"
+#include <stdexcept>
 
 #include <algorithm>
 
@@ -24,8 +24,6 @@ std::int64_t smallestFactor(std::int64_t n)
     return n;
 }
 
-Placement placementOf(const Setup& s) { return {s.stage, s.offloadOptimizer, s.offloadParam}; }
-
 // memory.ran_<name>: its value, or with auto the forced answer `fallback` (not auto), else nothing.
 std::optional<std::string> ranValue(const Answers& a, const std::string& id, const std::string& fallback)
 {
@@ -40,25 +38,25 @@ std::optional<std::string> ranValue(const Answers& a, const std::string& id, con
 
 } // namespace
 
-Job jobFrom(const Answers& a, std::optional<std::int64_t> messageGpuBytes)
+FailedJob failedJobFrom(const Job& job, const Answers& a, std::optional<std::int64_t> messageGpuBytes)
 {
-    Job j;
-    j.step = stepJobFrom(a);
+    if (!job.step)
+        throw std::invalid_argument(job.shapeError);
+    FailedJob j;
+    j.step = *job.step;
     j.params = j.step.params;
     j.largest = j.step.largestLayer;
     j.dataParallel = std::max<std::int64_t>(1, j.step.dataParallel);
     j.gpusPerNode = j.step.gpusPerNode;
     j.nodes = j.step.nodes;
-    j.cpuBytes = a.number("hardware.cpu_memory_gib") * kGiB;
-    j.gpuCapacity =
-        messageGpuBytes ? static_cast<double>(*messageGpuBytes) : a.number("hardware.gpu_memory_gib") * kGiB;
+    j.cpuBytes = job.hostBytesPerNode;
+    j.gpuCapacity = messageGpuBytes ? static_cast<double>(*messageGpuBytes) : job.gpuCapacityBytes;
     j.step.gpuCapacityBytes = j.gpuCapacity;
     j.nvmePath = a.text("hardware.nvme_path");
-    j.nvmeReady = a.text("hardware.nvme") == "nvme" && !j.nvmePath.empty();
+    j.nvmeReady = j.step.nvmeReady;
     j.phase = a.text("memory.phase");
-    j.limit = zeroStageLimit(a);
-    j.bestAttention =
-        defaultAttentionImpl(GpuCatalog::instance().find(a.text("hardware.gpu")), a.text("software.torch_version"));
+    j.limit = job.zeroLimit;
+    j.bestAttention = defaultAttentionImpl(job.gpu, a.text("software.torch_version"));
     return j;
 }
 
@@ -88,29 +86,25 @@ RanSetup ranSetupFrom(const Answers& a)
     return r;
 }
 
-StepPrediction predict(const Job& j, const Setup& s)
+StepPrediction predict(const FailedJob& j, const Setup& s)
 {
-    // As DeepSpeed runs them (estimate/StateMemory.h): no offload at stage 0, NVMe optimizer offload at stages 1-2
-    // as CPU offload, no parameter offload below stage 3.
-    Placement placement = placementOf(s);
-    if (placement.stage == 0)
-        placement.offloadOptimizer = "none";
-    else if (placement.stage < 3 && placement.offloadOptimizer == "nvme")
-        placement.offloadOptimizer = "cpu";
-    if (placement.stage < 3)
-        placement.offloadParam = "none";
-    return predictStep(j.step, StepCandidate{placement, s.checkpointing, s.micro, s.accumulation});
+    // As DeepSpeed runs the placement (knowledge/CombinationRules.h): no offload at stage 0, NVMe optimizer offload
+    // at stages 1-2 as CPU offload, no parameter offload below stage 3.
+    const PlacementAsRun run = placementAsRun(s.stage, s.offloadOptimizer, s.offloadParam);
+    return predictStep(
+        j.step,
+        StepCandidate{{run.stage, run.offloadOptimizer, run.offloadParam}, s.checkpointing, s.micro, s.accumulation});
 }
 
-std::int64_t gpuModelStates(const Job& j, const Setup& s)
+std::int64_t gpuModelStates(const FailedJob& j, const Setup& s)
 {
     const GpuBytes g = predict(j, s).gpu;
     return addSat(g.params, g.grads, g.optimizer);
 }
 
-std::int64_t activations(const Job& j, const Setup& s) { return predict(j, s).gpu.activations; }
+std::int64_t activations(const FailedJob& j, const Setup& s) { return predict(j, s).gpu.activations; }
 
-std::int64_t offloadHostBytes(const Job& j, const Setup& s)
+std::int64_t offloadHostBytes(const FailedJob& j, const Setup& s)
 {
     Setup offloaded = s;
     if (offloaded.offloadOptimizer == "none") // what offloading the optimizer states to the CPU would need
@@ -120,7 +114,7 @@ std::int64_t offloadHostBytes(const Job& j, const Setup& s)
     return predict(j, offloaded).cpuPerNode;
 }
 
-std::int64_t loadHostBytes(const Job& j, std::int64_t count, int bytes)
+std::int64_t loadHostBytes(const FailedJob& j, std::int64_t count, int bytes)
 {
     return truncSat(static_cast<double>(count) * bytes * j.gpusPerNode * kBufferFactor);
 }
@@ -133,9 +127,16 @@ std::string deviceName(const std::string& device)
 Step makeStep(std::string id, std::string change, oj config, std::string env, std::string code, std::string tradeoff,
               std::string source, std::optional<std::int64_t> saving)
 {
-    return Step{std::move(id),   std::move(change),   std::move(config), std::move(env),
-                std::move(code), std::move(tradeoff), std::move(source), saving,
-                std::nullopt};
+    Step step;
+    step.id = std::move(id);
+    step.change = std::move(change);
+    step.config = std::move(config);
+    step.env = std::move(env);
+    step.code = std::move(code);
+    step.tradeoff = std::move(tradeoff);
+    step.source = std::move(source);
+    step.saving = saving;
+    return step;
 }
 
 void Planner::warn(const std::string& code, const std::string& message, const std::string& source)
@@ -163,17 +164,22 @@ bool Planner::gpuStep(Step step, const Setup& next)
     // A saturated estimate (CheckedMath.h) is a lower bound: what a step saves from it is unknown.
     step.saving = before == kSaturated ? std::nullopt : std::optional<std::int64_t>(subSat(before, after));
     step.gpuAfter = after;
+    step.setupAfter = next;
     if (!add(std::move(step)))
         return false;
     setup = next;
     return true;
 }
 
-bool Planner::jobStep(Step step, const Job& next)
+bool Planner::jobStep(Step step, const FailedJob& next)
 {
     const std::int64_t before = gpuTotal(job, setup), after = gpuTotal(next, setup);
     step.saving = before == kSaturated ? std::nullopt : std::optional<std::int64_t>(subSat(before, after));
     step.gpuAfter = after;
+    if (next.step.attention != job.step.attention)
+        step.attentionAfter = next.step.attention;
+    if (next.step.loss != job.step.loss)
+        step.lossAfter = next.step.loss;
     if (!add(std::move(step)))
         return false;
     job = next;
@@ -184,7 +190,7 @@ void Planner::kernelSteps(bool buckets)
 {
     const AttentionImpl best = job.bestAttention.impl;
     if (job.step.attention == AttentionImpl::Eager && best != AttentionImpl::Eager) {
-        Job next = job;
+        FailedJob next = job;
         next.step.attention = best;
         const bool flash = best == AttentionImpl::Flash;
         const std::string name(toString(best));
@@ -205,7 +211,7 @@ void Planner::kernelSteps(bool buckets)
                 next);
     }
     if (job.step.loss == LossImpl::Standard) {
-        Job next = job;
+        FailedJob next = job;
         next.step.loss = LossImpl::Fused;
         jobStep(makeStep("fused-loss", "Use a fused linear cross-entropy (Liger-Kernel) instead of the standard loss",
                          nullptr, "",
@@ -221,7 +227,7 @@ void Planner::kernelSteps(bool buckets)
     // DeepSpeedExamples' bf16_master_weight configs run ZeRO-3 with reduce_bucket_size 5e7, a tenth of the default.
     constexpr std::int64_t kSmallerBucket = 50'000'000;
     if (buckets && setup.stage >= 1 && job.step.buffers.reduceBucketSize > kSmallerBucket) {
-        Job next = job;
+        FailedJob next = job;
         next.step.buffers.reduceBucketSize = kSmallerBucket;
         jobStep(makeStep("reduce-bucket",
                          "Smaller reduce buckets: reduce_bucket_size " + formatCount(job.step.buffers.reduceBucketSize)
@@ -295,9 +301,9 @@ void Planner::activationSteps()
 void Planner::modelStateSteps()
 {
     if (job.limit.maxStage == 0) {
-        warn("oom-zero-excluded-by-onebit",
-             "No ZeRO stage or offload is suggested: " + job.limit.reason + " Offload needs ZeRO as well.",
-             job.limit.source);
+        warn(job.limit.rule->code,
+             "No ZeRO stage or offload is suggested: " + job.limitReason() + " Offload needs ZeRO as well.",
+             job.limit.rule->source);
         return;
     }
     const int top = std::min(3, job.limit.maxStage);
@@ -317,8 +323,8 @@ void Planner::modelStateSteps()
             next);
     }
     if (top < 3)
-        warn("oom-zero-limited-by-pipeline",
-             "ZeRO stages above " + num(top) + " are not suggested: " + job.limit.reason, job.limit.source);
+        warn(job.limit.rule->code, "ZeRO stages above " + num(top) + " are not suggested: " + job.limitReason(),
+             job.limit.rule->source);
     offloadSteps();
 }
 
@@ -372,7 +378,7 @@ void Planner::offloadSteps()
             {CheckLevel::Warn, "oom-suggestion-needs-stage-3",
              "Parameter offload is not suggested: offload_param is valid only with stage 3, which these "
              "answers do not allow ("
-                 + job.limit.reason + ")",
+                 + job.limitReason() + ")",
              "ds-offload-param-stage3"});
         return;
     }

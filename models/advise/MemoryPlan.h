@@ -3,7 +3,7 @@
 // per-GPU and host figures of the step model for a setup, and the planner that adds changes one at a time, each step's saving
 // being the prediction before it minus the prediction after it.
 #include "advise/Advice.h"
-#include "advise/ZeroAdvisor.h"
+#include "advise/Job.h"
 #include "estimate/StepModel.h"
 #include "knowledge/AttentionDefault.h"
 #include "project/Answers.h"
@@ -31,36 +31,38 @@ struct RanSetup {
     std::vector<std::string> notGiven; // answer ids: memory.ran_stage, memory.ran_offload_optimizer, ...
 };
 
+// The job that ran out of memory, as the steps size it: the plan's job (advise/Job.h) on the GPU the message names.
 // What the steps do not change.
-struct Job {
+struct FailedJob {
     StepJob step; // the step model's job (estimate/StepModel.h), on the message's GPU when it gives its size
     std::int64_t params = 0, largest = 0, dataParallel = 1; // params: per pipeline stage
     int gpusPerNode = 1, nodes = 1;
     double cpuBytes = 0, gpuCapacity = 0;
     bool nvmeReady = false; // hardware.nvme = nvme with a path
     std::string nvmePath, phase;
-    ZeroStageLimit limit;
+    ZeroStageCap limit; // the job's (advise/Job.h): pipeline ⇒ stages 0–1, a 1-bit optimizer ⇒ 0
+    std::string limitReason() const { return limit.rule ? limit.rule->message : std::string(); }
     AttentionDefault bestAttention; // the kernel this GPU and PyTorch can use (knowledge/AttentionDefault.h)
 };
 
 // The GPU that failed is the message's when it gives its size, else the answers'. Throws std::invalid_argument
-// naming the input when the model's shape contradicts itself (stepJobFrom).
-Job jobFrom(const Answers& answers, std::optional<std::int64_t> messageGpuBytes);
+// naming the input when the model's shape contradicts itself (job.shapeError).
+FailedJob failedJobFrom(const Job& job, const Answers& answers, std::optional<std::int64_t> messageGpuBytes);
 // memory.ran_*: a value, or auto = the ZeRO page's answer where it is forced (an imported config forces it).
 RanSetup ranSetupFrom(const Answers& answers);
 
 // The step model's prediction for the setup (estimate/StepModel.h): DeepSpeed 0.19.5's allocations, activations
 // operation by operation, the CUDA context, NCCL and fragmentation.
-StepPrediction predict(const Job& job, const Setup& setup);
+StepPrediction predict(const FailedJob& job, const Setup& setup);
 // Parameters, gradients and optimizer states per GPU (the step model's rows).
-std::int64_t gpuModelStates(const Job& job, const Setup& setup);
-std::int64_t activations(const Job& job, const Setup& setup);
-inline std::int64_t gpuTotal(const Job& job, const Setup& setup) { return predict(job, setup).gpu.total; }
+std::int64_t gpuModelStates(const FailedJob& job, const Setup& setup);
+std::int64_t activations(const FailedJob& job, const Setup& setup);
+inline std::int64_t gpuTotal(const FailedJob& job, const Setup& setup) { return predict(job, setup).gpu.total; }
 // Host RAM per node that an offloading placement needs (the optimizer offloaded to the CPU where it is not).
-std::int64_t offloadHostBytes(const Job& job, const Setup& setup);
+std::int64_t offloadHostBytes(const FailedJob& job, const Setup& setup);
 // Host RAM per node while the model is built: `count` parameters × `bytes` × GPUs per node × 1.5 (DeepSpeed's
 // estimator at stage 3 without offload counts Ψ at 4 bytes without zero.Init, the largest layer with it).
-std::int64_t loadHostBytes(const Job& job, std::int64_t count, int bytes);
+std::int64_t loadHostBytes(const FailedJob& job, std::int64_t count, int bytes);
 
 std::string deviceName(const std::string& device); // cpu → CPU, nvme → NVMe
 
@@ -71,6 +73,11 @@ struct Step {
     nlohmann::ordered_json config; // null unless a ds_config change
     std::string env, code, tradeoff, source;
     std::optional<std::int64_t> saving, gpuAfter;
+    // What the step changes that an answer holds (Apply sets those): the setup after it, the attention or loss
+    // kernel. None of them for a change only the config or the code holds (buckets, the allocator).
+    std::optional<Setup> setupAfter;
+    std::optional<AttentionImpl> attentionAfter;
+    std::optional<LossImpl> lossAfter;
 };
 
 Step makeStep(std::string id, std::string change, nlohmann::ordered_json config, std::string env, std::string code,
@@ -78,7 +85,7 @@ Step makeStep(std::string id, std::string change, nlohmann::ordered_json config,
 
 // The plan under construction: the job, the setup as the steps so far left it, and the advice its checks go to.
 struct Planner {
-    Job job; // a step may change it (the attention or loss kernel, the bucket size)
+    FailedJob job; // a step may change it (the attention or loss kernel, the bucket size)
     Setup setup;
     Advice& adv;
     std::vector<Step> steps;
@@ -93,7 +100,7 @@ struct Planner {
     // A GPU-side step: its saving is the prediction before minus after; when it saves, the setup moves on.
     bool gpuStep(Step step, const Setup& next);
     // The same for a change of the job (kernel, buckets); when it saves, the job moves on.
-    bool jobStep(Step step, const Job& next);
+    bool jobStep(Step step, const FailedJob& next);
     nlohmann::ordered_json offloadBlock(const std::string& device) const;
 
     // The first-line fixes: an attention kernel that does not materialise the s×s scores, a fused loss, a

@@ -365,7 +365,7 @@ void addEstimates(Advice& adv, const Situation& s)
 
 } // namespace
 
-Advice adviseNvme(const Answers& a)
+Advice adviseNvme(const Job& job, const Answers& a)
 {
     Advice adv;
     adv.workflow = "nvme";
@@ -398,9 +398,8 @@ Advice adviseNvme(const Answers& a)
     s.cudaTensors = a.text("nvme.tensor_location") == "cuda";
     const auto gds = a.value("nvme.gds");
     s.wantsGds = gds.is_boolean() && gds.get<bool>();
-    const GpuSpec* gpu = GpuCatalog::instance().find(a.text("hardware.gpu"));
-    s.gpuName = gpu ? gpu->id : a.text("hardware.gpu");
-    s.nvidia = gpu && gpu->vendor.rfind("NVIDIA", 0) == 0;
+    s.gpuName = job.gpu ? job.gpu->id : a.text("hardware.gpu");
+    s.nvidia = job.gpu && job.gpu->vendor.rfind("NVIDIA", 0) == 0;
     s.dir = a.text("hardware.nvme_path");
     s.pathMissing = s.dir.empty();
     if (s.pathMissing)

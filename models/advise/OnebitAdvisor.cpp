@@ -1,8 +1,6 @@
 #include "advise/OnebitAdvisor.h"
 
 #include "advise/OnebitStep.h"
-#include "advise/PlanSearch.h"
-#include "advise/PlanSearchMemo.h"
 #include "knowledge/SourceCatalog.h"
 #include "util/Count.h"
 #include "util/Version.h"
@@ -62,24 +60,23 @@ std::string large(double v)
     return std::string(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 3).ptr);
 }
 
-// The ZeRO workflow's recommended stage, and whether stage 0 fits (from its per-stage table), when known.
-std::optional<int> zeroStage(const Advice& zero)
+// The ZeRO page's stage, when it has a plan.
+std::optional<int> zeroStage(const ZeroDecision* zero)
 {
-    const auto& d = zero.details;
-    if (d.contains("recommended") && d["recommended"].contains("stage") && d["recommended"]["stage"].is_number())
-        return d["recommended"]["stage"].get<int>();
+    if (zero && !zero->candidates.empty())
+        return zero->plan().candidate.placement.stage;
     return std::nullopt;
 }
 
-std::optional<bool> zeroStage0Fits(const Advice& zero)
+// Whether stage 0 fits, by the ZeRO page's stage table (its best stage-0 plan), when the job allows stage 0.
+std::optional<bool> zeroStage0Fits(const ZeroDecision* zero)
 {
-    const auto& d = zero.details;
-    if (d.contains("stage_table") && d["stage_table"].is_array())
-        for (const auto& row : d["stage_table"])
-            if (row.value("stage", -1) == 0 && row.contains("fits") && row["fits"].is_boolean())
-                return row["fits"].get<bool>();
-    if (zeroStage(zero) == 0 && d.contains("fits") && d["fits"].is_boolean())
-        return d["fits"].get<bool>();
+    if (!zero)
+        return std::nullopt;
+    if (const StepPrediction* row = zero->atStage(0))
+        return row->fits();
+    if (zeroStage(zero) == 0)
+        return zero->fits();
     return std::nullopt;
 }
 
@@ -113,8 +110,8 @@ Check softened(Check check, bool onebitChosen)
     return check;
 }
 
-void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitStep& c, const OnebitKind& kind,
-               bool chosen, const PlanSearch* search)
+void addChecks(Advice& adv, const Answers& a, const ZeroDecision* zero, const OnebitStep& c, const OnebitKind& kind,
+               bool chosen)
 {
     const std::string subject = chosen ? kind.name : "A 1-bit optimizer";
     auto add = [&](CheckLevel level, std::string code, std::string message, std::string source) {
@@ -126,18 +123,15 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitSt
     const std::string fitNote =
         fits0 == false ? " The model does not fit in GPU memory at ZeRO stage 0 (see the ZeRO step)." : "";
     if (!stage)
-        add(CheckLevel::Warn, "onebit-requires-zero-0",
+        add(CheckLevel::Warn, kOnebitZeroRule,
             subject + " needs ZeRO stage 0 (" + quoteOf("ds-onebit-zero")
                 + "); the ZeRO step has no recommendation yet.",
             "ds-onebit-zero");
-    else if (*stage != 0)
-        add(CheckLevel::Fail, "onebit-requires-zero-0",
-            subject + " needs ZeRO stage 0, but the ZeRO step recommends stage " + std::to_string(*stage) + ": "
-                + quoteOf("ds-onebit-zero") + " (likewise " + quoteOf("ds-zoadam-zero") + " and "
-                + quoteOf("ds-onebit-lamb-zero") + ")." + fitNote,
-            "ds-onebit-zero");
+    else if (const auto rule = onebitZeroBreak(kind.type, *stage))
+        add(CheckLevel::Fail, rule->code,
+            rule->message + " The ZeRO page's plan is stage " + std::to_string(*stage) + "." + fitNote, rule->source);
     else
-        add(fits0 == false ? CheckLevel::Fail : CheckLevel::Pass, "onebit-requires-zero-0",
+        add(fits0 == false ? CheckLevel::Fail : CheckLevel::Pass, kOnebitZeroRule,
             "ZeRO stage 0, as the 1-bit optimizers need (" + quoteOf("ds-onebit-zero") + ")." + fitNote,
             "ds-onebit-zero");
 
@@ -207,14 +201,9 @@ void addChecks(Advice& adv, const Answers& a, const Advice& zero, const OnebitSt
     // understate nodes with one NIC per GPU.
     if (c.network && c.nodes > 1 && c.dataParallel > 1 && c.timed) {
         const std::int64_t wideNics = std::max<std::int64_t>(c.job->time.nicsPerNode, c.gpusPerNode);
-        StepTime w;
-        if (search) { // c.job is the search's job: the memo keeps this prediction with it
-            w = PlanSearchMemo::shared().stepTimeWithNics(*search, c.plan, wideNics);
-        } else {
-            StepJob wide = *c.job;
-            wide.time.nicsPerNode = wideNics;
-            w = predictStep(wide, c.plan).time;
-        }
+        StepJob wide = *c.job;
+        wide.time.nicsPerNode = wideNics;
+        const StepTime w = predictStep(wide, c.plan).time;
         const StepTime& t = c.time();
         const bool flips = (t.gradientReduction >= t.compute) != (w.gradientReduction >= w.compute);
         const std::string nics = std::to_string(c.job->time.nicsPerNode);
@@ -385,7 +374,7 @@ std::string verdictText(const OnebitStep& s, bool suitable, const std::optional<
 
 } // namespace
 
-Advice adviseOnebit(const Answers& a, const Advice& zero, const PlanSearch* search)
+Advice adviseOnebit(const Job& job, const ZeroDecision* zero, const Answers& a)
 {
     Advice adv;
     adv.workflow = "onebit";
@@ -396,12 +385,12 @@ Advice adviseOnebit(const Answers& a, const Advice& zero, const PlanSearch* sear
     // Not using one yet: judge the one the tutorials suggest (0/1 Adam first; 1-bit LAMB for LAMB users).
     const OnebitKind kind = chosen ? *chosenKind : *onebitKind(optimizer == "lamb" ? "onebit-lamb" : "zero-one-adam");
 
-    const OnebitStep s = onebitStep(a, zero, search);
+    const OnebitStep s = onebitStep(job, zero, a);
     const auto fits0 = zeroStage0Fits(zero);
     const bool suitable = s.verdict == "communication-bound" && fits0 != false;
     const std::string verdict = verdictText(s, suitable, fits0);
 
-    addChecks(adv, a, zero, s, kind, chosen, search);
+    addChecks(adv, a, zero, s, kind, chosen);
     if (chosen) {
         adv.fragment = optimizerBlock(kind, a, s);
         adv.headline = kind.name + (suitable ? " fits — " : " — ") + verdict
@@ -410,8 +399,9 @@ Advice adviseOnebit(const Answers& a, const Advice& zero, const PlanSearch* sear
         adv.headline = (suitable ? "Switching to " + kind.name + " would likely pay off — "
                                  : std::string("No strong case for a 1-bit optimizer — "))
             + verdict;
+        adv.recommendsAgainst = !suitable; // the Summary says so instead of "applied" (Steps.h)
         if (!suitable)
-            adv.details["recommends"] = "against"; // the Summary says so instead of "applied" (Steps.h)
+            adv.details["recommends"] = "against";
     }
     addEstimates(adv, s);
     addTradeoffs(adv, a, s, kind);

@@ -1,9 +1,5 @@
 #include "advise/OnebitStep.h"
 
-#include "advise/BatchKeys.h"
-#include "advise/PlanSearch.h"
-#include "knowledge/GpuCatalog.h"
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -11,33 +7,15 @@ namespace dsw {
 
 namespace {
 
-using oj = nlohmann::ordered_json;
-
-// What DeepSpeed will run: auto and fp8 resolve as the precision workflow resolves them.
-std::string resolvedPrecision(const Answers& a)
+// The ZeRO page's chosen plan; where it has none, the answers' batch and checkpointing at stage 0.
+StepCandidate zeroPlanOf(const ZeroDecision* zero, const Job& job, const Answers& a)
 {
-    const std::string wanted = a.text("training.precision");
-    const GpuSpec* gpu = GpuCatalog::instance().find(a.text("hardware.gpu"));
-    const bool bf16 = gpu && gpu->bf16;
-    if (wanted == "auto" || wanted == "fp8" || (wanted == "bf16" && !bf16))
-        return bf16 ? "bf16" : "fp16";
-    return wanted;
-}
-
-// The ZeRO page's chosen plan (details.recommended), read as the pipeline page reads it; where the ZeRO page chose
-// none, the answers' batch and checkpointing at stage 0.
-StepCandidate zeroPlanOf(const Advice& zero, const Answers& a)
-{
-    const BatchKeys batch = batchKeys(a);
-    static const oj none = oj::object();
-    const oj& rec = zero.details.contains("recommended") ? zero.details.at("recommended") : none;
+    if (zero && !zero->candidates.empty())
+        return zero->plan().candidate;
     StepCandidate c;
-    c.placement.stage = rec.value("stage", 0);
-    c.placement.offloadOptimizer = rec.value("offload_optimizer", std::string("none"));
-    c.placement.offloadParam = rec.value("offload_param", std::string("none"));
-    c.checkpointing = rec.value("activation_checkpointing", a.text("training.activation_checkpointing") == "on");
-    c.microBatch = std::max<std::int64_t>(1, rec.value("micro_batch_size", batch.microBatch));
-    c.accumulation = std::max<std::int64_t>(1, rec.value("gradient_accumulation_steps", batch.gradientAccumulation));
+    c.checkpointing = a.text("training.activation_checkpointing") == "on";
+    c.microBatch = std::max<std::int64_t>(1, job.batch.microBatch);
+    c.accumulation = std::max<std::int64_t>(1, job.batch.gradientAccumulation);
     return c;
 }
 
@@ -50,34 +28,29 @@ bool sameCandidate(const StepCandidate& x, const StepCandidate& y)
 
 } // namespace
 
-OnebitStep onebitStep(const Answers& a, const Advice& zero, const PlanSearch* search)
+OnebitStep onebitStep(const Job& job, const ZeroDecision* zero, const Answers& a)
 {
     OnebitStep s;
-    s.precision = resolvedPrecision(a);
-    s.nodes = std::max<std::int64_t>(1, a.integer("hardware.nodes"));
-    s.gpusPerNode = std::max<std::int64_t>(1, a.integer("hardware.gpus_per_node"));
-    s.stages = std::max<std::int64_t>(1, a.integer("pipeline.stages"));
-    s.dataParallel = std::max<std::int64_t>(1, s.nodes * s.gpusPerNode / s.stages);
-    s.zeroPlan = zeroPlanOf(zero, a);
-    if (zero.details.contains("recommended"))
-        s.zeroStepSeconds = zero.details["recommended"].value("step_seconds", 0.0);
+    s.precision = job.precision.runs;
+    s.nodes = job.layout.nodes;
+    s.gpusPerNode = job.layout.gpusPerNode;
+    s.stages = job.layout.pipeline;
+    s.dataParallel = job.layout.data;
+    s.zeroPlan = zeroPlanOf(zero, job, a);
+    if (zero && !zero->candidates.empty())
+        s.zeroStepSeconds = zero->plan().time.total;
     s.plan = s.zeroPlan;
     s.plan.placement = Placement{0, "none", "none"};
     try {
-        // The search's job is stepJobFrom of the answers before the chosen batch was written into them, which it
-        // reads only as the global batch, kept.
-        if (search) // assigned apart: `search ? search->job : stepJobFrom(a)` would copy the job twice
-            s.job = search->job;
-        else
-            s.job = stepJobFrom(a);
+        if (!job.step)
+            throw std::invalid_argument(job.shapeError);
+        s.job = job.step;
+        // The ZeRO page sized this plan already when it chose stage 0 (the same numbers: predictStep is pure).
         const StepPrediction* sized = nullptr;
-        for (std::size_t i = 0; search && !sized && i < search->candidates.size(); ++i)
-            if (sameCandidate(search->candidates[i].candidate, s.plan))
-                sized = &search->candidates[i];
-        if (sized) // likewise: one copy of the search's prediction, not two
-            s.prediction = *sized;
-        else
-            s.prediction = predictStep(*s.job, s.plan);
+        for (std::size_t i = 0; zero && !sized && i < zero->candidates.size(); ++i)
+            if (sameCandidate(zero->candidates[i].candidate, s.plan))
+                sized = &zero->candidates[i];
+        s.prediction = sized ? *sized : predictStep(*s.job, s.plan);
     } catch (const std::invalid_argument& e) { // a contradictory shape, or an input the step time rejects
         s.job.reset();
         s.prediction = {};

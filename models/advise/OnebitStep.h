@@ -2,6 +2,8 @@
 // The step the 1-bit Adam page judges, as ds-wizard's step model (estimate/StepModel.h) times it, and what 1-bit
 // compression would leave of it (estimate/OnebitCost.h).
 #include "advise/Advice.h"
+#include "advise/Job.h"
+#include "advise/ZeroDecision.h"
 #include "estimate/OnebitCost.h"
 #include "estimate/StepModel.h"
 #include "knowledge/NetworkCatalog.h"
@@ -40,11 +42,7 @@ struct OnebitStep {
     const StepTime& time() const { return prediction.time; }
 };
 
-struct PlanSearch; // advise/PlanSearch.h
-
-// `zero` is the ZeRO workflow's advice; its details.recommended is the plan it chose. `search`, when given, is the
-// search that advice was written from (for the same answers but the batch it chose): its job and, when it sized the
-// stage-0 plan, its prediction are taken instead of being computed again (the same numbers: predictStep is pure).
-OnebitStep onebitStep(const Answers& answers, const Advice& zero, const PlanSearch* search = nullptr);
+// The step at the ZeRO page's plan (`zero`, null when the job cannot be sized), moved to stage 0 without offload.
+OnebitStep onebitStep(const Job& job, const ZeroDecision* zero, const Answers& answers);
 
 } // namespace dsw

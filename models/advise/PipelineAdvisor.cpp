@@ -121,14 +121,7 @@ PartitionWeights partitionWeights(const std::vector<PipelineLayer>& layers, cons
     return {false, std::move(weights), std::nullopt};
 }
 
-// How the layer→stage plan was obtained (details.partition.state).
-enum class PartitionState {
-    Uniform,     // partition_method "uniform": nothing to compute
-    Computed,    // DeepSpeed's balanced partition, from the memo or computed now
-    Computing,   // too large to compute now; the caller's worker computes it, the uniform partition shown meanwhile
-    NotComputed, // too large for this caller; the uniform partition shown instead
-    Failed       // DeepSpeed would raise: no plan
-};
+} // namespace
 
 const char* toString(PartitionState state)
 {
@@ -141,6 +134,8 @@ const char* toString(PartitionState state)
     }
     return "failed";
 }
+
+namespace {
 
 // What DeepSpeed's PipelineModule._partition_layers would do with these layers: the boundaries, or the
 // failed check that quotes the exception it would raise.
@@ -239,32 +234,17 @@ void addPartitionChecks(Advice& adv, const Partition& p, std::size_t layerCount,
     }
 }
 
-int zeroStageOf(const Advice& zero, const Answers& a)
+void addZeroChecks(Advice& adv, int stages, int zeroStage)
 {
-    if (zero.details.contains("recommended") && zero.details["recommended"].contains("stage"))
-        return zero.details["recommended"]["stage"].get<int>();
-    return a.text("zero.stage") == "auto" ? 0 : static_cast<int>(a.integer("zero.stage"));
-}
-
-bool checkpointingOf(const Advice& zero, const Answers& a)
-{
-    if (zero.details.contains("recommended") && zero.details["recommended"].contains("activation_checkpointing"))
-        return zero.details["recommended"]["activation_checkpointing"].get<bool>();
-    return a.text("training.activation_checkpointing") == "on";
-}
-
-void addZeroChecks(Advice& adv, int zeroStage)
-{
-    if (zeroStage >= 2) {
-        adv.checks.push_back({CheckLevel::Fail, "pipeline-requires-zero-0-or-1",
-                              "The ZeRO workflow recommends stage " + std::to_string(zeroStage)
-                                  + ", but DeepSpeed's pipeline engine asserts " + quoteOf("ds-pipe-zero")
-                                  + ". Use ZeRO stage 0 or 1 (zero.stage), or no pipeline. "
-                                    "The memory figures here assume stage 1.",
-                              "ds-pipe-zero"});
+    if (const auto rule = pipelineZeroBreak(stages, zeroStage)) {
+        adv.checks.push_back({CheckLevel::Fail, rule->code,
+                              rule->message + " The ZeRO page's plan is stage " + std::to_string(zeroStage)
+                                  + ": set zero.stage to 0 or 1, or use no pipeline. The memory figures here assume "
+                                    "stage 1.",
+                              rule->source});
         return;
     }
-    adv.checks.push_back({CheckLevel::Pass, "pipeline-requires-zero-0-or-1",
+    adv.checks.push_back({CheckLevel::Pass, kPipelineZeroRule,
                           "ZeRO stage " + std::to_string(zeroStage)
                               + " works with pipeline parallelism (the engine rejects stages 2 and 3).",
                           "ds-pipe-zero"});
@@ -292,15 +272,13 @@ struct PipelineSetup {
     double bubble = 0;
 };
 
-// The ZeRO page's recommended plan (details.recommended), as the pipeline runs it: ZeRO 0 or 1 (a higher stage
-// fails a check; the memory then assumes stage 1), no parameter offload (stage 3 only), NVMe only at stage 3.
-StepCandidate candidateOf(const Advice& zero, const PipelineSetup& s)
+// The ZeRO page's plan as the pipeline runs it: ZeRO 0 or 1 (a higher stage fails a check; the memory then assumes
+// stage 1), no parameter offload (stage 3 only), CPU optimizer offload at stage 1 only.
+StepCandidate candidateOf(const StepCandidate& zeroPlan, const PipelineSetup& s)
 {
     StepCandidate c;
     c.placement.stage = std::min(s.zeroStage, 1);
-    const oj rec = zero.details.contains("recommended") ? oj(zero.details["recommended"]) : oj::object();
-    const std::string optimizer = rec.value("offload_optimizer", std::string("none"));
-    if (c.placement.stage == 1 && optimizer == "cpu")
+    if (c.placement.stage == 1 && zeroPlan.placement.offloadOptimizer == "cpu")
         c.placement.offloadOptimizer = "cpu";
     c.checkpointing = s.checkpointing;
     c.microBatch = std::max<std::int64_t>(1, s.batch.microBatch);
@@ -511,8 +489,8 @@ void addGradAccumulation(Advice& adv, const Answers& a, const PipelineSetup& s, 
 }
 
 // The plan from DeepSpeed's boundaries: per-stage counts and memory, the balance and memory checks.
-void addPlan(Advice& adv, const Answers& a, PipelineSetup& s, const std::vector<PipelineLayer>& layers,
-             const std::vector<int>& parts)
+void addPlan(Advice& adv, PipelineStages& view, const Answers& a, PipelineSetup& s,
+             const std::vector<PipelineLayer>& layers, const std::vector<int>& parts)
 {
     std::vector<int> layersPerStage;
     std::vector<std::int64_t> paramsPerStage, blocksPerStage, memoryPerStage;
@@ -555,6 +533,9 @@ void addPlan(Advice& adv, const Answers& a, PipelineSetup& s, const std::vector<
                              {"bubble_fraction", s.bubble}};
     if (s.job)
         adv.details["memory_per_stage_bytes"] = memoryPerStage;
+    view.parts = parts;
+    view.paramsPerStage = paramsPerStage;
+    view.memoryPerStage = s.job ? memoryPerStage : std::vector<std::int64_t>{};
 
     auto allEqual = [](const auto& v) {
         return std::adjacent_find(v.begin(), v.end(), std::not_equal_to<>()) == v.end();
@@ -711,16 +692,17 @@ std::optional<BalancedPartitionInput> balancedPartitionInput(const Answers& a)
     return BalancedPartitionInput{std::move(w.weights), static_cast<int>(stages)};
 }
 
-Advice advisePipeline(const Answers& a, const Advice& zero, const PartitionPolicy& policy)
+PipelineAdvice advisePipeline(const Job& job, const ZeroDecision* zero, const Answers& a, const PartitionPolicy& policy)
 {
-    Advice adv;
+    PipelineAdvice out;
+    Advice& adv = out.advice;
     adv.workflow = "pipeline";
     PipelineSetup s;
     s.stages = static_cast<int>(a.integer("pipeline.stages"));
     if (s.stages <= 1) {
         adv.status = AdviceStatus::NotApplicable;
         adv.headline = "No pipeline: pipeline.stages is 1, so every GPU holds all layers (data parallelism only).";
-        return adv;
+        return out;
     }
     adv.status = AdviceStatus::Complete;
     adv.sources = {"ds-pipeline-module",   "ds-partition",        "ds-pipeline-config", "ds-pipe-zero",
@@ -732,37 +714,42 @@ Advice advisePipeline(const Answers& a, const Advice& zero, const PartitionPolic
         adv.missing = {"pipeline.layer_params"};
         adv.headline = "Pipeline of " + std::to_string(s.stages) + " stages: pipeline.layer_params needs fixing";
         adv.checks.push_back({CheckLevel::Fail, "pipeline-layer-params-invalid", parsed.error(), ""});
-        return adv;
+        return out;
     }
     const bool derived = parsed.value().empty();
     const auto layers = pipelineLayers(a);
 
-    s.gpus = a.integer("hardware.gpus_per_node") * a.integer("hardware.nodes");
-    s.dataParallel = std::max<std::int64_t>(1, s.gpus / s.stages);
-    s.batch = batchKeys(a); // the micro-batch and accumulation the composer writes; DeepSpeed's micro-batches = GAS
-    if (zero.details.contains("recommended")) { // the ZeRO page's plan, when it chose one
-        const oj& rec = zero.details["recommended"];
-        if (rec.contains("micro_batch_size") && rec.contains("gradient_accumulation_steps")) {
-            s.batch.microBatch = rec["micro_batch_size"].get<std::int64_t>();
-            s.batch.gradientAccumulation = rec["gradient_accumulation_steps"].get<std::int64_t>();
-        }
+    s.gpus = job.layout.world;
+    s.dataParallel = job.layout.data;
+    s.batch = job.batch; // the micro-batch and accumulation the composer writes; DeepSpeed's micro-batches = GAS
+    // The ZeRO page's plan, when it has one; else the answers' stage and checkpointing.
+    StepCandidate zeroPlan;
+    if (zero && !zero->candidates.empty()) {
+        zeroPlan = zero->plan().candidate;
+        s.batch.microBatch = zeroPlan.microBatch;
+        s.batch.gradientAccumulation = zeroPlan.accumulation;
+        s.zeroStage = zeroPlan.placement.stage;
+        s.checkpointing = zeroPlan.checkpointing;
+    } else {
+        s.zeroStage = a.text("zero.stage") == "auto" ? 0 : static_cast<int>(a.integer("zero.stage"));
+        s.checkpointing = a.text("training.activation_checkpointing") == "on";
     }
-    s.zeroStage = zeroStageOf(zero, a);
-    s.checkpointing = checkpointingOf(zero, a);
-    s.candidate = candidateOf(zero, s);
+    s.candidate = candidateOf(zeroPlan, s);
     s.largestLayer = a.integer("model.largest_layer_params");
-    try {
-        s.job = stepJobFrom(a);
-        if (s.gpus % s.stages != 0) // DeepSpeed refuses this topology (a failed check): memory only, no step time
+    if (job.step) {
+        s.job = job.step;
+        if (!job.layout.divides()) // DeepSpeed refuses this topology (a failed check): memory only, no step time
             s.job->time.denseTflops = 0;
-    } catch (const std::invalid_argument& e) {
-        s.jobError = e.what();
+    } else {
+        s.jobError = job.shapeError;
     }
-    s.usable = a.number("hardware.gpu_memory_gib") * kGiB * (1 - kPlanHeadroom); // as predictStep's usableGpuBytes
+    s.usable = job.usableGpuBytes; // as predictStep's usableGpuBytes
     s.bubble = static_cast<double>(s.stages - 1) / static_cast<double>(s.batch.gradientAccumulation + s.stages - 1);
 
     addTopologyChecks(adv, s, static_cast<int>(layers.size()));
     const Partition partition = partitionLayers(layers, s.stages, a.text("pipeline.partition_method"), policy);
+    out.stages.state = partition.state;
+    out.stages.layers = layers;
     if (partition.failure)
         adv.checks.push_back(*partition.failure);
     else
@@ -780,7 +767,7 @@ Advice advisePipeline(const Answers& a, const Advice& zero, const PartitionPolic
                                   + (derived ? " Give pipeline.layer_params for the real layers." : ""),
                               derived ? "narayanan-params" : ""});
     if (!partition.parts.empty()) {
-        addPlan(adv, a, s, layers, partition.parts);
+        addPlan(adv, out.stages, a, s, layers, partition.parts);
         if (partition.state == PartitionState::Computing)
             adv.headline = "computing… the " + a.text("pipeline.partition_method")
                 + " partition; meanwhile uniform: " + adv.headline;
@@ -788,7 +775,7 @@ Advice advisePipeline(const Answers& a, const Advice& zero, const PartitionPolic
             adv.headline = "uniform partition shown (the balanced one is too large to compute here): " + adv.headline;
     } else
         adv.headline = std::to_string(s.stages) + " pipeline stages: the partition method fails (see the checks)";
-    addZeroChecks(adv, s.zeroStage);
+    addZeroChecks(adv, s.stages, s.zeroStage);
     addBubbleAndBatch(adv, s);
     addTradeoffs(adv, s, derived);
     adv.snippets.push_back({"python", "PipelineModule and the training loop", snippet(a, layers, derived, s)});
@@ -811,7 +798,8 @@ Advice advisePipeline(const Answers& a, const Advice& zero, const PartitionPolic
     adv.details["activation_checkpointing"] = s.checkpointing;
     adv.details["activations_bytes"] = s.heaviest ? s.heaviest->gpu.activations : 0;
     adv.details["gpu_usable_bytes"] = s.heaviest ? s.heaviest->usableGpuBytes : s.usable;
-    return adv;
+    out.stages.usableBytes = s.heaviest ? s.heaviest->usableGpuBytes : s.usable;
+    return out;
 }
 
 } // namespace dsw

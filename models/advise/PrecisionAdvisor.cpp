@@ -26,13 +26,6 @@ oj fp16Block()
                 {"min_loss_scale", 1}}}};
 }
 
-std::string capabilityText(const GpuSpec* gpu)
-{
-    if (!gpu)
-        return "unknown GPU";
-    return gpu->id + " (" + gpu->architecture + ", compute capability " + gpu->computeCapability + ")";
-}
-
 void addFp8(Advice& adv, const GpuSpec* gpu, const std::string& base)
 {
     const auto cc = gpu ? gpu->computeCapabilityNumber() : std::nullopt;
@@ -43,8 +36,8 @@ void addFp8(Advice& adv, const GpuSpec* gpu, const std::string& base)
          "code ("
              + quoteExcerpt("te-support-matrix", "It requires compute capability 8.9", "or higher")
              + "), while DeepSpeed runs " + base + ". "
-             + (nvidiaFp8 ? capabilityText(gpu) + " meets that requirement."
-                          : capabilityText(gpu) + " does not meet it; no fp8 is configured."),
+             + (nvidiaFp8 ? gpuCapabilityText(gpu) + " meets that requirement."
+                          : gpuCapabilityText(gpu) + " does not meet it; no fp8 is configured."),
          "te-support-matrix"});
     adv.snippets.push_back(
         {"python", "FP8 with Transformer Engine (model code, not ds_config)",
@@ -56,21 +49,12 @@ void addFp8(Advice& adv, const GpuSpec* gpu, const std::string& base)
     adv.sources.push_back("ds-fp8");
 }
 
-
-// The plan the ZeRO workflow chose (details.recommended), else what the answers force (auto: stage 0, no offload).
-StepCandidate zeroPlanOf(const Answers& a, const Advice& zero)
+// The ZeRO page's plan, else what the answers force (auto: stage 0, no offload).
+StepCandidate zeroPlanOf(const Answers& a, const ZeroDecision* zero)
 {
+    if (zero && !zero->candidates.empty())
+        return zero->plan().candidate;
     StepCandidate c;
-    if (zero.details.contains("recommended") && zero.details.at("recommended").contains("stage")) {
-        const auto& rec = zero.details.at("recommended");
-        c.placement.stage = rec.at("stage").get<int>();
-        c.placement.offloadOptimizer = rec.value("offload_optimizer", std::string("none"));
-        c.placement.offloadParam = rec.value("offload_param", std::string("none"));
-        c.checkpointing = rec.value("activation_checkpointing", false);
-        c.microBatch = rec.value("micro_batch_size", std::int64_t{1});
-        c.accumulation = rec.value("gradient_accumulation_steps", std::int64_t{1});
-        return c;
-    }
     c.placement.stage = a.text("zero.stage") == "auto" ? 0 : static_cast<int>(a.integer("zero.stage"));
     const std::string offload = a.text("zero.offload_optimizer");
     c.placement.offloadOptimizer = offload == "auto" ? "none" : offload;
@@ -80,8 +64,7 @@ StepCandidate zeroPlanOf(const Answers& a, const Advice& zero)
 }
 
 // Why training.precision_states = bf16 cannot be written for this plan (DeepSpeed 0.19.5's rules), or empty.
-std::string bf16StatesRefusal(const Answers& a, const std::string& use, const StepCandidate& plan,
-                              std::string& source)
+std::string bf16StatesRefusal(const Answers& a, const std::string& use, const StepCandidate& plan, std::string& source)
 {
     const std::string allowed = " Allowed: training.precision_states fp32, or bf16 with bf16 training at ZeRO stage "
                                 "1, 2 or 3 (Adam or AdamW when the optimizer is offloaded).";
@@ -117,8 +100,9 @@ std::string bf16StatesRefusal(const Answers& a, const std::string& use, const St
 
 // training.precision_states = bf16: the two bf16 keys when DeepSpeed runs them for this plan, a failed check
 // naming the input when it does not. Returns whether the keys are written.
-bool addPrecisionStates(Advice& adv, const Answers& a, const Advice& zero, const std::string& use)
+bool addPrecisionStates(Advice& adv, const Job& job, const ZeroDecision* zero, const Answers& a)
 {
+    const std::string& use = job.precision.runs;
     if (a.text("training.precision_states") != "bf16")
         return false;
     const StepCandidate plan = zeroPlanOf(a, zero);
@@ -129,11 +113,11 @@ bool addPrecisionStates(Advice& adv, const Answers& a, const Advice& zero, const
         return false;
     }
     std::string saving;
-    try { // the step model's optimizer states for the ZeRO page's plan, with and without bf16 states
-        Answers fp32States = a;
-        fp32States.set("training.precision_states", std::string("fp32"));
-        const StepPrediction bf16 = predictStep(stepJobFrom(a), plan);
-        const StepPrediction fp32 = predictStep(stepJobFrom(fp32States), plan);
+    if (job.step) { // the step model's optimizer states for the ZeRO page's plan, with and without bf16 states
+        StepJob fp32States = *job.step;
+        fp32States.states = StatePrecision::Fp32;
+        const StepPrediction bf16 = predictStep(*job.step, plan);
+        const StepPrediction fp32 = predictStep(fp32States, plan);
         const bool onHost = plan.placement.offloadOptimizer != "none";
         const auto bytes = [&](const StepPrediction& p) {
             return static_cast<double>(onHost ? p.cpuPerNode : p.gpu.optimizer);
@@ -142,10 +126,10 @@ bool addPrecisionStates(Advice& adv, const Answers& a, const Advice& zero, const
             + (onHost ? "host RAM per node is " : "the optimizer states per GPU are ") + formatGiB(bytes(bf16))
             + " instead of " + formatGiB(bytes(fp32)) + "; the GPU total "
             + formatGiB(static_cast<double>(bf16.gpu.total))
-            + (bf16.gpu.total == fp32.gpu.total ? " either way."
-                                                : " instead of " + formatGiB(static_cast<double>(fp32.gpu.total)) + ".");
+            + (bf16.gpu.total == fp32.gpu.total
+                   ? " either way."
+                   : " instead of " + formatGiB(static_cast<double>(fp32.gpu.total)) + ".");
         adv.details["precision_states_bytes"] = {{"bf16", bytes(bf16)}, {"fp32", bytes(fp32)}, {"on_host", onHost}};
-    } catch (const std::invalid_argument&) { // the model's shape contradicts itself: the ZeRO page says so
     }
     adv.checks.push_back(
         {CheckLevel::Pass, "precision-states-bf16",
@@ -172,38 +156,23 @@ bool addPrecisionStates(Advice& adv, const Answers& a, const Advice& zero, const
 
 } // namespace
 
-Advice advisePrecision(const Answers& a, const Advice& zero)
+Advice advisePrecision(const Job& job, const ZeroDecision* zero, const Answers& a)
 {
     Advice adv;
     adv.workflow = "precision";
     adv.status = AdviceStatus::Complete;
     adv.sources = {"gpu-catalog", "te-support-matrix", "ds-bf16-docs", "ds-fp16-docs"};
-    const GpuSpec* gpu = GpuCatalog::instance().find(a.text("hardware.gpu"));
-    const bool gpuBf16 = gpu && gpu->bf16;
+    const GpuSpec* gpu = job.gpu;
+    const bool gpuBf16 = job.precision.gpuHasBf16;
     const std::string deepspeed = a.text("software.deepspeed_version");
-    const bool dsBf16 = versionAtLeast(deepspeed, "0.5.5");
-    const std::string wanted = a.text("training.precision");
-
-    std::string use = wanted;
-    if (wanted == "auto" || wanted == "fp8")
-        use = gpuBf16 && dsBf16 ? "bf16" : "fp16";
-    if (wanted == "bf16" && !gpuBf16) {
-        adv.checks.push_back({CheckLevel::Fail, "bf16-unsupported-gpu",
-                              capabilityText(gpu) + " has no bf16 support ("
-                                  + quoteExcerpt("te-support-matrix", "BF16 requires", "or higher")
-                                  + "); DeepSpeed would stop with " + quoteOf("ds-bf16-config")
-                                  + " fp16 with dynamic loss scaling is used instead.",
-                              "te-support-matrix"});
-        use = "fp16";
-    } else if (wanted == "bf16" && !dsBf16) {
-        adv.checks.push_back({CheckLevel::Fail, "bf16-needs-newer-deepspeed",
-                              "DeepSpeed " + deepspeed + " has no bf16; it arrived in 0.5.5. fp16 is used instead.",
-                              "ds-bf16-versions"});
-        use = "fp16";
-    } else if (gpuBf16 && use != "fp32") {
+    const std::string& wanted = job.precision.asked;
+    const std::string& use = job.precision.runs; // resolved once for every page (advise/Job.h)
+    if (const auto& refused = job.precision.refused)
+        adv.checks.push_back({CheckLevel::Fail, refused->code, refused->message, refused->source});
+    else if (gpuBf16 && use != "fp32")
         adv.checks.push_back({CheckLevel::Pass, "bf16-supported-gpu",
-                              capabilityText(gpu) + " supports bf16 (per the catalog's vendor data).", "gpu-catalog"});
-    }
+                              gpuCapabilityText(gpu) + " supports bf16 (per the catalog's vendor data).",
+                              "gpu-catalog"});
     if (wanted == "fp8")
         addFp8(adv, gpu, use);
 
@@ -212,7 +181,7 @@ Advice advisePrecision(const Answers& a, const Advice& zero)
         // The key was "bfloat16" in 0.5.5–0.5.x and "bf16" from 0.6.0 (the old key is still read).
         const std::string key = versionAtLeast(deepspeed, "0.6.0") ? "bf16" : "bfloat16";
         adv.fragment = oj{{key, {{"enabled", true}}}};
-        if (addPrecisionStates(adv, a, zero, use)) {
+        if (addPrecisionStates(adv, job, zero, a)) {
             adv.fragment[key]["bf16_master_weights_and_grads"] = true;
             adv.fragment[key]["bf16_optimizer_states"] = true;
         }
@@ -245,7 +214,7 @@ Advice advisePrecision(const Answers& a, const Advice& zero)
                               "fp32 keeps 4-byte parameters and gradients; the memory estimates assume 16-bit.", ""});
     }
     if (use != "bf16")
-        addPrecisionStates(adv, a, zero, use); // fails its check: bf16 states need bf16 training
+        addPrecisionStates(adv, job, zero, a); // fails its check: bf16 states need bf16 training
     if (use != "fp32")
         adv.checks.push_back({CheckLevel::Pass, "precision-single-mode",
                               "Only " + use + " is enabled: \"this mode cannot be combined with the fp16 mode\".",

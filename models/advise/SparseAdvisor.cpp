@@ -170,7 +170,7 @@ OpVerdict addVersionChecks(Advice& adv, const Answers& a, bool used)
     return v;
 }
 
-void addPlatformChecks(Advice& adv, const Answers& a, OpVerdict& v, bool used)
+void addPlatformChecks(Advice& adv, const GpuSpec* gpu, const Answers& a, OpVerdict& v, bool used)
 {
     const CheckLevel fail = used ? CheckLevel::Fail : CheckLevel::Warn;
     adv.checks.push_back(
@@ -202,7 +202,6 @@ void addPlatformChecks(Advice& adv, const Answers& a, OpVerdict& v, bool used)
         v.whyNot.push_back("sparse_attn requires CUDA version 10.1+ (CUDA " + cudaText + ")");
     }
 
-    const GpuSpec* gpu = GpuCatalog::instance().find(a.text("hardware.gpu"));
     const std::string gpuName = gpu ? gpu->id : a.text("hardware.gpu");
     const bool amd = gpu && gpu->vendor.rfind("AMD", 0) == 0;
     if (amd) {
@@ -478,7 +477,7 @@ std::string addSparseBlock(Advice& adv, const Answers& a, const OpVerdict& verdi
 
 } // namespace
 
-Advice adviseSparse(const Answers& a)
+Advice adviseSparse(const Job& job, const Answers& a)
 {
     Advice adv;
     adv.workflow = "sparse";
@@ -488,7 +487,7 @@ Advice adviseSparse(const Answers& a)
     const bool used = a.text("sparse.pattern") != "none";
 
     OpVerdict verdict = addVersionChecks(adv, a, used); // first: whether the op can run at all
-    addPlatformChecks(adv, a, verdict, used);
+    addPlatformChecks(adv, job.gpu, a, verdict, used);
     std::string mode = "none";
     if (used) {
         mode = addSparseBlock(adv, a, verdict, blocksPerRow);

@@ -1,10 +1,10 @@
 #include "estimate/StepModel.h"
 
+#include "knowledge/CombinationRules.h"
 #include "knowledge/GpuCatalog.h"
 #include "knowledge/NetworkCatalog.h"
 #include "util/CheckedMath.h"
 #include "util/Count.h"
-#include "util/JsonTextWriter.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,17 +24,16 @@ OffloadDevice deviceOf(const std::string& text)
     return text == "cpu" ? OffloadDevice::Cpu : text == "nvme" ? OffloadDevice::Nvme : OffloadDevice::None;
 }
 
+// The one resolution of training.precision (knowledge/CombinationRules.h), as the precision page writes it.
 TrainingPrecision precisionOf(const Answers& a)
 {
-    const std::string p = a.text("training.precision");
-    if (p == "fp16")
-        return TrainingPrecision::Fp16;
-    if (p == "fp32")
-        return TrainingPrecision::Fp32;
-    if (p == "bf16" || p == "fp8") // fp8 runs under a bf16 DeepSpeed config (Transformer Engine does the rest)
-        return TrainingPrecision::Bf16;
-    const GpuSpec* gpu = GpuCatalog::instance().find(a.text("hardware.gpu"));
-    return !gpu || gpu->bf16 ? TrainingPrecision::Bf16 : TrainingPrecision::Fp16; // auto, as the precision page
+    const std::string runs =
+        resolvePrecision(a.text("training.precision"), GpuCatalog::instance().find(a.text("hardware.gpu")),
+                         a.text("software.deepspeed_version"))
+            .runs;
+    return runs == "fp16" ? TrainingPrecision::Fp16
+        : runs == "fp32"  ? TrainingPrecision::Fp32
+                          : TrainingPrecision::Bf16;
 }
 
 // Which of GpuBytes' rows a StateMemory component belongs to.
@@ -300,7 +299,8 @@ nlohmann::ordered_json activationsJson(const StepJob& job, std::int64_t microBat
 nlohmann::ordered_json candidateJson(const StepPrediction& p)
 {
     const StepCandidate& c = p.candidate;
-    nlohmann::ordered_json j{{"stage", c.placement.stage},
+    nlohmann::ordered_json j{{"label", p.label()},
+                             {"stage", c.placement.stage},
                              {"offload_optimizer", c.placement.offloadOptimizer},
                              {"offload_param", c.placement.offloadParam},
                              {"activation_checkpointing", c.checkpointing},
@@ -321,41 +321,6 @@ nlohmann::ordered_json candidateJson(const StepPrediction& p)
     j["step_seconds"] = time.at("step_seconds");
     j["tokens_per_second_per_gpu"] = time.at("tokens_per_second_per_gpu");
     return j;
-}
-
-void writeCandidateJson(JsonTextWriter& w, const StepPrediction& p)
-{
-    const StepCandidate& c = p.candidate;
-    w.beginObject();
-    w.member("stage", c.placement.stage);
-    w.member("offload_optimizer", c.placement.offloadOptimizer);
-    w.member("offload_param", c.placement.offloadParam);
-    w.member("activation_checkpointing", c.checkpointing);
-    w.member("micro_batch_size", c.microBatch);
-    w.member("gradient_accumulation_steps", c.accumulation);
-    w.key("gpu_bytes");
-    w.beginObject();
-    w.member("total", p.gpu.total);
-    w.member("params", p.gpu.params);
-    w.member("grads", p.gpu.grads);
-    w.member("optimizer", p.gpu.optimizer);
-    w.member("buffers", p.gpu.buffers);
-    w.member("activations", p.gpu.activations);
-    w.member("other", p.gpu.other);
-    w.endObject();
-    w.member("cpu_bytes_per_node", p.cpuPerNode);
-    w.member("nvme_bytes_per_node", p.nvmePerNode);
-    w.member("fits", p.fits());
-    w.key("step_seconds"); // stepTimeJson's members, in the sorted order of its std::map object
-    w.beginObject();
-    w.member("bubble", p.time.bubble);
-    w.member("communication", p.time.communication);
-    w.member("compute", p.time.compute);
-    w.member("offload", p.time.offload);
-    w.member("total", p.time.total);
-    w.endObject();
-    w.member("tokens_per_second_per_gpu", p.time.tokensPerSecondPerGpu);
-    w.endObject();
 }
 
 } // namespace dsw

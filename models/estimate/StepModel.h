@@ -18,8 +18,6 @@
 
 namespace dsw {
 
-class JsonTextWriter; // util/JsonTextWriter.h
-
 // Share of GPU memory a plan must leave free beyond everything the step model counts (the CUDA context,
 // NCCL and fragmentation are counted): the wizard's margin for what it does not model (kernels' workspaces,
 // the allocator's rounding, a longer batch than planned). A stated wizard assumption, not a measurement.
@@ -121,11 +119,11 @@ std::int64_t microBatchesInFlight(std::int64_t stages, std::int64_t stage, std::
 // {"attention_impl", "per_layer_bytes", "per_layer_bytes_checkpointed", "logits_bytes"}.
 nlohmann::ordered_json activationsJson(const StepJob& job, std::int64_t microBatch);
 
-// One candidate in the command line's contract: stage, offloads, checkpointing, micro-batch, accumulation,
-// gpu_bytes by component, cpu_bytes_per_node, nvme_bytes_per_node, fits, step_seconds, tokens_per_second_per_gpu.
+// A plan candidate in the command line's one shape (README, "recommend --format json"): label, stage, offloads,
+// checkpointing, micro-batch, accumulation, gpu_bytes by component, cpu_bytes_per_node, nvme_bytes_per_node, fits,
+// step_seconds by component, tokens_per_second_per_gpu. recommend's candidates, recommended and the out-of-memory
+// page's ran_setup, and estimate --json, all print this.
 nlohmann::ordered_json candidateJson(const StepPrediction& p);
-// candidateJson(p) written straight as text, byte for byte its dump at the writer's indent (no DOM built).
-void writeCandidateJson(JsonTextWriter& w, const StepPrediction& p);
 
 std::string toString(OffloadDevice device); // none | cpu | nvme
 

@@ -3,6 +3,7 @@
 // sparse attention on current PyTorch, and defaults that changed between DeepSpeed versions.
 #include "lint/ConfigRules.h"
 
+#include "knowledge/CombinationRules.h"
 #include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/EngineFacts.h"
 #include "knowledge/GpuCatalog.h"
@@ -72,41 +73,39 @@ void offloadAtStage(LintReport& r, int stage)
         return p && p->is_string() && p->get<std::string>().empty();
     };
 
-    if (const std::string d = device(param); r.at(param) && (d == "cpu" || d == "nvme")) {
-        if (stage < 3)
-            r.add(LintLevel::Warning, "offload-param-below-stage-3", param,
-                  "offload_param (device " + d + ") at ZeRO stage " + std::to_string(stage)
-                      + " does nothing: it is read only on "
-                        "the ZeRO-3 path ("
-                      + quoteOf("ds-offload-param-stage3") + ") and ignored without an error.",
-                  "use stage 3, or remove offload_param", "ds-offload-param-stage3");
-        else if (d == "nvme" && pathEmpty(param))
+    // DeepSpeed's offload × stage rules (knowledge/CombinationRules.h): what it ignores or changes at this stage.
+    const std::string paramDevice = r.at(param) ? device(param) : "none";
+    const std::string optimizerDevice = r.at(optimizer) ? device(optimizer) : "none";
+    auto known = [](const std::string& d) { return d == "cpu" || d == "nvme"; };
+    const PlacementAsRun run = placementAsRun(stage, known(optimizerDevice) ? optimizerDevice : "none",
+                                              known(paramDevice) ? paramDevice : "none");
+    for (const RuleBreak& rule : run.ignored) {
+        if (rule.code == kOffloadParamStageRule)
+            r.add(LintLevel::Warning, rule.code, param, rule.message, "use stage 3, or remove offload_param",
+                  rule.source);
+        else if (rule.code == kOffloadStage0Rule)
+            r.add(LintLevel::Warning, rule.code, optimizer, rule.message,
+                  "use stage 1 or higher, or remove offload_optimizer", rule.source);
+        else
+            r.add(LintLevel::Warning, rule.code, optimizer + "/device", rule.message,
+                  "use stage 3 for NVMe, or write \"device\": \"cpu\"", rule.source);
+    }
+    if (stage == 3 && paramDevice == "nvme") {
+        if (pathEmpty(param))
             nvmePathEmpty(r, param);
-        else if (d == "nvme" && pathMissing(param))
+        else if (pathMissing(param))
             r.add(LintLevel::Error, "nvme-path-missing", param,
                   "offload_param goes to NVMe without an nvme_path: DeepSpeed fails with " + quoteOf("ds-nvme-path")
                       + ".",
                   "set \"nvme_path\" to the NVMe mount point", "ds-nvme-path");
     }
-    if (const std::string d = device(optimizer); r.at(optimizer) && (d == "cpu" || d == "nvme")) {
-        if (stage == 0)
-            r.add(LintLevel::Warning, "zero-option-at-stage-0", optimizer,
-                  "offload_optimizer at stage 0 does nothing: offloading works with ZeRO stage 1, 2 or 3 ("
-                      + quoteExcerpt("ds-offload-stages", "CPU offloading") + ").",
-                  "use stage 1 or higher, or remove offload_optimizer", "ds-offload-stages");
-        else if (stage < 3 && d == "nvme")
-            r.add(LintLevel::Warning, "nvme-below-stage-3", optimizer + "/device",
-                  "offload_optimizer device nvme at ZeRO stage " + std::to_string(stage)
-                      + " silently acts as CPU offload (" + quoteExcerpt("ds-offload-stages", "NVMe offloading")
-                      + "): nothing is written to NVMe.",
-                  "use stage 3 for NVMe, or write \"device\": \"cpu\"", "ds-offload-stages");
-        else if (stage == 3 && d == "nvme" && pathEmpty(optimizer))
+    if (stage == 3 && optimizerDevice == "nvme") {
+        if (pathEmpty(optimizer))
             nvmePathEmpty(r, optimizer);
-        else if (stage == 3 && d == "nvme" && pathMissing(optimizer))
+        else if (pathMissing(optimizer))
             r.add(LintLevel::Error, "nvme-path-missing", optimizer,
                   "offload_optimizer goes to NVMe without an nvme_path: the config loads, but ZeRO-3 fails when it "
-                  "joins the "
-                  "swap folder onto the missing path.",
+                  "joins the swap folder onto the missing path.",
                   "set \"nvme_path\" to the NVMe mount point", "ds-nvme-path");
     }
     const oj* ratio = r.at(optimizer + "/ratio");
@@ -182,11 +181,9 @@ void precision(LintReport& r, std::optional<int> stage)
     const std::optional<bool> fp16 = r.enabled("fp16");
     const std::optional<bool> bf16 = r.enabled("bf16");
     const std::string bf16Block = r.bf16Pointer();
-    if (fp16.value_or(false) && bf16.value_or(false))
-        r.add(LintLevel::Error, "fp16-and-bf16", bf16Block + "/enabled",
-              "fp16 and bf16 are both enabled: DeepSpeed stops with "
-                  + quoteExcerpt("ds-fp16-config", "bfloat16 and fp16", "enabled") + ".",
-              "enable only one: bf16 where the GPU has it, fp16 otherwise", "ds-fp16-config");
+    if (const auto rule = fp16Bf16Break(fp16.value_or(false), bf16.value_or(false)))
+        r.add(LintLevel::Error, rule->code, bf16Block + "/enabled", rule->message,
+              "enable only one: bf16 where the GPU has it, fp16 otherwise", rule->source);
     if (bf16.value_or(false) && r.context().has("hardware.gpu"))
         bf16WithoutHardware(r, bf16Block);
     if (isTrue(r, "/amp/enabled") && stage && *stage > 0)
@@ -226,11 +223,9 @@ void pipeline(LintReport& r, std::optional<int> stage)
         return;
     const std::string why = stages > 1 ? "With " + std::to_string(stages) + " pipeline stages (pipeline.stages)"
                                        : "The config has a \"pipeline\" block; if the model is a PipelineModule";
-    if (*stage >= 2)
-        r.add(stages > 1 ? LintLevel::Error : LintLevel::Warning, "pipeline-with-zero-2-3", "/zero_optimization/stage",
-              why + ", ZeRO stage " + std::to_string(*stage)
-                  + " stops DeepSpeed's pipeline engine: " + quoteOf("ds-pipe-zero") + ".",
-              "use ZeRO stage 0 or 1 with pipeline parallelism", "ds-pipe-zero");
+    if (const auto rule = pipelineZeroBreak(2, *stage)) // pipelined: stages > 1, or a pipeline block
+        r.add(stages > 1 ? LintLevel::Error : LintLevel::Warning, rule->code, "/zero_optimization/stage",
+              why + ": " + rule->message, "use ZeRO stage 0 or 1 with pipeline parallelism", rule->source);
     else if (*stage == 1 && isTrue(r, "/zero_optimization/overlap_comm"))
         r.add(LintLevel::Info, "pipeline-disables-overlap-comm", "/zero_optimization/overlap_comm",
               why + ", ZeRO-1's overlap_comm is switched off: " + quoteOf("ds-pipe-zero1-overlap"), std::nullopt,
@@ -242,15 +237,10 @@ void optimizer(LintReport& r, std::optional<int> stage)
     const std::string type = asciiLower(textAt(r, "/optimizer/type"));
     if (type.empty())
         return; // without a type DeepSpeed builds no optimizer from the config
-    // The engine's assertion for each 1-bit optimizer (sources.tsv ids).
-    static const std::map<std::string, std::string> oneBit = {
-        {"onebitadam", "ds-onebit-zero"}, {"zerooneadam", "ds-zoadam-zero"}, {"onebitlamb", "ds-onebit-lamb-zero"}};
-    if (auto it = oneBit.find(type); it != oneBit.end()) {
-        if (stage && *stage > 0)
-            r.add(LintLevel::Error, "onebit-with-zero", "/optimizer/type",
-                  textAt(r, "/optimizer/type") + " with ZeRO stage " + std::to_string(*stage) + ": DeepSpeed asserts "
-                      + quoteOf(it->second) + ".",
-                  "set zero_optimization.stage to 0, or use Adam/AdamW with ZeRO", it->second);
+    if (isOnebitOptimizer(type)) {
+        if (const auto rule = onebitZeroBreak(textAt(r, "/optimizer/type"), stage.value_or(0)))
+            r.add(LintLevel::Error, rule->code, "/optimizer/type", rule->message,
+                  "set zero_optimization.stage to 0, or use Adam/AdamW with ZeRO", rule->source);
         const oj* backend = r.at("/optimizer/params/comm_backend_name");
         static const std::vector<std::string> backends = {"nccl", "mpi", "hccl", "compressed"};
         if (backend

@@ -130,7 +130,7 @@ void untestedWithZero(LintReport& r, const OptimizerSpec& spec, const std::strin
 {
     static const std::vector<std::string> oneBit = {"onebitadam", "zerooneadam", "onebitlamb"};
     if (spec.zeroSupported || stage == 0 || std::find(oneBit.begin(), oneBit.end(), spec.name) != oneBit.end())
-        return; // the 1-bit optimizers have their own assertion (ConfigRules' onebit-with-zero)
+        return; // the 1-bit optimizers have their own assertion (ConfigRules: onebit-requires-zero-0)
     const std::string cls(spec.build(buildKind(r, spec))->name);
     if (truthy(r.at("/zero_allow_untested_optimizer")))
         r.add(LintLevel::Warning, "untested-optimizer-with-zero", "/zero_allow_untested_optimizer",

@@ -1,8 +1,6 @@
 // Benchmarks (not part of ctest): how long one whole-plan recompute takes, which every edit in the
 // window triggers. Run: build/tests/bench/BenchPlan  (QBENCHMARK reports per-iteration time).
 #include "Plan.h"
-#include "advise/PlanSearchMemo.h"
-#include "advise/ZeroAdvisor.h"
 #include "config/ConfigImporter.h"
 #include "project/InputRegistry.h"
 
@@ -56,8 +54,7 @@ private slots:
     }
 
     // p50 and p99 of one whole recompute (every workflow, the ZeRO plan search with its ~60-160 step-model
-    // predictions included), as the window runs it after an edit to an answer the search reads (the search memo is
-    // cleared before each run): 400 runs after 20 warm-up runs.
+    // predictions included), as the window runs it after any edit: 400 runs after 20 warm-up runs.
     void recomputePercentiles_data()
     {
         QTest::addColumn<QStringList>("settings");
@@ -73,7 +70,6 @@ private slots:
         using clock = std::chrono::steady_clock;
         std::vector<double> ms;
         for (int i = 0; i < 420; ++i) {
-            PlanSearchMemo::shared().clear(); // the search runs every time, as after an edit to what it reads
             const auto start = clock::now();
             const Plan plan = makePlan(answers);
             const double took = std::chrono::duration<double, std::milli>(clock::now() - start).count();
@@ -96,7 +92,6 @@ private slots:
         using clock = std::chrono::steady_clock;
         std::vector<double> ms;
         for (int i = 0; i < 420; ++i) {
-            PlanSearchMemo::shared().clear();
             const auto start = clock::now();
             const Plan plan = makePlan(project);
             const double took = std::chrono::duration<double, std::milli>(clock::now() - start).count();
@@ -107,58 +102,6 @@ private slots:
         std::sort(ms.begin(), ms.end());
         qInfo("%s, with lint: p50 %.3f ms, p99 %.3f ms (%zu runs)", QTest::currentDataTag(), ms[ms.size() / 2],
               ms[ms.size() * 99 / 100], ms.size());
-    }
-
-    // The plan without the search: p50 and p99 of the recompute after an edit to an answer the ZeRO workflow does
-    // not read (here training.learning_rate, alternating between two values), with lint, as the window runs it
-    // (makePlan of a project). The ZeRO plan search and the ZeRO advice written from it are then PlanSearchMemo hits
-    // (the plan shares the stored advice, advise/AdviceList.h); everything else is recomputed: the other six
-    // advisors, the composed config, the cross checks, the lint. 400 runs after 20 warm-up runs.
-    void recomputeWithoutSearchPercentiles_data() { recomputePercentiles_data(); }
-    void recomputeWithoutSearchPercentiles()
-    {
-        QFETCH(QStringList, settings);
-        Project project;
-        project.answers = answersFrom(settings);
-        using clock = std::chrono::steady_clock;
-        std::vector<double> ms;
-        const std::uint64_t searches = PlanSearchMemo::shared().searches();
-        for (int i = 0; i < 420; ++i) {
-            project.answers.set("training.learning_rate", i % 2 ? 1e-4 : 2e-4);
-            const auto start = clock::now();
-            const Plan plan = makePlan(project);
-            const double took = std::chrono::duration<double, std::milli>(clock::now() - start).count();
-            QVERIFY(!plan.workflows.empty());
-            if (i >= 20)
-                ms.push_back(took);
-        }
-        QVERIFY(PlanSearchMemo::shared().searches() <= searches + 1); // the search ran once at most
-        std::sort(ms.begin(), ms.end());
-        qInfo("%s, without the search: p50 %.1f us, p99 %.1f us (%zu runs)", QTest::currentDataTag(),
-              ms[ms.size() / 2] * 1000, ms[ms.size() * 99 / 100] * 1000, ms.size());
-    }
-
-    // What the ZeRO advice costs when it is written again from a stored search (an edit to an answer the advice
-    // reads but the search does not, such as software.deepspeed_version): adviseZero(answers, search) alone.
-    void zeroAdviceFromStoredSearchPercentiles_data() { recomputePercentiles_data(); }
-    void zeroAdviceFromStoredSearchPercentiles()
-    {
-        QFETCH(QStringList, settings);
-        const Answers answers = answersFrom(settings);
-        const PlanSearch search = searchPlans(answers);
-        using clock = std::chrono::steady_clock;
-        std::vector<double> ms;
-        for (int i = 0; i < 420; ++i) {
-            const auto start = clock::now();
-            const Advice zero = adviseZero(answers, search);
-            const double took = std::chrono::duration<double, std::milli>(clock::now() - start).count();
-            QVERIFY(!zero.headline.empty());
-            if (i >= 20)
-                ms.push_back(took);
-        }
-        std::sort(ms.begin(), ms.end());
-        qInfo("%s, the ZeRO advice from a stored search: p50 %.1f us, p99 %.1f us (%zu runs)", QTest::currentDataTag(),
-              ms[ms.size() / 2] * 1000, ms[ms.size() * 99 / 100] * 1000, ms.size());
     }
 
     void importedConfigWithLint()

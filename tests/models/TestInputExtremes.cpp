@@ -176,8 +176,8 @@ private slots:
         QVERIFY(it->level == CheckLevel::Warn);
         QVERIFY2(it->message.find("10002 layers into 1024 stages") != std::string::npos, it->message.c_str());
         QVERIFY2(it->message.find("uniform partition's") != std::string::npos, it->message.c_str());
-        QCOMPARE(pipeline->details["plan"]["parts"].get<std::vector<int>>(), partitionUniform(10002, 1024));
-        QCOMPARE(pipeline->details["partition"]["state"].get<std::string>(), std::string("not_computed"));
+        QCOMPARE(plan.pipeline.parts, partitionUniform(10002, 1024));
+        QVERIFY(plan.pipeline.state == PartitionState::NotComputed);
     }
 
     // `ds-wizard estimate` allows more GPUs per node (1024) and a buffer factor up to 10: DeepSpeed's estimators

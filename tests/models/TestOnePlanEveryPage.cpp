@@ -5,9 +5,8 @@
 // exactly the bytes the ZeRO page's recommended plan needs, and both pages must agree on the batch and the bubble.
 // The stages differ only in activations: 1F1B keeps min(stages − stage, micro-batches) micro-batches in flight,
 // so memory falls from the first stage to the one before the last, and the last adds the loss.
+#include "Plan.h"
 #include "TestAnswers.h"
-#include "advise/PipelineAdvisor.h"
-#include "advise/ZeroAdvisor.h"
 
 #include <QTest>
 
@@ -54,49 +53,48 @@ private slots:
                                                      .arg(stages)
                                                      .arg(seq);
 
-                            const Advice zero = adviseZero(a);
-                            const Advice pipe = advisePipeline(a, zero);
-                            QVERIFY2(zero.details.contains("recommended"), qPrintable(name));
-                            const auto& rec = zero.details["recommended"];
-                            QVERIFY2(rec["stage"].get<int>() <= 1, qPrintable(name)); // the pipeline's limit
-                            QVERIFY2(pipe.details.contains("memory_per_stage_bytes"), qPrintable(name));
-                            const auto& plan = pipe.details["plan"];
-                            for (const auto& n : plan["layers_per_stage"])
-                                QVERIFY2(n.get<std::int64_t>() == layers / stages, qPrintable(name));
+                            const Plan whole = makePlan(a);
+                            QVERIFY2(whole.zero, qPrintable(name));
+                            const StepPrediction& rec = whole.zero->plan();
+                            const Advice& pipe = *whole.find("pipeline");
+                            QVERIFY2(rec.candidate.placement.stage <= 1, qPrintable(name)); // the pipeline's limit
+                            const PipelineStages& stagesShown = whole.pipeline;
+                            QVERIFY2(!stagesShown.memoryPerStage.empty(), qPrintable(name));
+                            for (std::size_t st = 0; st + 1 < stagesShown.parts.size(); ++st)
+                                QVERIFY2(stagesShown.parts[st + 1] - stagesShown.parts[st] == layers / stages,
+                                         qPrintable(name));
 
                             // The same per-GPU bytes on both pages for the heaviest stage; earlier stages hold
                             // more micro-batches in flight (never less memory than a later one but the last).
-                            const auto& memory = pipe.details["memory_per_stage_bytes"];
-                            const std::int64_t zeroBytes = rec["gpu_total_bytes"].get<std::int64_t>();
+                            const std::vector<std::int64_t>& memory = stagesShown.memoryPerStage;
+                            const std::int64_t zeroBytes = rec.gpu.total;
                             std::int64_t heaviest = 0;
                             for (std::size_t st = 0; st < memory.size(); ++st) {
-                                heaviest = std::max(heaviest, memory[st].get<std::int64_t>());
+                                heaviest = std::max(heaviest, memory[st]);
                                 if (st + 2 < memory.size())
-                                    QVERIFY2(memory[st].get<std::int64_t>() >= memory[st + 1].get<std::int64_t>(),
-                                             qPrintable(name));
+                                    QVERIFY2(memory[st] >= memory[st + 1], qPrintable(name));
                             }
                             QVERIFY2(heaviest == zeroBytes,
                                      qPrintable(name + ": pipeline " + QString::number(heaviest) + " B, ZeRO "
                                                 + QString::number(zeroBytes) + " B"));
-                            JSON_COMPARE(pipe.details["activations_bytes"], rec["activations_bytes"]);
-                            JSON_COMPARE(pipe.details["zero_stage"], rec["stage"]);
-                            JSON_COMPARE(pipe.details["activation_checkpointing"], rec["activation_checkpointing"]);
+                            QCOMPARE(pipe.details["activations_bytes"].get<std::int64_t>(), rec.gpu.activations);
+                            QCOMPARE(pipe.details["zero_stage"].get<int>(), rec.candidate.placement.stage);
+                            QCOMPARE(pipe.details["activation_checkpointing"].get<bool>(), rec.candidate.checkpointing);
 
                             // The same batch, and the bubble the step model times: (p − 1)/(m + p − 1).
                             const auto& batch = pipe.details["batch"];
-                            JSON_COMPARE(batch["micro_batch_size"], rec["micro_batch_size"]);
-                            JSON_COMPARE(batch["micro_batches"], rec["gradient_accumulation_steps"]);
-                            const double m = rec["gradient_accumulation_steps"].get<double>();
-                            QVERIFY(
-                                qFuzzyCompare(plan["bubble_fraction"].get<double>(), (stages - 1) / (m + stages - 1)));
+                            QCOMPARE(batch["micro_batch_size"].get<std::int64_t>(), rec.candidate.microBatch);
+                            QCOMPARE(batch["micro_batches"].get<std::int64_t>(), rec.candidate.accumulation);
+                            const double m = static_cast<double>(rec.candidate.accumulation);
+                            QVERIFY(qFuzzyCompare(pipe.details["plan"]["bubble_fraction"].get<double>(),
+                                                  (stages - 1) / (m + stages - 1)));
 
                             // The fit check compares that figure with the usable memory the step model uses.
                             const auto fit = std::find_if(pipe.checks.begin(), pipe.checks.end(), [](const Check& c) {
                                 return c.code == "pipeline-micro-batch-fits";
                             });
                             QVERIFY2(fit != pipe.checks.end(), qPrintable(name));
-                            const bool fitsGpu =
-                                static_cast<double>(zeroBytes) <= pipe.details["gpu_usable_bytes"].get<double>();
+                            const bool fitsGpu = static_cast<double>(zeroBytes) <= stagesShown.usableBytes;
                             QVERIFY2((fit->level == CheckLevel::Pass) == fitsGpu,
                                      qPrintable(name + ": " + q(fit->message)));
                             fitting += fitsGpu;

@@ -214,7 +214,7 @@ void TestSteps::theSummarySaysRecommendsAgainstForOneBitAdam()
     // One node: no inter-node traffic to compress.
     const Project project{answersFrom({"model.preset=llama-2-7b", "hardware.nodes=1"})};
     const Plan plan = makePlan(project);
-    QVERIFY(recommendsAgainst(*plan.find("onebit")));
+    QVERIFY(plan.find("onebit")->recommendsAgainst);
     const std::string text = reviewText(plan, project, "onebit");
     QVERIFY2(text.find("recommends against") != std::string::npos, text.c_str());
     QVERIFY(text.find("applied") == std::string::npos);

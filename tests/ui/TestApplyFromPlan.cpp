@@ -56,9 +56,9 @@ private:
     }
     static int stepIndex(MainWindow& w, const std::string& id)
     {
-        const auto& steps = w.document()->plan().find("memory")->details.at("steps");
+        const auto& steps = w.document()->plan().memorySteps;
         for (std::size_t i = 0; i < steps.size(); ++i)
-            if (steps[i]["id"] == id)
+            if (steps[i].id == id)
                 return static_cast<int>(i);
         return -1;
     }

@@ -204,7 +204,8 @@ private slots:
         w.document()->setAnswer("zero.stage", "3");
         w.goToStep("zero");
         auto* table = w.findChild<QTableWidget*>("stageTable");
-        const auto& rows = w.document()->plan().find("zero")->details.at("stage_table");
+        const ZeroDecision& zero = *w.document()->plan().zero;
+        const std::vector<std::size_t>& rows = zero.stageTable;
         QVERIFY(table->rowCount() >= 4);
         QCOMPARE(table->rowCount(), int(rows.size()));
         for (int r = 0; r < table->rowCount(); ++r) {
@@ -212,7 +213,7 @@ private slots:
                 QVERIFY2(table->item(r, c)->text() != QStringLiteral("0.00 GiB"), qPrintable(tableText(table)));
             // The fit column is each row's own verdict.
             QCOMPARE(table->item(r, StageTable::kFits)->text().startsWith(QStringLiteral("✓")),
-                     rows[std::size_t(r)].at("fits").get<bool>());
+                     zero.candidates[rows[std::size_t(r)]].fits());
         }
         const QString text = tableText(table);
         // The marks stand in a narrow column of their own, the words in full in its tooltips.

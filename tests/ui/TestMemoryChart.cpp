@@ -44,12 +44,10 @@ private slots:
         QVERIFY(bars);
         QCOMPARE(bars->count(),
                  6); // parameters, gradients, optimizer, buffers, activations, context/NCCL/fragmentation
-        const auto& table = plan.find("zero")->details.at("stage_table");
-        const auto& rec = plan.find("zero")->details.at("recommended");
         std::vector<double> expected;
-        for (const auto& row : table)
-            expected.push_back(row.at("gpu_total_bytes").get<double>() / kGiB);
-        expected.push_back(rec.at("gpu_total_bytes").get<double>() / kGiB);
+        for (const std::size_t row : plan.zero->stageTable)
+            expected.push_back(static_cast<double>(plan.zero->candidates[row].gpu.total) / kGiB);
+        expected.push_back(static_cast<double>(plan.zero->plan().gpu.total) / kGiB);
         QCOMPARE(bars->barSets().front()->count(), int(expected.size()));
         for (int i = 0; i < int(expected.size()); ++i) {
             double sum = 0;
@@ -74,7 +72,7 @@ private slots:
         QVERIFY(chart.legendText().contains(QStringLiteral("clipped")));
         const double top = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).first())->max();
         const double stage0 =
-            plan.find("zero")->details.at("stage_table").front().at("gpu_total_bytes").get<double>() / kGiB;
+            static_cast<double>(plan.zero->candidates[plan.zero->stageTable.front()].gpu.total) / kGiB;
         QVERIFY(stage0 > top);
         QVERIFY(chart.legendText().contains(QStringLiteral("needs %1 GiB").arg(stage0, 0, 'f', 0)));
     }
@@ -95,14 +93,14 @@ private slots:
             QCOMPARE(chart.chart(), shown);
             QCOMPARE(barsOf(chart), bars);
             QCOMPARE(shown->axes(), axes);
-            const auto& zero = plan->find("zero")->details;
-            const auto& table = zero.at("stage_table");
+            const std::vector<std::size_t>& table = plan->zero->stageTable;
             QCOMPARE(bars->barSets().front()->count(), int(table.size()) + 1);
             for (int i = 0; i < int(table.size()); ++i) {
                 double sum = 0;
                 for (QBarSet* set : bars->barSets())
                     sum += set->at(i);
-                const double expected = table[std::size_t(i)].at("gpu_total_bytes").get<double>() / kGiB;
+                const double expected =
+                    static_cast<double>(plan->zero->candidates[table[std::size_t(i)]].gpu.total) / kGiB;
                 QVERIFY2(std::abs(sum - expected) < 1e-6 * expected + 1e-9, qPrintable(QString::number(i)));
             }
             auto* axis = qobject_cast<QBarCategoryAxis*>(chart.chart()->axes(Qt::Horizontal).first());
@@ -111,9 +109,8 @@ private slots:
             QCOMPARE(axis->categories().first().endsWith(QStringLiteral("✂")), plan == &clipped);
             QCOMPARE(chart.legendText().contains(QStringLiteral("clipped")), plan == &clipped);
             QCOMPARE(qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).first())->max(),
-                     plan == &clipped
-                         ? zero.at("gpu_capacity_bytes").get<double>() / kGiB * 4
-                         : std::max(zero.at("gpu_capacity_bytes").get<double>() / kGiB * 1.2, axisTop(*plan)));
+                     plan == &clipped ? plan->job.gpuCapacityBytes / kGiB * 4
+                                      : std::max(plan->job.gpuCapacityBytes / kGiB * 1.2, axisTop(*plan)));
         }
     }
     // Readable in a narrow tab: the legend below the plot wraps with every name in full, the capacity line is dashed
@@ -178,10 +175,9 @@ private:
     static double axisTop(const Plan& plan)
     {
         double top = 0;
-        const auto& zero = plan.find("zero")->details;
-        for (const auto& row : zero.at("stage_table"))
-            top = std::max(top, row.at("gpu_total_bytes").get<double>() / kGiB);
-        return std::max(top, zero.at("recommended").at("gpu_total_bytes").get<double>() / kGiB);
+        for (const std::size_t row : plan.zero->stageTable)
+            top = std::max(top, static_cast<double>(plan.zero->candidates[row].gpu.total) / kGiB);
+        return std::max(top, static_cast<double>(plan.zero->plan().gpu.total) / kGiB);
     }
 };
 

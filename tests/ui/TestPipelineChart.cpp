@@ -1,5 +1,6 @@
 // The pipeline step's stage bars (ui/PipelineChart.h), offscreen: what it holds, not its pixels.
 #include "PipelineChart.h"
+#include "Plan.h"
 #include "advise/PipelineAdvisor.h"
 #include "project/Answers.h"
 
@@ -10,17 +11,17 @@ using oj = nlohmann::ordered_json;
 
 namespace {
 
-// A pipeline advice with a plan, written by hand: the chart only reads details.
-Advice planned(const oj& plan, const oj& memory, double usable)
+// Pipeline stages written by hand (no layer names: the chart counts layers): the chart only reads them.
+PipelineStages planned(const oj& plan, const oj& memory, double usable)
 {
-    Advice a;
-    a.workflow = "pipeline";
-    a.status = AdviceStatus::Complete;
-    a.headline = "planned";
-    a.details["plan"] = plan;
-    a.details["memory_per_stage_bytes"] = memory;
-    a.details["gpu_usable_bytes"] = usable;
-    return a;
+    PipelineStages s;
+    s.state = PartitionState::Computed;
+    s.parts = plan.at("parts").get<std::vector<int>>();
+    s.paramsPerStage = plan.at("params_per_stage").get<std::vector<std::int64_t>>();
+    for (const auto& m : memory)
+        s.memoryPerStage.push_back(static_cast<std::int64_t>(m.get<double>()));
+    s.usableBytes = usable;
+    return s;
 }
 
 constexpr double kGiB = 1073741824.0;
@@ -35,12 +36,13 @@ private slots:
         PipelineChart chart;
         QCOMPARE(chart.objectName(), QStringLiteral("pipelineChart"));
         // parts [0,9,17,25,34]: 9, 8, 8, 9 layers. Memory 2, 1.5, 1.5, 2 GiB; 10 GiB usable.
-        chart.showAdvice(planned(oj{{"stages", 4},
+        chart.showStages(planned(oj{{"stages", 4},
                                     {"parts", {0, 9, 17, 25, 34}},
                                     {"layers_per_stage", {9, 8, 8, 9}},
                                     {"params_per_stage", {1742110720, 1611038720, 1611038720, 1742110720}},
                                     {"bubble_fraction", 0.2}},
-                                 oj{2 * kGiB, 1.5 * kGiB, 1.5 * kGiB, 2 * kGiB}, 10 * kGiB));
+                                 oj{2 * kGiB, 1.5 * kGiB, 1.5 * kGiB, 2 * kGiB}, 10 * kGiB),
+                         "");
         QCOMPARE(chart.barCount(), 4);
         // formatCount: %.4g with a suffix (1742110720 → 1.742B); formatGiB: two decimals.
         QCOMPARE(chart.barLabels(),
@@ -60,12 +62,13 @@ private slots:
     {
         PipelineChart chart;
         // parts [0,1,2,2]: one layer, one layer, none (more stages than layers).
-        chart.showAdvice(planned(oj{{"stages", 3},
+        chart.showStages(planned(oj{{"stages", 3},
                                     {"parts", {0, 1, 2, 2}},
                                     {"layers_per_stage", {1, 1, 0}},
                                     {"params_per_stage", {1000000, 2000000, 0}},
                                     {"bubble_fraction", 0.25}},
-                                 oj{kGiB, kGiB, 0.5 * kGiB}, 10 * kGiB));
+                                 oj{kGiB, kGiB, 0.5 * kGiB}, 10 * kGiB),
+                         "");
         QCOMPARE(chart.barCount(), 3);
         QCOMPARE(chart.barLabels().at(0), QStringLiteral("Stage 0: layer 0 (1 layer), 1M parameters, 1.00 GiB"));
         QCOMPARE(chart.barLabels().at(2), QStringLiteral("Stage 2: no layers, 0 parameters, 0.50 GiB"));
@@ -76,12 +79,13 @@ private slots:
     {
         PipelineChart chart;
         // Usable 1 GiB: stage 1 (1.5 GiB) is over, stage 0 (exactly 1 GiB) is not.
-        chart.showAdvice(planned(oj{{"stages", 2},
+        chart.showStages(planned(oj{{"stages", 2},
                                     {"parts", {0, 5, 10}},
                                     {"layers_per_stage", {5, 5}},
                                     {"params_per_stage", {100, 200}},
                                     {"bubble_fraction", 0.1}},
-                                 oj{kGiB, 1.5 * kGiB}, kGiB));
+                                 oj{kGiB, 1.5 * kGiB}, kGiB),
+                         "");
         QVERIFY(!chart.exceedsCapacity(0));
         QVERIFY(chart.exceedsCapacity(1));
         QVERIFY(!chart.exceedsCapacity(2)); // no such stage
@@ -91,17 +95,16 @@ private slots:
     void placeholderWithoutAPlan()
     {
         PipelineChart chart;
-        Advice none;
-        none.workflow = "pipeline";
-        none.headline = "No pipeline: pipeline.stages is 1";
-        chart.showAdvice(planned(oj{{"stages", 2},
+
+        chart.showStages(planned(oj{{"stages", 2},
                                     {"parts", {0, 1, 2}},
                                     {"layers_per_stage", {1, 1}},
                                     {"params_per_stage", {1, 1}},
                                     {"bubble_fraction", 0.5}},
-                                 oj{1.0, 1.0}, kGiB));
+                                 oj{1.0, 1.0}, kGiB),
+                         "");
         QCOMPARE(chart.barCount(), 2);
-        chart.showAdvice(none); // a later advice without a plan clears the bars
+        chart.showStages({}, "No pipeline: pipeline.stages is 1"); // a later plan without stages clears the bars
         QCOMPARE(chart.barCount(), 0);
         QVERIFY(chart.barLabels().isEmpty());
         QCOMPARE(chart.placeholderText(), QStringLiteral("No pipeline: pipeline.stages is 1"));
@@ -118,7 +121,8 @@ private slots:
         a.set("pipeline.stages", 4);
         a.set("pipeline.partition_method", "uniform");
         PipelineChart chart;
-        chart.showAdvice(advisePipeline(a, Advice{}));
+        const Plan plan = makePlan(a);
+        chart.showStages(plan.pipeline, plan.find("pipeline")->headline);
         QCOMPARE(chart.barCount(), 4);
         // PipelineModule counts the embedding and the head as layers: the ranges say which they hold.
         QVERIFY2(chart.barLabels().at(0).startsWith(QStringLiteral("Stage 0: layers 0–2 (embedding + blocks 0–1), ")),

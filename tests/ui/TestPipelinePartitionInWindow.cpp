@@ -23,10 +23,7 @@ QString headline(MainWindow& w)
     return label ? label->text() : QString();
 }
 
-std::vector<int> shownParts(MainWindow& w)
-{
-    return w.document()->plan().find("pipeline")->details["plan"]["parts"].get<std::vector<int>>();
-}
+std::vector<int> shownParts(MainWindow& w) { return w.document()->plan().pipeline.parts; }
 
 // 8 stages over the example's layers: small, partitioned on the window's thread within a frame.
 void askForAPipeline(ProjectDocument& doc)
@@ -75,8 +72,7 @@ private slots:
         const std::vector<int> balanced = partitionBalanced(input->weights, input->parts);
         QCOMPARE(shownParts(w), balanced);
         QVERIFY(balanced != partitionUniform(3002, 8)); // the embedding and head make it differ
-        QCOMPARE(doc.plan().find("pipeline")->details["partition"]["state"].get<std::string>(),
-                 std::string("computed"));
+        QVERIFY(doc.plan().pipeline.state == PartitionState::Computed);
         QVERIFY(!doc.partitionWorker().busy());
         QCOMPARE(PartitionMemo::shared().computations(), computedBefore); // never computed on this thread
         QVERIFY(PartitionMemo::shared().find(*input));

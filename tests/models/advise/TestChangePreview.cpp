@@ -1,10 +1,9 @@
 // What an Apply button would change (models/advise/ChangePreview.h): the answers it sets and the ZeRO page's chosen
 // plan before and after, for the out-of-memory plan's steps and for import suggestions.
+#include "PlanFor.h"
 #include "TestAnswers.h"
 #include "advise/BatchKeys.h"
 #include "advise/ChangePreview.h"
-#include "advise/MemoryAdvisor.h"
-#include "advise/ZeroAdvisor.h"
 
 #include <QFile>
 #include <QTest>
@@ -30,13 +29,18 @@ Answers oomAnswers(const QStringList& extra)
     return a;
 }
 
-std::size_t indexOf(const oj& steps, const std::string& id)
+using Steps = std::vector<memory::Step>;
+
+std::size_t indexOf(const Steps& steps, const std::string& id)
 {
     for (std::size_t i = 0; i < steps.size(); ++i)
-        if (steps[i]["id"] == id)
+        if (steps[i].id == id)
             return i;
-    qFatal("no step %s in %s", id.c_str(), steps.dump().c_str());
+    qFatal("no step %s", id.c_str());
 }
+
+// The out-of-memory page's steps, as the plan holds them.
+Steps stepsFor(const Answers& a) { return makePlan(a).memorySteps; }
 
 nlohmann::json editOf(const ChangePreview& p, const std::string& id)
 {
@@ -65,7 +69,7 @@ void TestChangePreview::memoryStepSetsTheAnswersOfEveryStepUpToIt()
 {
     const Answers a = oomAnswers({"memory.ran_stage=1", "memory.ran_offload_optimizer=none",
                                   "memory.ran_offload_param=none", "memory.ran_checkpointing=off"});
-    const oj steps = adviseMemory(a).details["steps"];
+    const Steps steps = stepsFor(a);
     const std::size_t stage3 = indexOf(steps, "zero-stage-3");
     QVERIFY(indexOf(steps, "micro-batch") < stage3);
     QVERIFY(indexOf(steps, "activation-checkpointing") < stage3);
@@ -96,19 +100,18 @@ void TestChangePreview::afterIsThePlanOfTheChangedAnswers()
 {
     const Answers a = oomAnswers({"memory.ran_stage=1", "memory.ran_offload_optimizer=none",
                                   "memory.ran_offload_param=none", "memory.ran_checkpointing=off"});
-    const oj steps = adviseMemory(a).details["steps"];
+    const Steps steps = stepsFor(a);
     const ChangePreview p = previewMemoryStep(a, steps, indexOf(steps, "offload-param"));
     QVERIFY(p.before.sized && p.after.sized);
     const Answers after = withEdits(a, p.edits);
-    const oj rec = adviseZero(after).details["recommended"];
-    QCOMPARE(p.after.gpuBytes, rec["gpu_total_bytes"].get<std::int64_t>());
-    QCOMPARE(p.after.stepSeconds, rec["step_seconds"].get<double>());
-    QCOMPARE(rec["stage"].get<int>(), 3);
-    QCOMPARE(QString::fromStdString(rec["offload_param"].get<std::string>()), QStringLiteral("cpu"));
+    const StepPrediction rec = makePlan(after).zero->plan();
+    QCOMPARE(p.after.gpuBytes, rec.gpu.total);
+    QCOMPARE(p.after.stepSeconds, rec.time.total);
+    QCOMPARE(rec.candidate.placement.stage, 3);
+    QCOMPARE(QString::fromStdString(rec.candidate.placement.offloadParam), QStringLiteral("cpu"));
     QVERIFY2(p.after.label.find("ZeRO-3") != std::string::npos, p.after.label.c_str());
     // Offloading everything costs time and saves GPU memory against the plan before.
-    const oj recBefore = adviseZero(a).details["recommended"];
-    QCOMPARE(p.before.gpuBytes, recBefore["gpu_total_bytes"].get<std::int64_t>());
+    QCOMPARE(p.before.gpuBytes, makePlan(a).zero->plan().gpu.total);
     QVERIFY(p.after.gpuBytes < p.before.gpuBytes);
     QVERIFY(p.after.stepSeconds > p.before.stepSeconds);
 }
@@ -119,17 +122,19 @@ void TestChangePreview::appliedStepKeepsTheDiagnosisOfTheFailedRun()
     // the diagnosis believe the failed run was at stage 3.
     const Answers a = oomAnswers({"zero.stage=1", "zero.offload_optimizer=none", "zero.offload_param=none",
                                   "training.activation_checkpointing=off"});
-    const Advice before = adviseMemory(a);
-    const oj steps = before.details["steps"];
+    const Advice before = adviceFor("memory", a);
+    const Steps steps = stepsFor(a);
     const ChangePreview p = previewMemoryStep(a, steps, indexOf(steps, "zero-stage-3"));
     JSON_COMPARE(editOf(p, "memory.ran_stage"), nlohmann::json("1"));
     JSON_COMPARE(editOf(p, "memory.ran_checkpointing"), nlohmann::json("off"));
     JSON_COMPARE(editOf(p, "memory.ran_micro_batch"), nlohmann::json(4));
-    const oj ranAfter = adviseMemory(withEdits(a, p.edits)).details["ran_setup"];
+    const Advice after = adviceFor("memory", withEdits(a, p.edits));
+    const oj& ranAfter = after.details["ran_setup"];
     const oj& ranBefore = before.details["ran_setup"];
-    for (const char* key : {"stage", "offload_optimizer", "offload_param", "activation_checkpointing", "micro_batch",
-                            "gradient_accumulation", "not_given"})
+    for (const char* key : {"stage", "offload_optimizer", "offload_param", "activation_checkpointing",
+                            "micro_batch_size", "gradient_accumulation_steps"})
         JSON_COMPARE(ranAfter[key], ranBefore[key]);
+    JSON_COMPARE(after.details["ran_setup_not_given"], before.details["ran_setup_not_given"]);
     // The loss kernel is the job's, read from the same answer for the failed run: the preview says so.
     QVERIFY(std::any_of(p.notes.begin(), p.notes.end(),
                         [](const std::string& n) { return n.find("kernel") != std::string::npos; }));
@@ -139,9 +144,9 @@ void TestChangePreview::stepNoAnswerHoldsCannotBeApplied()
 {
     const Answers a = oomAnswers({"memory.ran_stage=1", "memory.ran_offload_optimizer=none",
                                   "memory.ran_offload_param=none", "memory.ran_checkpointing=off"});
-    const oj steps = adviseMemory(a).details["steps"];
+    const Steps steps = stepsFor(a);
     // The smaller reduce bucket is a config key no answer holds; its steps before it (the fused loss) are answers.
-    oj only = oj::array({steps[indexOf(steps, "reduce-bucket")]});
+    const Steps only = {steps[indexOf(steps, "reduce-bucket")]};
     const ChangePreview p = previewMemoryStep(a, only, 0);
     QVERIFY(p.edits.empty());
     QVERIFY(!p.cannotApply.empty());
@@ -155,13 +160,26 @@ void TestChangePreview::configChangeMapsToItsAnswer_data()
     QTest::addColumn<QString>("to");
     QTest::addColumn<QString>("id");
     QTest::addColumn<QString>("value");
-    QTest::newRow("stage") << "/zero_optimization/stage" << "3" << "zero.stage" << "\"3\"";
-    QTest::newRow("offload block") << "/zero_optimization/offload_optimizer" << R"({"device":"cpu"})"
-                                   << "zero.offload_optimizer" << "\"cpu\"";
-    QTest::newRow("offload removed") << "/zero_optimization/offload_param" << "null" << "zero.offload_param"
+    QTest::newRow("stage") << "/zero_optimization/stage"
+                           << "3"
+                           << "zero.stage"
+                           << "\"3\"";
+    QTest::newRow("offload block") << "/zero_optimization/offload_optimizer"
+                                   << R"({"device":"cpu"})"
+                                   << "zero.offload_optimizer"
+                                   << "\"cpu\"";
+    QTest::newRow("offload removed") << "/zero_optimization/offload_param"
+                                     << "null"
+                                     << "zero.offload_param"
                                      << "\"none\"";
-    QTest::newRow("micro-batch") << "/train_micro_batch_size_per_gpu" << "2" << "training.micro_batch_size" << "2";
-    QTest::newRow("bf16") << "/bf16" << R"({"enabled":true})" << "training.precision" << "\"bf16\"";
+    QTest::newRow("micro-batch") << "/train_micro_batch_size_per_gpu"
+                                 << "2"
+                                 << "training.micro_batch_size"
+                                 << "2";
+    QTest::newRow("bf16") << "/bf16"
+                          << R"({"enabled":true})"
+                          << "training.precision"
+                          << "\"bf16\"";
 }
 
 void TestChangePreview::configChangeMapsToItsAnswer()

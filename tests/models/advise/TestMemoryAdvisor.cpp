@@ -6,9 +6,8 @@
 // never the ZeRO workflow's pick. Host-RAM savings keep DeepSpeed's estimator conventions, computed by hand:
 //   load Ψ·4·G·1.5 (zero.Init: largest·4·G·1.5, 16-bit: 2 bytes instead of 4), each at most the node's host RAM.
 // Models (s = 2048): 7B: Ψ = 7e9, L 32, h 4096, largest 32000·4096 = 131072000.
+#include "PlanFor.h"
 #include "TestAnswers.h"
-#include "advise/MemoryAdvisor.h"
-#include "advise/ZeroAdvisor.h"
 #include "config/ConfigImporter.h"
 #include "config/ConfigText.h"
 #include "estimate/StepModel.h"
@@ -25,6 +24,11 @@
 
 using namespace dsw;
 using oj = nlohmann::ordered_json;
+
+namespace {
+// The out-of-memory page as the plan computes it.
+Advice adviseMemory(const Answers& a) { return adviceFor("memory", a); }
+} // namespace
 
 namespace {
 
@@ -266,7 +270,7 @@ void TestMemoryAdvisor::scenarios_data()
         << "optimizer-states"
         << QStringList{"fused-loss", "allocator-expandable-segments", "zero-stage-1", "offload-optimizer"}
         << QList<qint64>{P, 2040109466, P, P}
-        << QStringList{"warn:oom-zero-limited-by-pipeline", "warn:oom-suggestion-needs-stage-3",
+        << QStringList{"warn:pipeline-requires-zero-0-or-1", "warn:oom-suggestion-needs-stage-3",
                        "warn:oom-activations-at-minimum",
                        "warn:oom-model-mismatch"}; // the message's 75.5 GiB is no 2-stage pipeline's
     // 1-bit Adam needs stage 0: no ZeRO step, and at stage 0 the step model's peak is the optimizer step, so neither
@@ -277,8 +281,7 @@ void TestMemoryAdvisor::scenarios_data()
         << "@new_format_a100_rank3_backward.txt"
         << "0,none,none,0"
         << "activations" << QStringList{"allocator-expandable-segments"} << QList<qint64>{2040109466}
-        << QStringList{"warn:oom-zero-excluded-by-onebit", "warn:oom-model-mismatch",
-                       "warn:oom-activations-not-the-peak"};
+        << QStringList{"warn:onebit-requires-zero-0", "warn:oom-model-mismatch", "warn:oom-activations-not-the-peak"};
     // Saving at stage 3 gathers one module at a time on GPU 0: the largest, 2 bytes × 131072000 = 262144000.
     QTest::newRow("checkpoint save at stage 3")
         << (model7B() + a100x8 + "memory.phase=checkpoint-save") << "@new_format_a100_rank3_backward.txt"
@@ -407,7 +410,7 @@ void TestMemoryAdvisor::scenarios()
     const qint64 inUse = !parsed["reserved_bytes"].is_null() ? parsed["reserved_bytes"].get<qint64>()
         : !parsed["allocated_bytes"].is_null()               ? parsed["allocated_bytes"].get<qint64>()
                                                              : std::numeric_limits<qint64>::max();
-    qint64 before = adv.details["ran_setup"]["gpu_total_bytes"].get<qint64>();
+    qint64 before = adv.details["ran_setup"]["gpu_bytes"]["total"].get<qint64>();
     for (int i = 0; i < savings.size(); ++i) {
         const oj& s = adv.details["steps"][i];
         if (savings[i] != kPredicted) {
@@ -496,11 +499,16 @@ void TestMemoryAdvisor::sizedByTheStepModel()
     const Advice adv = adviseMemory(a);
     const StepPrediction p = predicted(a, "2,cpu,none,1", 2);
     const oj& rs = adv.details["ran_setup"];
-    QCOMPARE(rs["gpu_total_bytes"].get<qint64>(), qint64(p.gpu.total));
-    QCOMPARE(rs["activations_bytes"].get<qint64>(), qint64(p.gpu.activations));
-    QCOMPARE(rs["gpu_buffers_bytes"].get<qint64>(), qint64(p.gpu.buffers));
-    QCOMPARE(rs["gpu_model_states_bytes"].get<qint64>(), qint64(p.gpu.params + p.gpu.grads + p.gpu.optimizer));
-    QCOMPARE(rs["gpu_peak_allocated_bytes"].get<qint64>(), qint64(p.memory.gpuPeakAllocated()));
+    QCOMPARE(rs["gpu_bytes"]["total"].get<qint64>(), qint64(p.gpu.total));
+    QCOMPARE(rs["gpu_bytes"]["activations"].get<qint64>(), qint64(p.gpu.activations));
+    QCOMPARE(rs["gpu_bytes"]["buffers"].get<qint64>(), qint64(p.gpu.buffers));
+    QCOMPARE(rs["gpu_bytes"]["params"].get<qint64>() + rs["gpu_bytes"]["grads"].get<qint64>()
+                 + rs["gpu_bytes"]["optimizer"].get<qint64>(),
+             qint64(p.gpu.params + p.gpu.grads + p.gpu.optimizer));
+    const auto peak = std::find_if(adv.estimates.begin(), adv.estimates.end(),
+                                   [](const Estimate& e) { return e.name.starts_with("Peak allocated per GPU"); });
+    QVERIFY(peak != adv.estimates.end());
+    QCOMPARE(qint64(peak->value), qint64(p.memory.gpuPeakAllocated()));
     // The micro-batch step (2 → 1, after the fused loss and the smaller reduce bucket) leaves what the prediction
     // says for that job and setup.
     const oj micro = stepById(adv, "micro-batch");
@@ -573,16 +581,16 @@ void TestMemoryAdvisor::theSetupAskedIsUsed()
         + "training.micro_batch_size=8" + "memory.phase=forward";
     const QString message = "@new_format_a100_rank3_backward.txt";
     // The ZeRO workflow picks its own plan; the diagnosis starts from what ran, a different stage.
-    const oj zeroPick = adviseZero(answersFrom(base, message)).details["recommended"];
-    const int stage = zeroPick["stage"] == 3 ? 1 : 3;
+    const int zeroPick = makePlan(answersFrom(base, message)).zero->plan().candidate.placement.stage;
+    const int stage = zeroPick == 3 ? 1 : 3;
     const Answers a =
         answersFrom(base + ran(QStringLiteral("%1,none,none,0").arg(stage)) + "memory.ran_micro_batch=2", message);
     const Advice asked = adviseMemory(a);
     const oj& rs = asked.details["ran_setup"];
     QVERIFY(rs["stage"] == stage && rs["offload_optimizer"] == "none" && rs["activation_checkpointing"] == false);
-    QVERIFY(rs["micro_batch"] == 2);
-    QVERIFY(rs["not_given"].empty());
-    QCOMPARE(rs["gpu_total_bytes"].get<qint64>(),
+    QVERIFY(rs["micro_batch_size"] == 2);
+    QVERIFY(asked.details["ran_setup_not_given"].empty());
+    QCOMPARE(rs["gpu_bytes"]["total"].get<qint64>(),
              qint64(predicted(a, QStringLiteral("%1,none,none,0").arg(stage), 2).gpu.total));
     // auto takes what the ZeRO page forces (an imported config forces zero.stage and the offloads), else it is not
     // given; the micro-batch defaults to training.micro_batch_size.
@@ -592,12 +600,12 @@ void TestMemoryAdvisor::theSetupAskedIsUsed()
                                  message));
     QVERIFY(forced.details["ran_setup"]["stage"] == 2 && forced.details["ran_setup"]["offload_optimizer"] == "cpu");
     QVERIFY(forced.details["ran_setup"]["activation_checkpointing"] == true);
-    QVERIFY(forced.details["ran_setup"]["micro_batch"] == 8);
+    QVERIFY(forced.details["ran_setup"]["micro_batch_size"] == 8);
     QVERIFY(!hasCheck(forced, "warn:oom-setup-not-given"));
     const Advice none = adviseMemory(answersFrom(base, message));
     const oj notGiven = {"memory.ran_stage", "memory.ran_offload_optimizer", "memory.ran_offload_param",
                          "memory.ran_checkpointing"};
-    JSON_COMPARE(none.details["ran_setup"]["not_given"], notGiven);
+    JSON_COMPARE(none.details["ran_setup_not_given"], notGiven);
     QVERIFY(none.details["ran_setup"]["stage"] == 0); // DeepSpeed's default, not the wizard's pick
     const auto c = std::find_if(none.checks.begin(), none.checks.end(),
                                 [](const Check& c) { return c.code == "oom-setup-not-given"; });
@@ -620,9 +628,9 @@ void TestMemoryAdvisor::anImportedConfigGivesTheSetup()
     const Advice adv = adviseMemory(a);
     const oj& rs = adv.details["ran_setup"];
     QVERIFY2(rs["stage"] == 3 && rs["offload_optimizer"] == "cpu" && rs["offload_param"] == "none", rs.dump().c_str());
-    QVERIFY(rs["micro_batch"] == 3 && rs["gradient_accumulation"] == 2);
+    QVERIFY(rs["micro_batch_size"] == 3 && rs["gradient_accumulation_steps"] == 2);
     // Activation checkpointing is set in the training script, not in ds_config: still not given.
-    JSON_COMPARE(rs["not_given"], oj::array({"memory.ran_checkpointing"}));
+    JSON_COMPARE(adv.details["ran_setup_not_given"], oj::array({"memory.ran_checkpointing"}));
 }
 
 void TestMemoryAdvisor::firstLineFixes()

@@ -7,8 +7,8 @@
 //   aio key      thread_count -> intra_op_parallelism in the ds_config aio block in 0.16.4 (§2.7)
 //   defaults     handle: 1048576, 128, False, False, 1 (§4.1); ds_config aio: 1048576, 8, 1, false, true, use_gds false (§2.7)
 //   blog         CPU buffers 10 / 5 GB/sec; GPU with GDS 9.6 / 5; without GDS 7 / 4 (§4.6)
+#include "PlanFor.h"
 #include "TestAnswers.h"
-#include "advise/NvmeAdvisor.h"
 #include "knowledge/SourceCatalog.h"
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
@@ -168,7 +168,7 @@ private slots:
         QFETCH(bool, tune);
         QFETCH(QStringList, checks);
         const Answers a = answersFrom(settings);
-        const Advice adv = adviseNvme(a);
+        const Advice adv = adviceFor("nvme", a);
 
         QCOMPARE(q(adv.workflow), QString("nvme"));
         QCOMPARE(q(toString(adv.status)), status);
@@ -284,7 +284,7 @@ private slots:
         QFETCH(QStringList, settings);
         QFETCH(double, read);
         QFETCH(double, write);
-        const Advice adv = adviseNvme(answersFrom(settings));
+        const Advice adv = adviceFor("nvme", answersFrom(settings));
         QCOMPARE(adv.estimates.size(), size_t(2));
         QCOMPARE(adv.estimates[0].value, read);
         QCOMPARE(adv.estimates[1].value, write);
@@ -309,7 +309,7 @@ private slots:
     {
         QFETCH(QString, version);
         QFETCH(QString, says);
-        const Advice adv = adviseNvme(answersFrom(withNvme({"software.deepspeed_version=" + version})));
+        const Advice adv = adviceFor("nvme", answersFrom(withNvme({"software.deepspeed_version=" + version})));
         const Check* c = findCheck(adv, "nvme-aio-key-renamed");
         QVERIFY(c);
         QVERIFY2(contains(c->message, says.toStdString()), c->message.c_str());
@@ -327,7 +327,7 @@ private slots:
     {
         QFETCH(QString, version);
         QFETCH(bool, lockedTensor);
-        const Advice adv = adviseNvme(answersFrom(withNvme({"software.deepspeed_version=" + version})));
+        const Advice adv = adviceFor("nvme", answersFrom(withNvme({"software.deepspeed_version=" + version})));
         const Snippet* pinned = snippet(adv, "Pinned tensors");
         QVERIFY(pinned);
         QCOMPARE(contains(pinned->code, "new_cpu_locked_tensor("), lockedTensor);
@@ -339,14 +339,14 @@ private slots:
     {
         Answers a = answersFrom({"hardware.nvme=nvme", "nvme.tensor_location=cpu"});
         a.set("hardware.nvme_path", "/mnt/it's \"fast\"\\x");
-        const Advice adv = adviseNvme(a);
+        const Advice adv = adviceFor("nvme", a);
         QVERIFY(contains(snippet(adv, "Create the ")->code, "NVME_DIR = \"/mnt/it's \\\"fast\\\"\\\\x\""));
         QVERIFY(contains(snippet(adv, "Tune the handle")->code, "--nvme_dir '/mnt/it'\\''s \"fast\"\\x'"));
     }
 
     void details()
     {
-        const Advice adv = adviseNvme(answersFrom(withNvme({"nvme.gds=true"})));
+        const Advice adv = adviceFor("nvme", answersFrom(withNvme({"nvme.gds=true"})));
         QVERIFY(adv.details.at("handle") == "gds_handle");
         QVERIFY(adv.details.at("tensor_location") == "cuda");
         const oj handleDefaults{{"block_size", 1048576},
@@ -368,7 +368,7 @@ private slots:
     // Quotes shown as the sources give them.
     void quotes()
     {
-        const Advice adv = adviseNvme(answersFrom(withNvme()));
+        const Advice adv = adviceFor("nvme", answersFrom(withNvme()));
         const Source* wear = SourceCatalog::instance().find("ds-nvme-endurance");
         QVERIFY(wear);
         QVERIFY(contains(findCheck(adv, "nvme-ssd-endurance")->message, wear->quote));

@@ -5,9 +5,9 @@
 // the step model's gradient reduction only. The tests compare the page with the step model and with itself under
 // changed answers; no expected time is computed by hand.
 #include "Plan.h"
+#include "PlanFor.h"
 #include "TestAnswers.h"
 #include "advise/OnebitAdvisor.h"
-#include "advise/ZeroAdvisor.h"
 #include "estimate/OnebitCost.h"
 #include "estimate/StepModel.h"
 #include "knowledge/NetworkCatalog.h"
@@ -26,18 +26,32 @@ using oj = nlohmann::ordered_json;
 
 namespace {
 
-// The parts of the ZeRO workflow's advice the checks read. stage < 0: no recommendation; fits0 < 0: stage 0's fit
-// unknown.
-Advice zeroAdvice(int stage, int fits0)
+// The parts of the ZeRO page's decision the checks read. stage < 0: no decision; fits0 < 0: stage 0's fit unknown
+// (no stage-0 row in the stage table).
+struct ZeroPlan {
+    int stage = -1;
+    int fits0 = -1;
+};
+ZeroPlan zeroAdvice(int stage, int fits0) { return {stage, fits0}; }
+
+// The 1-bit page at that ZeRO plan (the answers' batch, no offload), for the job the answers describe.
+Advice adviseOnebit(const Answers& a, const ZeroPlan& z)
 {
-    Advice zero;
-    zero.workflow = "zero";
-    if (stage >= 0)
-        zero.details["recommended"] = oj{{"stage", stage}};
-    if (fits0 >= 0)
-        zero.details["stage_table"] =
-            oj::array({oj{{"stage", 0}, {"fits", fits0 == 1}}, oj{{"stage", 1}, {"fits", true}}});
-    return zero;
+    const Job job = resolveJob(a);
+    if (z.stage < 0 || !job.sized())
+        return dsw::adviseOnebit(job, nullptr, a);
+    const auto micro = std::max<std::int64_t>(1, job.batch.microBatch);
+    const auto accumulation = std::max<std::int64_t>(1, job.batch.gradientAccumulation);
+    ZeroDecision d = decisionWith(job, {{z.stage, "none", "none"}, false, micro, accumulation});
+    d.stageTable.clear();
+    if (z.fits0 >= 0) { // a stage-0 row that fits or not, as the stage table would show it
+        StepPrediction row = decisionWith(job, {{0, "none", "none"}, false, micro, accumulation}).plan();
+        row.fitsGpu = z.fits0 == 1;
+        d.candidates.push_back(row);
+        d.stageTable.push_back(1);
+    }
+    d.stageTable.push_back(0);
+    return dsw::adviseOnebit(job, &d, a);
 }
 
 QStringList checkList(const Advice& adv)
@@ -591,7 +605,7 @@ void TestOnebitAdvisor::readsTheZeroAdvice()
     QFETCH(bool, stage0Fits);
     QFETCH(QString, zeroCheck);
     const Answers a = answersFrom(settings);
-    const Advice adv = adviseOnebit(a, adviseZero(a));
+    const Advice adv = adviceFor("onebit", a);
     QVERIFY(adv.details.at("zero_stage0_fits") == stage0Fits);
     const Check* check = findCheck(adv, "onebit-requires-zero-0");
     QVERIFY(check);

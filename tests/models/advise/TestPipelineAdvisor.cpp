@@ -8,9 +8,9 @@
 //   10 layers: [E, B×8, E]; total = 2·1,024,000 + 8·12,596,224 = 102,817,792 (= model.params here)
 // Usable memory: capacity × (1 − kPlanHeadroom), as the ZeRO page's plans.
 // Bubble (p − 1)/(m + p − 1), m = gradient_accumulation_steps.
+#include "PlanFor.h"
 #include "TestAnswers.h"
 #include "advise/PipelineAdvisor.h"
-#include "advise/ZeroAdvisor.h"
 #include "estimate/PartitionMemo.h"
 #include "estimate/PipelinePartition.h"
 #include "estimate/StepModel.h"
@@ -47,13 +47,25 @@ QStringList small(int gpusPerNode, int nodes, int stages, const QString& method,
             "pipeline.partition_method=" + method};
 }
 
-// The ZeRO workflow's answer, as advisePipeline reads it.
-Advice zeroAdvice(int stage, bool checkpointing)
+// The ZeRO page's plan as the pipeline page reads it: a stage and checkpointing, the answers' batch, no offload.
+struct ZeroPlan {
+    int stage = 0;
+    bool checkpointing = false;
+};
+ZeroPlan zeroAdvice(int stage, bool checkpointing) { return {stage, checkpointing}; }
+
+// The pipeline page at that ZeRO plan, for the job the answers describe.
+Advice advisePipeline(const Answers& a, const ZeroPlan& z, const PartitionPolicy& policy = {})
 {
-    Advice z;
-    z.workflow = "zero";
-    z.details["recommended"] = oj{{"stage", stage}, {"activation_checkpointing", checkpointing}};
-    return z;
+    const Job job = resolveJob(a);
+    if (!job.sized())
+        return dsw::advisePipeline(job, nullptr, a, policy).advice;
+    const ZeroDecision d = decisionWith(job,
+                                        {{z.stage, "none", "none"},
+                                         z.checkpointing,
+                                         std::max<std::int64_t>(1, job.batch.microBatch),
+                                         std::max<std::int64_t>(1, job.batch.gradientAccumulation)});
+    return dsw::advisePipeline(job, &d, a, policy).advice;
 }
 
 // The step model's per-GPU bytes for one stage at the plan advisePipeline reads from zeroAdvice(): the stage's
@@ -390,10 +402,10 @@ private slots:
         QStringList fp32 = small(8, 1, 2, "parameters", 8);
         fp32 << "pipeline.grad_accum_dtype=fp32";
         const Answers a = answersFrom(fp32);
-        const Advice zero = adviseZero(a);
-        QCOMPARE(zero.details["recommended"]["stage"].get<int>(), 1);
-        QCOMPARE(zero.details["recommended"]["offload_optimizer"].get<std::string>(), std::string("none"));
-        const Advice written = advisePipeline(a, zero);
+        const Plan plan = makePlan(a);
+        QCOMPARE(plan.zero->plan().candidate.placement.stage, 1);
+        QCOMPARE(plan.zero->plan().candidate.placement.offloadOptimizer, std::string("none"));
+        const Advice& written = *plan.find("pipeline");
         JSON_COMPARE(written.fragment["data_types"], oj({{"grad_accum_dtype", "fp32"}}));
         const Check* pass = findCheck(written, "pipeline-grad-accum-fp32");
         QVERIFY(pass);
@@ -447,7 +459,7 @@ private slots:
         QFETCH(QString, why);
         const Answers a =
             answersFrom(small(8, 1, 2, "parameters", 8) + extra + QStringList{"pipeline.grad_accum_dtype=fp32"});
-        const Advice adv = advisePipeline(a, adviseZero(a));
+        const Advice adv = adviceFor("pipeline", a);
         const Check* fail = findCheck(adv, "pipeline-grad-accum-fp32-unsupported");
         QVERIFY(fail);
         QCOMPARE(levelName(fail->level), QString("fail"));
@@ -608,10 +620,10 @@ private slots:
     {
         // The real ZeRO advice: whatever stage it picks, the pipeline reads that stage and its checkpointing.
         const Answers a = answersFrom(small(8, 1, 2, "parameters", 8));
-        const Advice zero = adviseZero(a);
-        const Advice adv = advisePipeline(a, zero);
-        QVERIFY(adv.details["zero_stage"] == zero.details["recommended"]["stage"]);
-        QVERIFY(adv.details["activation_checkpointing"] == zero.details["recommended"]["activation_checkpointing"]);
+        const Plan plan = makePlan(a);
+        const Advice& adv = *plan.find("pipeline");
+        QCOMPARE(adv.details["zero_stage"].get<int>(), plan.zero->plan().candidate.placement.stage);
+        QCOMPARE(adv.details["activation_checkpointing"].get<bool>(), plan.zero->plan().candidate.checkpointing);
     }
 
     // A balanced partition too large for a frame is not computed on the caller's thread under the window's

@@ -1,8 +1,8 @@
 // The precision workflow: bf16 where the GPU has it, fp16 with dynamic loss scaling otherwise,
 // fp8 only as Transformer Engine code, never fp16 and bf16 together.
+#include "PlanFor.h"
 #include "TestAnswers.h"
 #include "advise/PrecisionAdvisor.h"
-#include "advise/ZeroAdvisor.h"
 #include "estimate/StepModel.h"
 
 #include <QTest>
@@ -112,7 +112,7 @@ private slots:
         answers.set("hardware.gpu", gpu.toStdString());
         answers.set("training.precision", wanted.toStdString());
         answers.set("software.deepspeed_version", deepspeed.toStdString());
-        const Advice advice = advisePrecision(answers);
+        const Advice advice = adviceFor("precision", answers);
 
         int enabledBlocks = 0;
         for (const char* k : {"fp16", "bf16", "bfloat16"})
@@ -148,24 +148,23 @@ private slots:
         QTest::addColumn<QString>("refusedBecause"); // a word the failed check must contain, or ""
         const QStringList base{"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8"};
         QTest::newRow("fp32 states (default): nothing") << base << false << "";
-        QTest::newRow("bf16 states, stage left to the wizard") << base + QStringList{"training.precision_states=bf16"}
-                                                               << true << "";
-        QTest::newRow("bf16 states at ZeRO-3") << base
-                + QStringList{"training.precision_states=bf16", "zero.stage=3"} << true << "";
-        QTest::newRow("bf16 states, ZeRO-2 offloaded AdamW")
-            << base
+        QTest::newRow("bf16 states, stage left to the wizard")
+            << base + QStringList{"training.precision_states=bf16"} << true << "";
+        QTest::newRow("bf16 states at ZeRO-3")
+            << base + QStringList{"training.precision_states=bf16", "zero.stage=3"} << true << "";
+        QTest::newRow("bf16 states, ZeRO-2 offloaded AdamW") << base
                 + QStringList{"training.precision_states=bf16", "zero.stage=2", "zero.offload_optimizer=cpu",
-                              "training.optimizer=adamw"}
-            << true << "";
-        QTest::newRow("stage 0 forced") << base + QStringList{"training.precision_states=bf16", "zero.stage=0"}
-                                        << false << "stage 0";
+                              "training.optimizer=adamw"} << true
+                                                             << "";
+        QTest::newRow("stage 0 forced") << base + QStringList{"training.precision_states=bf16", "zero.stage=0"} << false
+                                        << "stage 0";
         QTest::newRow("fp16 training") << base
-                + QStringList{"training.precision_states=bf16", "training.precision=fp16"} << false << "fp16";
-        QTest::newRow("offloaded Lion")
-            << base
+                + QStringList{"training.precision_states=bf16", "training.precision=fp16"}
+                                       << false << "fp16";
+        QTest::newRow("offloaded Lion") << base
                 + QStringList{"training.precision_states=bf16", "zero.stage=2", "zero.offload_optimizer=cpu",
                               "training.optimizer=lion"}
-            << false << "DeepSpeedCPUAdam";
+                                        << false << "DeepSpeedCPUAdam";
         QTest::newRow("DeepSpeed 0.18.2")
             << base + QStringList{"training.precision_states=bf16", "software.deepspeed_version=0.18.2"} << false
             << "0.18.3";
@@ -176,9 +175,9 @@ private slots:
         QFETCH(bool, written);
         QFETCH(QString, refusedBecause);
         const Answers a = answersFrom(settings);
-        const Advice zero = adviseZero(a);
-        const Advice advice = advisePrecision(a, zero);
-        const int stage = zero.details["recommended"]["stage"].get<int>();
+        const Plan plan = makePlan(a);
+        const Advice& advice = *plan.find("precision");
+        const int stage = plan.zero->plan().candidate.placement.stage;
         const nlohmann::ordered_json bf16 = advice.fragment.value("bf16", nlohmann::ordered_json::object());
         QCOMPARE(bf16.contains("bf16_master_weights_and_grads"), written);
         QCOMPARE(bf16.contains("bf16_optimizer_states"), written);
@@ -218,7 +217,7 @@ private slots:
         QCOMPARE(predictStep(bf16, stage0).gpu.optimizer, predictStep(fp32, stage0).gpu.optimizer);
 
         const Answers a = answersFrom(base + QStringList{"training.precision_states=bf16", "zero.stage=2"});
-        const Advice advice = advisePrecision(a, adviseZero(a));
+        const Advice advice = adviceFor("precision", a);
         const auto& bytes = advice.details["precision_states_bytes"];
         QCOMPARE(bytes["bf16"].get<double>() * 2, bytes["fp32"].get<double>());
     }
@@ -228,12 +227,12 @@ private slots:
         Answers answers;
         answers.set("hardware.gpu", "V100-32GB");
         answers.set("precision.checkpoint_dtype", "bf16");
-        const Advice fp16 = advisePrecision(answers);
+        const Advice fp16 = adviceFor("precision", answers);
         const Check* c = findCheck(fp16, "fp16-bf16-checkpoint-overflow");
         QVERIFY(c);
         QVERIFY(c->level == CheckLevel::Warn);
         answers.set("hardware.gpu", "A100-80GB"); // bf16 is used: nothing to warn about
-        const Advice bf16 = advisePrecision(answers);
+        const Advice bf16 = adviceFor("precision", answers);
         QVERIFY(!findCheck(bf16, "fp16-bf16-checkpoint-overflow"));
     }
 };

@@ -15,8 +15,8 @@
 //   auto (the wizard's own rule): decoder -> fixed unidirectional; encoder -> bigbird from 4096 tokens, else
 //   bslongformer; encoder-decoder -> fixed bidirectional.
 // Defaults from the registry: DeepSpeed 0.19.5, torch 2.8.0, CUDA 12.4, A100-80GB, 32 heads, block 16.
+#include "PlanFor.h"
 #include "TestAnswers.h"
-#include "advise/SparseAdvisor.h"
 #include "knowledge/SourceCatalog.h"
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
@@ -248,7 +248,7 @@ void TestSparseAdvisor::scenarios()
     QFETCH(QStringList, checks);
     QFETCH(QStringList, absent);
 
-    const Advice adv = adviseSparse(answersFrom(settings));
+    const Advice adv = adviceFor("sparse", answersFrom(settings));
     QCOMPARE(q(adv.workflow), QStringLiteral("sparse"));
     QCOMPARE(q(toString(adv.status)), status);
     QCOMPARE(q(adv.details.at("pattern").get<std::string>()), pattern);
@@ -298,7 +298,8 @@ void TestSparseAdvisor::scenarios()
 void TestSparseAdvisor::fixedDecoderBlockValues()
 {
     // The parser's fixed defaults with the decoder's causal attention and the user's block.
-    const Advice adv = adviseSparse(
+    const Advice adv = adviceFor(
+        "sparse",
         answersFrom({"model.seq_len=4096", "model.architecture=decoder", "sparse.pattern=fixed", "sparse.block=32"}));
     const oj expected = oj{{"sparse_attention",
                             {{"mode", "fixed"},
@@ -343,7 +344,8 @@ void TestSparseAdvisor::torchCheckQuotesTheOpBuilder()
     QFETCH(QString, torch);
     QFETCH(QString, level);
     QFETCH(QString, quote);
-    const Advice adv = adviseSparse(
+    const Advice adv = adviceFor(
+        "sparse",
         answersFrom({"software.torch_version=" + torch, "software.deepspeed_version=0.9.0", "sparse.pattern=fixed"}));
     const Check* c = findCheck(adv, "sparse-attention-unsupported-torch");
     QVERIFY(c);
@@ -366,7 +368,7 @@ void TestSparseAdvisor::torchCheckQuotesTheOpBuilder()
 void TestSparseAdvisor::layoutErrorsUseTheOpsText()
 {
     // 1000 % 16 = 8; padded to 63 · 16 = 1008 tokens.
-    const Advice odd = adviseSparse(answersFrom({"model.seq_len=1000", "sparse.pattern=fixed"}));
+    const Advice odd = adviceFor("sparse", answersFrom({"model.seq_len=1000", "sparse.pattern=fixed"}));
     const Check* c = findCheck(odd, "sparse-seq-len-not-divisible");
     QVERIFY(c);
     QVERIFY2(c->message.find("\"Sequence Length, 1000, needs to be dividable by Block size 16!\"") != std::string::npos,
@@ -375,8 +377,8 @@ void TestSparseAdvisor::layoutErrorsUseTheOpsText()
     QCOMPARE(odd.details.at("padded_seq_len").get<int>(), 1008);
 
     // bslongformer with 32 tokens: 2 blocks per row < 3 sliding window blocks.
-    const Advice shortRow =
-        adviseSparse(answersFrom({"model.seq_len=32", "model.architecture=encoder", "sparse.pattern=bslongformer"}));
+    const Advice shortRow = adviceFor(
+        "sparse", answersFrom({"model.seq_len=32", "model.architecture=encoder", "sparse.pattern=bslongformer"}));
     const Check* r = findCheck(shortRow, "sparse-blocks-exceed-row");
     QVERIFY(r);
     QVERIFY2(r->message.find("\"Number of sliding window blocks, 3, must be smaller than overall number of blocks in a "
@@ -384,8 +386,8 @@ void TestSparseAdvisor::layoutErrorsUseTheOpsText()
                  != std::string::npos,
              r->message.c_str());
     // 48 / 16 = 3 = the sliding window: the op accepts it (it raises only when the count exceeds the row).
-    const Advice exact =
-        adviseSparse(answersFrom({"model.seq_len=48", "model.architecture=encoder", "sparse.pattern=bslongformer"}));
+    const Advice exact = adviceFor(
+        "sparse", answersFrom({"model.seq_len=48", "model.architecture=encoder", "sparse.pattern=bslongformer"}));
     QVERIFY(!findCheck(exact, "sparse-blocks-exceed-row"));
     QVERIFY(findCheck(exact, "sparse-layout-dense"));
 }
@@ -393,14 +395,14 @@ void TestSparseAdvisor::layoutErrorsUseTheOpsText()
 void TestSparseAdvisor::ulyssesDegreesDivideHeadsAndSequence()
 {
     // 12 heads: divisors 2, 3, 4, 6, 12; of those 2048 = 2^11 divides by 2 and 4 only.
-    const Advice adv = adviseSparse(answersFrom({"model.attention_heads=12", "model.seq_len=2048"}));
+    const Advice adv = adviceFor("sparse", answersFrom({"model.attention_heads=12", "model.seq_len=2048"}));
     auto it = std::find_if(adv.tradeoffs.begin(), adv.tradeoffs.end(),
                            [](const Tradeoff& t) { return t.source == "ds-ulysses"; });
     QVERIFY(it != adv.tradeoffs.end());
     QVERIFY2(it->text.find("12 heads and 2048 tokens: 2, 4 (") != std::string::npos, it->text.c_str());
     QVERIFY(it->text.find("v0.10.2") != std::string::npos);
     QVERIFY(it->text.find("predates") == std::string::npos); // 0.19.5 >= 0.10.2
-    const Advice old = adviseSparse(answersFrom({"software.deepspeed_version=0.9.0"}));
+    const Advice old = adviceFor("sparse", answersFrom({"software.deepspeed_version=0.9.0"}));
     QVERIFY(std::any_of(old.tradeoffs.begin(), old.tradeoffs.end(), [](const Tradeoff& t) {
         return t.source == "ds-ulysses" && t.text.find("DeepSpeed 0.9.0 predates it") != std::string::npos;
     }));
@@ -409,9 +411,9 @@ void TestSparseAdvisor::ulyssesDegreesDivideHeadsAndSequence()
 void TestSparseAdvisor::causalBigBirdSnippet()
 {
     // The parser cannot make bigbird causal, the class can: the snippet passes attention="unidirectional".
-    const Advice decoder =
-        adviseSparse(answersFrom({"model.architecture=decoder", "sparse.pattern=bigbird", "model.attention_heads=16"}));
-    const Advice encoder = adviseSparse(answersFrom({"model.architecture=encoder", "sparse.pattern=bigbird"}));
+    const Advice decoder = adviceFor(
+        "sparse", answersFrom({"model.architecture=decoder", "sparse.pattern=bigbird", "model.attention_heads=16"}));
+    const Advice encoder = adviceFor("sparse", answersFrom({"model.architecture=encoder", "sparse.pattern=bigbird"}));
     auto code = [](const Advice& adv) {
         auto it = std::find_if(adv.snippets.begin(), adv.snippets.end(),
                                [](const Snippet& s) { return s.code.find("SparsityConfig(") != std::string::npos; });
@@ -428,7 +430,7 @@ void TestSparseAdvisor::causalBigBirdSnippet()
 
 void TestSparseAdvisor::gainsAreQuotedWithTheirSources()
 {
-    const Advice adv = adviseSparse(answersFrom({"sparse.pattern=fixed"}));
+    const Advice adv = adviceFor("sparse", answersFrom({"sparse.pattern=fixed"}));
     auto has = [&](const std::string& source, const std::string& quote) {
         return std::any_of(adv.tradeoffs.begin(), adv.tradeoffs.end(), [&](const Tradeoff& t) {
             return t.source == source && t.text.find(quote) != std::string::npos;
@@ -447,7 +449,7 @@ void TestSparseAdvisor::gainsAreQuotedWithTheirSources()
             && t.title.find("not a promise") == std::string::npos;
     }));
     // With the pattern at none there is no sparse block, so no gains are shown, but the alternatives are.
-    const Advice none = adviseSparse(Answers{});
+    const Advice none = adviceFor("sparse", Answers{});
     QVERIFY(std::none_of(none.tradeoffs.begin(), none.tradeoffs.end(),
                          [](const Tradeoff& t) { return t.source == "ds-sparse-news"; }));
     QVERIFY(std::any_of(none.tradeoffs.begin(), none.tradeoffs.end(),
@@ -459,7 +461,7 @@ void TestSparseAdvisor::citedSourcesExist()
     // Every id a check, trade-off or estimate cites is listed, and every listed id is in resources/knowledge/sources.tsv.
     for (const QStringList& settings : {QStringList{}, QStringList{"sparse.pattern=auto", "hardware.gpu=MI300X"},
                                         QStringList{"sparse.pattern=bigbird", "software.deepspeed_version=0.2.0"}}) {
-        const Advice adv = adviseSparse(answersFrom(settings));
+        const Advice adv = adviceFor("sparse", answersFrom(settings));
         std::vector<std::string> cited;
         for (const auto& c : adv.checks)
             cited.push_back(c.source);

@@ -1,6 +1,6 @@
 // ZeRO stage and offload advice (models/advise/ZeroAdvisor.h) and the config composer (models/advise/ConfigComposer.h).
 //
-// The ZeRO workflow reads the step model (estimate/StepModel.h) through the plan search (advise/PlanSearch.h): each
+// The ZeRO workflow reads the step model (estimate/StepModel.h) through its decision (advise/ZeroDecision.h): each
 // scenario states the plan the search should choose and why, and the bytes and seconds the page shows are held to
 // the step model's prediction for that plan (the step model's own numbers are tested against DeepSpeed's code and
 // published measurements in tests/models/estimate/).
@@ -14,8 +14,8 @@
 #include "Plan.h"
 #include "TestAnswers.h"
 #include "advise/ConfigComposer.h"
-#include "advise/PlanSearch.h"
 #include "advise/ZeroAdvisor.h"
+#include "advise/ZeroDecision.h"
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
 
@@ -59,6 +59,68 @@ QStringList cluster(const char* gpu, int gpusPerNode, int nodes, int cpuGiB)
 {
     return {QStringLiteral("hardware.gpu=%1").arg(gpu), QStringLiteral("hardware.gpus_per_node=%1").arg(gpusPerNode),
             QStringLiteral("hardware.nodes=%1").arg(nodes), QStringLiteral("hardware.cpu_memory_gib=%1").arg(cpuGiB)};
+}
+
+// A candidate of the ZeRO decision as these tests read it: the step model's figures of one prediction.
+struct ZeroOption {
+    int stage = 0;
+    std::string offloadOptimizer, offloadParam, name;
+    bool checkpointing = false;
+    std::int64_t microBatch = 1, accumulation = 1;
+    double stepSeconds = 0;
+    std::int64_t gpuTotal = 0, gpuModelStates = 0, activations = 0, cpuPerNode = 0, nvmePerNode = 0;
+    bool fitsGpu = false, fitsCpu = false, nvmeReady = true, fitsNvme = true;
+    bool fits() const { return fitsGpu && fitsCpu && nvmeReady && fitsNvme; }
+    std::string label() const { return name; }
+};
+
+ZeroOption optionOf(const StepPrediction& p)
+{
+    const StepCandidate& c = p.candidate;
+    return {c.placement.stage,
+            c.placement.offloadOptimizer,
+            c.placement.offloadParam,
+            p.label(),
+            c.checkpointing,
+            c.microBatch,
+            c.accumulation,
+            p.time.total,
+            p.gpu.total,
+            p.gpu.total - p.gpu.activations,
+            p.gpu.activations,
+            p.cpuPerNode,
+            p.nvmePerNode,
+            p.fitsGpu,
+            p.fitsCpu,
+            p.nvmeReady,
+            p.fitsNvme};
+}
+
+// The decision's candidates that honour what the user fixed (all of them when none does), ranked.
+std::vector<ZeroOption> zeroOptions(const Answers& a)
+{
+    const Plan plan = makePlan(a);
+    const ZeroDecision& d = *plan.zero;
+    const bool any = std::find(d.asked.begin(), d.asked.end(), true) != d.asked.end();
+    std::vector<ZeroOption> out;
+    for (std::size_t i = 0; i < d.candidates.size(); ++i)
+        if (!any || d.asked[i])
+            out.push_back(optionOf(d.candidates[i]));
+    return out;
+}
+
+// The ZeRO page as `recommend --format json` prints it: the advice, with the decision's members (candidates,
+// chosen, wizard_pick, stage_table, alternatives, what the user fixed) beside its details.
+Advice adviseZero(const Answers& a)
+{
+    const Plan plan = makePlan(a);
+    Advice adv = *plan.find("zero");
+    if (plan.zero) {
+        oj decision = toJson(*plan.zero);
+        for (auto& [key, value] : decision.items())
+            adv.details[key] = std::move(value);
+    }
+    return adv;
 }
 
 bool hasCheck(const Advice& adv, const std::string& code, CheckLevel level)
@@ -108,7 +170,7 @@ QString invariantViolation(const Answers& a)
         if ((ckpt == "on" && !on) || (ckpt == "off" && on))
             return "activation checkpointing ignores the answer: " + label;
         const std::string stage = a.text("zero.stage");
-        if (stage != "auto" && std::stoi(stage) <= zeroStageLimit(a).maxStage
+        if (stage != "auto" && std::stoi(stage) <= resolveJob(a).zeroLimit.maxStage
             && std::to_string(chosen.at("stage").get<int>()) != stage)
             return "zero.stage ignored: " + label;
     }
@@ -122,7 +184,7 @@ QString invariantViolation(const Answers& a)
         return "details.fits disagrees with the options";
     if (adv.details.at("fits").get<bool>()) {
         // (the simplest of those within 2% of the fastest: the step model cannot tell them apart).
-        if (!forced && rec.at("step_seconds").get<double>() > firstFit->stepSeconds * 1.02)
+        if (!forced && rec.at("step_seconds").at("total").get<double>() > firstFit->stepSeconds * 1.02)
             return "recommended is more than 2% slower than the fastest fitting option: " + q(rec.dump());
         if (!hasCheck(adv, "zero-fits-gpu", CheckLevel::Pass) || findCheck(adv, "zero-nothing-fits"))
             return "a fitting plan lacks zero-fits-gpu or has zero-nothing-fits";
@@ -336,11 +398,11 @@ private slots:
                         checkpointing,
                         rec.at("micro_batch_size").get<std::int64_t>(),
                         rec.at("gradient_accumulation_steps").get<std::int64_t>()};
-        const StepPrediction p = predictStep(stepJobFrom(a), c);
-        QCOMPARE(qint64(rec.at("gpu_total_bytes").get<std::int64_t>()), qint64(p.gpu.total));
-        QCOMPARE(qint64(rec.at("cpu_per_node_bytes").get<std::int64_t>()), qint64(p.cpuPerNode));
-        QCOMPARE(qint64(rec.at("nvme_per_node_bytes").get<std::int64_t>()), qint64(p.nvmePerNode));
-        QCOMPARE(rec.at("step_seconds").get<double>(), p.time.total);
+        const StepPrediction p = predictStep(*resolveJob(a).step, c);
+        QCOMPARE(qint64(rec.at("gpu_bytes").at("total").get<std::int64_t>()), qint64(p.gpu.total));
+        QCOMPARE(qint64(rec.at("cpu_bytes_per_node").get<std::int64_t>()), qint64(p.cpuPerNode));
+        QCOMPARE(qint64(rec.at("nvme_bytes_per_node").get<std::int64_t>()), qint64(p.nvmePerNode));
+        QCOMPARE(rec.at("step_seconds").at("total").get<double>(), p.time.total);
 
         const QString violation = invariantViolation(a);
         QVERIFY2(violation.isEmpty(), qPrintable(violation));
@@ -593,36 +655,31 @@ private slots:
     void stageTableShowsEveryStageWhateverIsForced()
     {
         const QStringList base = model7B() + cluster("A100-80GB", 8, 1, 1024);
-        const Advice free = adviseZero(answersFrom(base));
-        const oj& freeRows = free.details.at("stage_table");
+        const Plan free = makePlan(answersFrom(base));
+        const std::vector<std::size_t>& freeRows = free.zero->stageTable;
         QCOMPARE(int(freeRows.size()), 4);
-        int picks = 0;
-        for (const auto& row : freeRows) {
-            QVERIFY(!row.at("your_choice").get<bool>()); // nothing forced
-            picks += row.at("wizard_pick").get<bool>();
-        }
-        QCOMPARE(picks, 1);
+        QVERIFY(!free.zero->userForced); // nothing forced: no row is "yours"
+        QCOMPARE(int(std::count(freeRows.begin(), freeRows.end(), *free.zero->wizardPick)), 1);
         for (const char* stage : {"0", "1", "2", "3"}) {
-            const Advice forced =
-                adviseZero(answersFrom(base + QStringList{QStringLiteral("zero.stage=%1").arg(stage)}));
-            const oj& rows = forced.details.at("stage_table");
-            QVERIFY2(rows.size() >= 4, stage);
+            const Plan forced = makePlan(answersFrom(base + QStringList{QStringLiteral("zero.stage=%1").arg(stage)}));
+            const ZeroDecision& d = *forced.zero;
+            QVERIFY2(d.stageTable.size() >= 4, stage);
             int yours = 0, pick = 0;
-            for (std::size_t i = 0; i < rows.size(); ++i) {
-                const auto& row = rows[i];
-                QVERIFY2(row.at("gpu_total_bytes").get<double>() > 0, stage);
-                QVERIFY2(row.at("params_bytes").get<double>() > 0, stage);
-                if (row.at("your_choice").get<bool>()) {
+            for (std::size_t i = 0; i < d.stageTable.size(); ++i) {
+                const std::size_t index = d.stageTable[i];
+                const StepPrediction& row = d.candidates[index];
+                QVERIFY2(row.gpu.total > 0, stage);
+                QVERIFY2(row.gpu.params > 0, stage);
+                if (d.userForced && index == d.chosen) {
                     ++yours;
-                    QCOMPARE(row.at("stage").get<int>(), std::atoi(stage));
+                    QCOMPARE(row.candidate.placement.stage, std::atoi(stage));
                     // The chosen plan itself stands in the row: the numbers the headline and config are for.
-                    QCOMPARE(row.at("gpu_total_bytes").get<double>(),
-                             forced.details.at("recommended").at("gpu_total_bytes").get<double>());
+                    QCOMPARE(row.gpu.total, d.plan().gpu.total);
                 }
-                pick += row.at("wizard_pick").get<bool>();
+                pick += d.wizardPick && index == *d.wizardPick;
                 // A stage's fit is the same whether or not another one is forced.
                 if (i < 4)
-                    QCOMPARE(row.at("fits").get<bool>(), freeRows[i].at("fits").get<bool>());
+                    QCOMPARE(row.fits(), free.zero->candidates[freeRows[i]].fits());
             }
             QCOMPARE(yours, 1);
             QCOMPARE(pick, 1);

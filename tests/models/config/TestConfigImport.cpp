@@ -3,9 +3,9 @@
 #include "config/ConfigImporter.h"
 
 #include <QDir>
-#include <algorithm>
 #include <QFile>
 #include <QTest>
+#include <algorithm>
 
 using namespace dsw;
 using oj = nlohmann::ordered_json;
@@ -83,17 +83,28 @@ private slots:
         QVERIFY(!plan.find("zero")->hasFailedCheck());
     }
 
-    void offloadThatNoStageAllowsIsAFailedCheck()
+    // DeepSpeed runs a stage-2 config with both offloads: the optimizer on the CPU, offload_param ignored (read on the
+    // ZeRO-3 path only). The page sizes and writes that, and says what is ignored under the rule's one code.
+    void offloadDeepSpeedIgnoresIsWarnedAndSizedAsItRuns()
     {
         Answers answers;
         answers.set("zero.stage", "2");
-        answers.set("zero.offload_param", "cpu"); // parameters are offloaded at stage 3 only
+        answers.set("zero.offload_optimizer", "cpu");
+        answers.set("zero.offload_param", "cpu");
         const Plan plan = makePlan(answers);
         const Advice* zero = plan.find("zero");
-        QVERIFY(std::any_of(zero->checks.begin(), zero->checks.end(), [](const Check& c) {
-            return c.code == "zero-offload-not-possible" && c.level == CheckLevel::Fail;
-        }));
+        const auto ignored = std::find_if(zero->checks.begin(), zero->checks.end(),
+                                          [](const Check& c) { return c.code == "offload-param-below-stage-3"; });
+        QVERIFY(ignored != zero->checks.end());
+        QVERIFY(ignored->level == CheckLevel::Warn);
+        QVERIFY(!zero->hasFailedCheck());
+        const Placement& run = plan.zero->plan().candidate.placement;
+        QCOMPARE(run.stage, 2);
+        QCOMPARE(run.offloadOptimizer, std::string("cpu"));
+        QCOMPARE(run.offloadParam, std::string("none"));
         QVERIFY(!plan.config["zero_optimization"].contains("offload_param"));
+        QCOMPARE(plan.config["zero_optimization"]["offload_optimizer"]["device"].get<std::string>(),
+                 std::string("cpu"));
         QCOMPARE(plan.config["zero_optimization"]["stage"].get<int>(), 2);
     }
 
@@ -199,8 +210,9 @@ private slots:
             R"({"train_batch_size": 16, "train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 0}})"));
         Plan plan = makePlan(imported.project);
         QVERIFY(plan.suggestions.empty()); // the wizard would only have its defaults (a 7B model on 8 A100s)
-        QCOMPARE(plan.suggestionsNeed,
-                 (std::vector<std::string>{"model.params", "hardware.gpu", "hardware.gpus_per_node", "hardware.nodes"}));
+        QCOMPARE(
+            plan.suggestionsNeed,
+            (std::vector<std::string>{"model.params", "hardware.gpu", "hardware.gpus_per_node", "hardware.nodes"}));
         imported.project.answers.set("model.params", 7e9);
         imported.project.answers.set("hardware.gpu", "a100-80gb");
         imported.project.answers.set("hardware.gpus_per_node", 8);

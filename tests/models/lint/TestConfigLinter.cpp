@@ -662,14 +662,14 @@ private slots:
         // --- pipeline (§2.9), 1-bit optimizers (§2.10), max_grad_norm (§2.2), sparse attention (§2.11)
         QTest::newRow("pipeline with ZeRO-2") << R"({"zero_optimization": {"stage": 2}})"
                                               << "pipeline.stages=4"
-                                              << "pipeline-with-zero-2-3"
+                                              << "pipeline-requires-zero-0-or-1"
                                               << "/zero_optimization/stage"
                                               << "error"
                                               << "0 or 1";
         QTest::newRow("pipeline block with ZeRO-3")
             << R"({"zero_optimization": {"stage": 3}, "pipeline": {"activation_checkpoint_interval": 1}})"
             << ""
-            << "pipeline-with-zero-2-3"
+            << "pipeline-requires-zero-0-or-1"
             << "/zero_optimization/stage"
             << "warning"
             << "0 or 1";
@@ -682,14 +682,14 @@ private slots:
         QTest::newRow("1-bit Adam with ZeRO")
             << R"({"optimizer": {"type": "OneBitAdam"}, "zero_optimization": {"stage": 1}})"
             << ""
-            << "onebit-with-zero"
+            << "onebit-requires-zero-0"
             << "/optimizer/type"
             << "error"
             << "stage to 0";
         QTest::newRow("0/1 Adam at stage 0")
             << R"({"optimizer": {"type": "ZeroOneAdam"}, "zero_optimization": {"stage": 0}})"
             << ""
-            << "onebit-with-zero"
+            << "onebit-requires-zero-0"
             << "/optimizer/type"
             << "absent"
             << "";

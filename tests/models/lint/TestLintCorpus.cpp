@@ -221,7 +221,7 @@ private slots:
         // 5. InternVL: ZeroOneAdam with ZeRO stage 3: "0/1 Adam is not compatible with ZeRO" (§2.10).
         QTest::newRow("0/1 Adam with ZeRO-3") << "OpenGVLab__InternVL__segmentation__zero_configs__adam_zero3_fp16.json"
                                               << ""
-                                              << "onebit-with-zero"
+                                              << "onebit-requires-zero-0"
                                               << "/optimizer/type"
                                               << "error";
 

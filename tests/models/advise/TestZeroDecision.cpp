@@ -1,6 +1,7 @@
-// The ZeRO workflow's plan search (models/advise/PlanSearch.h): plans ranked by the step model's predicted time,
+// The ZeRO page's decision (models/advise/ZeroDecision.h): plans ranked by the step model's predicted time,
 // not by a fixed preference order; the global batch kept; the user's forced choices honoured and compared.
-#include "advise/PlanSearch.h"
+#include "Plan.h"
+#include "advise/ZeroDecision.h"
 
 #include "advise/BatchKeys.h"
 
@@ -13,7 +14,7 @@ using dsw::test::answersFrom;
 
 namespace {
 
-const StepPrediction* fastest(const PlanSearch& s, int stage, bool checkpointing)
+const StepPrediction* fastest(const ZeroDecision& s, int stage, bool checkpointing)
 {
     for (const StepPrediction& p : s.candidates)
         if (p.fits() && p.candidate.placement.stage == stage && p.candidate.placement.offloadOptimizer == "none"
@@ -22,9 +23,28 @@ const StepPrediction* fastest(const PlanSearch& s, int stage, bool checkpointing
     return nullptr;
 }
 
+struct Decided {
+    Job job;
+    ZeroDecision decision;
+};
+// A decision whose chosen plan is ZeRO-0 at micro-batch `micro` × `accumulation`.
+ZeroDecision decisionAt(const Answers& a, std::int64_t micro, std::int64_t accumulation)
+{
+    ZeroDecision d;
+    d.candidates.push_back(predictStep(*resolveJob(a).step, {{0, "none", "none"}, false, micro, accumulation}));
+    return d;
+}
+
+Decided decide(const Answers& a)
+{
+    Decided d{resolveJob(a), {}};
+    d.decision = decideZero(d.job, a);
+    return d;
+}
+
 } // namespace
 
-class TestPlanSearch : public QObject {
+class TestZeroDecision : public QObject {
     Q_OBJECT
 private slots:
     void microBatchesDivideThePerRankBatch()
@@ -36,8 +56,8 @@ private slots:
     }
     void everyCandidateKeepsTheGlobalBatch()
     {
-        const PlanSearch s =
-            searchPlans(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8"}));
+        const auto [sJob, s] =
+            decide(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8"}));
         QVERIFY(s.candidates.size() >= 10 * 2 * 3); // the default micro-batch 4 is not typed: 1, 2 and 4 are tried
         for (const StepPrediction& p : s.candidates)
             QCOMPARE(p.candidate.microBatch * p.candidate.accumulation, std::int64_t{4});
@@ -60,12 +80,12 @@ private slots:
     void sharedActivationsMatchALonePrediction()
     {
         for (const char* stages : {"pipeline.stages=1", "pipeline.stages=4"}) {
-            const PlanSearch s =
-                searchPlans(answersFrom({"model.preset=llama-2-13b", "hardware.gpus_per_node=8", "hardware.nodes=2",
-                                         "training.gradient_accumulation_steps=8", stages}));
+            const auto [sJob, s] =
+                decide(answersFrom({"model.preset=llama-2-13b", "hardware.gpus_per_node=8", "hardware.nodes=2",
+                                    "training.gradient_accumulation_steps=8", stages}));
             QVERIFY(s.candidates.size() >= 24); // micro-batches 1, 2, 4, 8 of each placement
             for (const StepPrediction& p : s.candidates) {
-                const StepPrediction alone = predictStep(s.job, p.candidate);
+                const StepPrediction alone = predictStep(*sJob.step, p.candidate);
                 const QByteArray what = QByteArray::fromStdString(p.label()) + ", " + stages;
                 QVERIFY2(p.activations.peakBytes == alone.activations.peakBytes
                              && p.activations.perLayerBytes == alone.activations.perLayerBytes
@@ -80,7 +100,7 @@ private slots:
     }
     void slowNetworkAndAccumulationAvoidZero3()
     {
-        const PlanSearch s = searchPlans(
+        const auto [sJob, s] = decide(
             answersFrom({"model.preset=llama-2-13b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8",
                          "hardware.nodes=2", "hardware.inter_node_network=ethernet-100g", "training.micro_batch_size=1",
                          "training.gradient_accumulation_steps=16", "model.seq_len=2048"}));
@@ -110,7 +130,7 @@ private slots:
     // every layer's forward at a larger one: checkpointing is not chosen when a plan without it fits.
     void checkpointingOnlyWhenNeeded()
     {
-        const PlanSearch s = searchPlans(answersFrom(
+        const auto [sJob, s] = decide(answersFrom(
             {"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8", "model.seq_len=4096"}));
         const StepPrediction& chosen = s.candidates[s.chosen];
         QVERIFY2(!chosen.candidate.checkpointing, chosen.label().c_str());
@@ -119,9 +139,9 @@ private slots:
     }
     void forcedChoicesAreHonouredAndCompared()
     {
-        const PlanSearch s =
-            searchPlans(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8",
-                                     "zero.stage=3", "zero.offload_optimizer=cpu"}));
+        const auto [sJob, s] =
+            decide(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8",
+                                "zero.stage=3", "zero.offload_optimizer=cpu"}));
         QVERIFY(s.userForced);
         const StepPrediction& chosen = s.candidates[s.chosen];
         QCOMPARE(chosen.candidate.placement.stage, 3);
@@ -131,15 +151,16 @@ private slots:
     }
     void aTypedMicroBatchIsKept()
     {
-        const PlanSearch s =
-            searchPlans(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8",
-                                     "training.micro_batch_size=3", "training.gradient_accumulation_steps=2"}));
+        const auto [sJob, s] =
+            decide(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8",
+                                "training.micro_batch_size=3", "training.gradient_accumulation_steps=2"}));
         QVERIFY(s.userForced);
         QCOMPARE(s.candidates[s.chosen].candidate.microBatch, std::int64_t{3});
         QCOMPARE(s.candidates[s.chosen].candidate.accumulation, std::int64_t{2});
     }
-    // The ZeRO page's numbers are the step model's, candidate by candidate, over 128 scenarios.
-    void zeroPageReadsTheStepModel()
+    // The ZeRO page prints the step model's numbers, candidate by candidate (recommend --format json), over 128
+    // scenarios.
+    void zeroPagePrintsTheStepModel()
     {
         int compared = 0;
         for (const char* preset : {"llama-2-7b", "llama-2-13b", "llama-3.1-8b", "qwen2.5-0.5b"})
@@ -151,16 +172,20 @@ private slots:
                                 answersFrom({QString("model.preset=") + preset, QString("hardware.gpu=") + gpu,
                                              QString("hardware.nodes=") + nodes, QString("model.seq_len=") + seq,
                                              QString("pipeline.stages=") + stages});
-                            const PlanSearch s = searchPlans(a);
-                            const std::vector<ZeroOption> options = zeroOptions(a);
-                            QCOMPARE(options.size(), s.candidates.size()); // nothing forced: every candidate
-                            for (std::size_t i = 0; i < options.size(); ++i) {
-                                const StepPrediction again = predictStep(s.job, s.candidates[i].candidate);
-                                QCOMPARE(options[i].gpuTotal, again.gpu.total);
-                                QCOMPARE(options[i].cpuPerNode, again.cpuPerNode);
-                                QCOMPARE(options[i].nvmePerNode, again.nvmePerNode);
-                                QCOMPARE(options[i].stepSeconds, again.time.total);
-                                QCOMPARE(options[i].fits(), again.fits());
+                            const Plan plan = makePlan(a);
+                            const nlohmann::ordered_json printed =
+                                toJson(plan).at("workflows").at("zero").at("candidates");
+                            QCOMPARE(printed.size(), plan.zero->candidates.size()); // nothing forced: every one
+                            for (std::size_t i = 0; i < printed.size(); ++i) {
+                                const StepPrediction again =
+                                    predictStep(*plan.job.step, plan.zero->candidates[i].candidate);
+                                const auto& row = printed[i];
+                                QCOMPARE(row.at("gpu_bytes").at("total").get<std::int64_t>(), again.gpu.total);
+                                QCOMPARE(row.at("cpu_bytes_per_node").get<std::int64_t>(), again.cpuPerNode);
+                                QCOMPARE(row.at("nvme_bytes_per_node").get<std::int64_t>(), again.nvmePerNode);
+                                QCOMPARE(row.at("step_seconds").at("total").get<double>(), again.time.total);
+                                QCOMPARE(row.at("fits").get<bool>(), again.fits());
+                                QCOMPARE(row.at("label").get<std::string>(), again.label());
                             }
                             ++compared;
                         }
@@ -188,18 +213,18 @@ private slots:
     void theChosenBatchIsWrittenOnlyWhenNotTyped()
     {
         const Answers searched = answersFrom({"training.gradient_accumulation_steps=2"}); // micro 4 by default
-        const Answers tuned = withChosenBatch(searched, 1, 8);
+        const Answers tuned = withChosenBatch(searched, decisionAt(searched, 1, 8));
         QCOMPARE(tuned.integer("training.micro_batch_size"), std::int64_t{1});
         QCOMPARE(tuned.integer("training.gradient_accumulation_steps"), std::int64_t{8});
         QCOMPARE(batchKeys(tuned).trainBatchSize, batchKeys(searched).trainBatchSize);
         const Answers typed = answersFrom({"training.micro_batch_size=4", "training.gradient_accumulation_steps=2"});
-        QCOMPARE(withChosenBatch(typed, 1, 8).integer("training.micro_batch_size"), std::int64_t{4});
+        QCOMPARE(withChosenBatch(typed, decisionAt(typed, 1, 8)).integer("training.micro_batch_size"), std::int64_t{4});
         const Answers contradicting = answersFrom({"training.global_batch_size=100"}); // not a multiple of 32
-        QVERIFY(!withChosenBatch(contradicting, 1, 8).has("training.micro_batch_size"));
+        QVERIFY(!withChosenBatch(contradicting, decisionAt(contradicting, 1, 8)).has("training.micro_batch_size"));
     }
     void pipelineLimitsTheStages()
     {
-        const PlanSearch s = searchPlans(answersFrom(
+        const auto [sJob, s] = decide(answersFrom(
             {"model.preset=llama-2-13b", "pipeline.stages=4", "hardware.gpus_per_node=8", "hardware.gpu=A100-80GB"}));
         for (const StepPrediction& p : s.candidates)
             QVERIFY(p.candidate.placement.stage <= 1);
@@ -210,8 +235,8 @@ private slots:
     {
         const QStringList base{"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8"};
         const QStringList off = base + QStringList{"training.zero_init=false"};
-        const PlanSearch with = searchPlans(answersFrom(base));
-        const PlanSearch without = searchPlans(answersFrom(off));
+        const auto [withJob, with] = decide(answersFrom(base));
+        const auto [withoutJob, without] = decide(answersFrom(off));
         QCOMPARE(with.candidates.size(), without.candidates.size());
         int compared = 0;
         for (const StepPrediction& a : with.candidates)
@@ -219,8 +244,8 @@ private slots:
                 if (planLabel(a.candidate) != planLabel(b.candidate))
                     continue;
                 const bool holds = a.candidate.placement.stage == 3 && !a.candidate.checkpointing;
-                // Only the chosen candidate keeps its memory by component (PlanSearch::candidates): size it again.
-                const StepPrediction sized = predictStep(without.job, b.candidate);
+                // Only the chosen candidate keeps its memory by component (ZeroDecision::candidates): size it again.
+                const StepPrediction sized = predictStep(*withoutJob.step, b.candidate);
                 const MemoryComponent* held = sized.memory.find("zero3_linear_held", MemoryPlace::Gpu);
                 QCOMPARE(held != nullptr && held->bytes > 0, holds);
                 QVERIFY(holds ? b.gpu.total > a.gpu.total : b.gpu.total == a.gpu.total);
@@ -232,8 +257,8 @@ private slots:
     }
     void componentsAddUpAndNothingOverflows()
     {
-        const PlanSearch s = searchPlans(answersFrom({"model.params=100T", "hardware.gpus_per_node=1",
-                                                      "model.seq_len=1000000", "training.micro_batch_size=64"}));
+        const auto [sJob, s] = decide(answersFrom({"model.params=100T", "hardware.gpus_per_node=1",
+                                                   "model.seq_len=1000000", "training.micro_batch_size=64"}));
         QVERIFY(!s.anyFits());
         for (const StepPrediction& p : s.candidates) {
             const GpuBytes& g = p.gpu;
@@ -244,5 +269,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestPlanSearch)
-#include "TestPlanSearch.moc"
+QTEST_APPLESS_MAIN(TestZeroDecision)
+#include "TestZeroDecision.moc"

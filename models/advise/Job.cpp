@@ -1,0 +1,75 @@
+// The job, resolved once; see Job.h.
+#include "advise/Job.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace dsw {
+
+namespace {
+
+constexpr double kGiB = 1073741824.0;
+
+nlohmann::ordered_json ruleJson(const std::optional<RuleBreak>& rule)
+{
+    if (!rule)
+        return nullptr;
+    return {{"code", rule->code}, {"message", rule->message}, {"source", rule->source}};
+}
+
+} // namespace
+
+Job resolveJob(const Answers& a)
+{
+    Job j;
+    j.gpu = GpuCatalog::instance().find(a.text("hardware.gpu"));
+    j.precision = resolvePrecision(a.text("training.precision"), j.gpu, a.text("software.deepspeed_version"));
+    j.optimizer = a.text("training.optimizer");
+
+    ParallelLayout& l = j.layout;
+    l.gpusPerNode = static_cast<int>(std::max<std::int64_t>(1, a.integer("hardware.gpus_per_node")));
+    l.nodes = static_cast<int>(std::max<std::int64_t>(1, a.integer("hardware.nodes")));
+    l.world = std::int64_t{l.gpusPerNode} * l.nodes;
+    l.pipeline = std::max<std::int64_t>(1, a.integer("pipeline.stages"));
+    l.data = std::max<std::int64_t>(1, l.world / (l.pipeline * l.tensor * l.sequence));
+    j.zeroLimit = zeroStageCap(j.optimizer, l.pipeline);
+
+    j.batch = batchKeys(a);
+    try {
+        j.step = stepJobFrom(a);
+    } catch (const std::invalid_argument& e) { // the model's shape contradicts itself: nothing can be sized
+        j.shapeError = e.what();
+    }
+    j.gpuCapacityBytes = a.number("hardware.gpu_memory_gib") * kGiB;
+    j.usableGpuBytes = j.gpuCapacityBytes * (1 - kPlanHeadroom);
+    j.hostBytesPerNode = a.number("hardware.cpu_memory_gib") * kGiB;
+    return j;
+}
+
+nlohmann::ordered_json toJson(const Job& j)
+{
+    nlohmann::ordered_json out;
+    out["gpu"] = j.gpu ? nlohmann::ordered_json(j.gpu->id) : nlohmann::ordered_json(nullptr);
+    out["precision"] = {{"asked", j.precision.asked},
+                        {"runs", j.precision.runs},
+                        {"reason", j.precision.reason},
+                        {"refused", ruleJson(j.precision.refused)}};
+    out["zero_stage_limit"] = {{"max_stage", j.zeroLimit.maxStage}, {"rule", ruleJson(j.zeroLimit.rule)}};
+    out["layout"] = {{"gpus_per_node", j.layout.gpusPerNode},
+                     {"nodes", j.layout.nodes},
+                     {"world", j.layout.world},
+                     {"data_parallel", j.layout.data},
+                     {"pipeline_parallel", j.layout.pipeline},
+                     {"tensor_parallel", j.layout.tensor},
+                     {"sequence_parallel", j.layout.sequence},
+                     {"expert_parallel", j.layout.expert}};
+    out["training_method"] = "full";
+    out["optimizer"] = j.optimizer;
+    out["gpu_capacity_bytes"] = j.gpuCapacityBytes;
+    out["gpu_usable_bytes"] = j.usableGpuBytes;
+    out["host_bytes_per_node"] = j.hostBytesPerNode;
+    out["shape_error"] = j.sized() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(j.shapeError);
+    return out;
+}
+
+} // namespace dsw

@@ -1,0 +1,61 @@
+#pragma once
+// The one model of the job: the answers resolved once into what every page needs — the GPU, the precision DeepSpeed
+// runs and why, the highest ZeRO stage the other features allow and why, the parallel layout, the training method,
+// the model's shape as the step model sizes it, and the bytes there are. makePlan builds it once and hands it to
+// every advisor and view; a fact two pages need is a field here, never re-derived from the answers' strings.
+#include "advise/BatchKeys.h"
+#include "estimate/StepModel.h"
+#include "knowledge/CombinationRules.h"
+#include "knowledge/GpuCatalog.h"
+#include "project/Answers.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace dsw {
+
+// How the world's GPUs are divided. Tensor, sequence and expert parallelism are not modelled yet: their degrees are
+// present and 1, so the code that adds them has one place to change.
+struct ParallelLayout {
+    int gpusPerNode = 1;
+    int nodes = 1;
+    std::int64_t world = 1;
+    std::int64_t pipeline = 1; // pipeline.stages
+    std::int64_t tensor = 1;
+    std::int64_t sequence = 1;
+    std::int64_t expert = 1;
+    std::int64_t data = 1; // world ÷ (pipeline × tensor × sequence), at least 1
+    // DeepSpeed refuses a topology whose degrees do not divide the world.
+    bool divides() const { return world % (pipeline * tensor * sequence) == 0; }
+};
+
+// How the model is trained. Only full fine-tuning (every parameter trained, 16 bytes each with Adam) is modelled.
+enum class TrainingMethod { Full };
+
+struct Job {
+    const GpuSpec* gpu = nullptr; // the catalog's entry for hardware.gpu; null when it is not one
+    PrecisionChoice precision;    // what DeepSpeed runs, with its reason (knowledge/CombinationRules.h)
+    ZeroStageCap zeroLimit;       // pipeline ⇒ stages 0–1, a 1-bit optimizer ⇒ stage 0, else 3
+    ParallelLayout layout;
+    TrainingMethod method = TrainingMethod::Full;
+    std::string optimizer; // training.optimizer (adamw, onebit-adam, …)
+    BatchKeys batch;       // the batch as the answers give it, before the ZeRO page picks a micro-batch
+    // The step model's job (estimate/StepModel.h); none when the model's shape contradicts itself (shapeError).
+    std::optional<StepJob> step;
+    std::string shapeError;
+    double gpuCapacityBytes = 0; // one GPU, hardware.gpu_memory_gib
+    double usableGpuBytes = 0;   // less kPlanHeadroom: what a plan may use
+    double hostBytesPerNode = 0; // hardware.cpu_memory_gib
+
+    bool sized() const { return step.has_value(); }
+    bool onebit() const { return isOnebitOptimizer(optimizer); }
+};
+
+Job resolveJob(const Answers& answers);
+
+// The job as `recommend --format json` prints it ("job").
+nlohmann::ordered_json toJson(const Job& job);
+
+} // namespace dsw

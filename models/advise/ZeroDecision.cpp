@@ -1,0 +1,354 @@
+// The ZeRO page's decision; see ZeroDecision.h.
+#include "advise/ZeroDecision.h"
+
+#include "util/Count.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <tuple>
+
+namespace dsw {
+
+namespace {
+
+// Every placement DeepSpeed runs as asked (NVMe only at stage 3, offload_param only at stage 3; deepspeed-facts §2.6).
+const Placement kPlacements[] = {
+    {0, "none", "none"}, {1, "none", "none"}, {2, "none", "none"}, {3, "none", "none"}, {1, "cpu", "none"},
+    {2, "cpu", "none"},  {3, "cpu", "none"},  {3, "cpu", "cpu"},   {3, "nvme", "cpu"},  {3, "nvme", "nvme"},
+};
+
+// Lower stages and less offload first: fewer collectives per layer and nothing crossing PCIe that the model
+// does not time (ZeRO-3's per-module fetch latency, for one).
+std::tuple<int, int, bool> simplicity(const StepPrediction& p)
+{
+    const Placement& pl = p.candidate.placement;
+    const int offloads = (pl.offloadOptimizer != "none") + (pl.offloadParam != "none");
+    return {offloads, pl.stage, p.candidate.checkpointing};
+}
+
+// Of the candidates `allowed` admits (ranked), the first; when it fits, the simplest of those that fit within
+// kTimeTie of its time.
+template <typename Allowed>
+std::optional<std::size_t> pickAmong(const std::vector<StepPrediction>& ranked, Allowed allowed)
+{
+    std::optional<std::size_t> first;
+    double fastest = 0;
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+        const StepPrediction& p = ranked[i];
+        if (!allowed(p))
+            continue;
+        if (!first) {
+            first = i;
+            fastest = p.time.total;
+            if (!p.fits())
+                break;
+            continue;
+        }
+        if (!p.fits() || p.time.total > fastest * kTimeTie)
+            break;
+        if (simplicity(p) < simplicity(ranked[*first]))
+            first = i;
+    }
+    return first;
+}
+
+// How far a plan is from fitting: the largest of needed ÷ available over GPU, host RAM and NVMe (≤ 1 fits).
+double overshoot(const StepPrediction& p, const StepJob& job)
+{
+    double worst = p.usableGpuBytes > 0 ? static_cast<double>(p.gpu.total) / p.usableGpuBytes : 1e30;
+    worst = std::max(worst,
+                     job.hostBytesPerNode > 0 ? static_cast<double>(p.cpuPerNode) / job.hostBytesPerNode
+                                              : (p.cpuPerNode > 0 ? 1e30 : 0));
+    if (job.nvmeBytesPerNode > 0)
+        worst = std::max(worst, static_cast<double>(p.nvmePerNode) / job.nvmeBytesPerNode);
+    return worst;
+}
+
+// Fitting plans fastest first (ties: less GPU memory); the rest by how far they are from fitting, those that
+// need an NVMe device the answers do not give last.
+bool ranksBefore(const StepPrediction& x, const StepPrediction& y, const StepJob& job)
+{
+    if (x.fits() != y.fits())
+        return x.fits();
+    if (x.fits())
+        return std::make_tuple(x.time.total, x.gpu.total) < std::make_tuple(y.time.total, y.gpu.total);
+    return std::make_tuple(!x.nvmeReady, overshoot(x, job), x.time.total)
+        < std::make_tuple(!y.nvmeReady, overshoot(y, job), y.time.total);
+}
+
+} // namespace
+
+bool ZeroChoices::any() const
+{
+    return stage || offloadOptimizer || offloadParam || checkpointing || microBatch || batchAsTyped || bf16States
+        || fp32Accumulation;
+}
+
+std::string ZeroChoices::text() const
+{
+    std::vector<std::string> parts;
+    if (stage)
+        parts.push_back("ZeRO stage " + std::to_string(*stage));
+    if (offloadOptimizer)
+        parts.push_back("optimizer offload " + *offloadOptimizer);
+    if (offloadParam)
+        parts.push_back("parameter offload " + *offloadParam);
+    if (checkpointing)
+        parts.push_back(std::string("activation checkpointing ") + (*checkpointing ? "on" : "off"));
+    if (batchAsTyped)
+        parts.push_back("batch settings (as typed)");
+    else if (microBatch)
+        parts.push_back("micro-batch " + std::to_string(*microBatch)
+                        + (accumulation ? " × accumulation " + std::to_string(*accumulation) : std::string()));
+    if (bf16States)
+        parts.push_back("bf16 optimizer states (ZeRO 1-3 only)");
+    if (fp32Accumulation)
+        parts.push_back("fp32 gradient accumulation (ZeRO-1 without optimizer offload only)");
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return out;
+}
+
+const StepPrediction* ZeroDecision::atStage(int stage) const
+{
+    for (const std::size_t i : stageTable) {
+        const Placement& p = candidates[i].candidate.placement;
+        if (p.stage == stage && p.offloadOptimizer == "none" && p.offloadParam == "none")
+            return &candidates[i];
+    }
+    return nullptr;
+}
+
+std::vector<std::int64_t> microBatchesFor(std::int64_t perRankSamples)
+{
+    std::vector<std::int64_t> out;
+    for (std::int64_t m = 1; m <= std::min<std::int64_t>(perRankSamples, 64) && out.size() < kMaxMicroBatches; ++m)
+        if (perRankSamples % m == 0)
+            out.push_back(m);
+    if (out.empty())
+        out.push_back(1);
+    return out;
+}
+
+namespace {
+
+ZeroChoices choicesFrom(const Answers& a, const Job& job)
+{
+    ZeroChoices f;
+    if (const std::string s = a.text("zero.stage"); s != "auto")
+        f.stage = std::stoi(s);
+    if (const std::string o = a.text("zero.offload_optimizer"); o != "auto")
+        f.offloadOptimizer = o;
+    if (const std::string o = a.text("zero.offload_param"); o != "auto")
+        f.offloadParam = o;
+    if (const std::string c = a.text("training.activation_checkpointing"); c != "auto")
+        f.checkpointing = c == "on";
+    f.batchAsTyped = job.batch.check.level == CheckLevel::Fail;
+    if (f.batchAsTyped || a.has("training.micro_batch_size")) {
+        f.microBatch = job.batch.microBatch;
+        if (a.has("training.gradient_accumulation_steps"))
+            f.accumulation = job.batch.gradientAccumulation;
+    }
+    f.bf16States = job.step->states == StatePrecision::Bf16;
+    f.fp32Accumulation = job.step->fp32GradAccumulation;
+    return f;
+}
+
+std::string seconds(double s)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, s < 10 ? "%.2f s" : "%.1f s", s);
+    return buf;
+}
+
+// "12% faster" from the slower plan's time to the faster one's.
+std::string percentFaster(double slower, double faster)
+{
+    if (faster <= 0 || slower <= faster)
+        return "as fast";
+    return std::to_string(static_cast<int>(std::lround((slower / faster - 1) * 100))) + "% faster";
+}
+
+// Per stage without offload, the fastest plan that fits (else the closest), whatever the user fixed; the chosen
+// plan and the wizard's pick stand in their stage's row (or in a row of their own when they offload).
+std::vector<std::size_t> stageTableOf(const ZeroDecision& d)
+{
+    const auto& c = d.candidates;
+    auto offloads = [&](std::size_t i) {
+        const Placement& p = c[i].candidate.placement;
+        return p.offloadOptimizer != "none" || p.offloadParam != "none";
+    };
+    auto stageOf = [&](std::size_t i) { return c[i].candidate.placement.stage; };
+    std::vector<std::size_t> rows;
+    for (int stage = 0; stage <= 3; ++stage) {
+        std::optional<std::size_t> best;
+        for (const std::size_t marked : {d.chosen, d.wizardPick.value_or(c.size())})
+            if (!best && marked < c.size() && stageOf(marked) == stage && !offloads(marked))
+                best = marked;
+        for (std::size_t i = 0; i < c.size() && !best; ++i) // ranked: the first is the best of its stage
+            if (stageOf(i) == stage && !offloads(i))
+                best = i;
+        if (best)
+            rows.push_back(*best);
+    }
+    if (!c.empty() && offloads(d.chosen))
+        rows.push_back(d.chosen);
+    if (d.wizardPick && *d.wizardPick != d.chosen && offloads(*d.wizardPick))
+        rows.push_back(*d.wizardPick);
+    return rows;
+}
+
+// The five fastest plans that fit after the chosen one, each with the one reason it is slower: the component of the
+// step time that grew most.
+std::vector<ZeroAlternative> alternativesOf(const ZeroDecision& d)
+{
+    std::vector<ZeroAlternative> out;
+    if (d.candidates.empty())
+        return out;
+    const StepPrediction& chosen = d.plan();
+    for (std::size_t i = 0; i < d.candidates.size() && out.size() < 5; ++i) {
+        const StepPrediction& p = d.candidates[i];
+        if (i == d.chosen || !p.fits())
+            continue;
+        const std::pair<double, const char*> deltas[] = {
+            {p.time.compute - chosen.time.compute,
+             p.candidate.checkpointing && !chosen.candidate.checkpointing
+                 ? "recomputes every layer's forward (activation checkpointing)"
+                 : "more compute per step"},
+            {p.time.communication - chosen.time.communication, "more communication per step"},
+            {p.time.offload - chosen.time.offload, "host transfers and the CPU optimizer step (offload)"},
+            {p.time.bubble - chosen.time.bubble, "a larger pipeline bubble"}};
+        const auto worst = std::max_element(std::begin(deltas), std::end(deltas));
+        std::string reason;
+        if (p.time.total > chosen.time.total * kTimeTie)
+            reason =
+                std::string(worst->second) + ": the chosen plan is " + percentFaster(p.time.total, chosen.time.total);
+        else if (d.userForced && !d.asked[i])
+            reason = std::string(p.time.total < chosen.time.total ? "faster" : "as fast") + ", but not with your "
+                + d.fixed.text();
+        else
+            reason = "within 2% of it, the step model's margin; the wizard takes the simplest of those";
+        out.push_back({i, reason});
+    }
+    return out;
+}
+
+} // namespace
+
+ZeroDecision decideZero(const Job& job, const Answers& a)
+{
+    ZeroDecision d;
+    const StepJob& stepJob = *job.step;
+    d.fixed = choicesFrom(a, job);
+    const ZeroChoices& f = d.fixed;
+    const int maxStage = job.zeroLimit.maxStage;
+    // The samples each rank takes per step, as the batch keys resolve them (a global batch given sets the
+    // accumulation); a micro-batch the user typed is kept, the default one is searched.
+    const std::int64_t perRank = std::max<std::int64_t>(1, job.batch.microBatch * job.batch.gradientAccumulation);
+
+    // An offload fixed with the stage is matched as DeepSpeed runs it there (knowledge/CombinationRules.h): NVMe
+    // optimizer offload below stage 3 runs as CPU offload, offload_param below stage 3 is ignored.
+    std::optional<std::string> optimizerAsRun = f.offloadOptimizer, paramAsRun = f.offloadParam;
+    if (f.stage) {
+        const PlacementAsRun run =
+            placementAsRun(*f.stage, f.offloadOptimizer.value_or("none"), f.offloadParam.value_or("none"));
+        if (f.offloadOptimizer)
+            optimizerAsRun = run.offloadOptimizer;
+        if (f.offloadParam)
+            paramAsRun = run.offloadParam;
+    }
+    // An offload no allowed stage supports is set aside (the ZeRO advice reports DeepSpeed's rule); the stage is kept.
+    const auto offloadPossible = [&] {
+        for (const Placement& p : kPlacements)
+            if (p.stage <= maxStage && (!f.stage || p.stage == *f.stage)
+                && (!optimizerAsRun || *optimizerAsRun == p.offloadOptimizer)
+                && (!paramAsRun || *paramAsRun == p.offloadParam))
+                return true;
+        return false;
+    }();
+    // bf16 master weights and optimizer states exist only at ZeRO 1-3: asking for them with the stage left to the
+    // wizard rules stage 0 out, as a fixed stage does. fp32 gradient accumulation runs at ZeRO-1 without optimizer
+    // offload only.
+    auto forcedMatch = [&](const StepCandidate& c) {
+        const Placement& p = c.placement;
+        return (!f.stage ? !(f.bf16States || f.fp32Accumulation) || p.stage >= 1 : p.stage == *f.stage)
+            && (!f.fp32Accumulation || f.offloadOptimizer || p.offloadOptimizer == "none")
+            && (!offloadPossible || !optimizerAsRun || *optimizerAsRun == p.offloadOptimizer)
+            && (!offloadPossible || !paramAsRun || *paramAsRun == p.offloadParam)
+            && (!f.checkpointing || *f.checkpointing == c.checkpointing)
+            && (!f.microBatch || c.microBatch == job.batch.microBatch);
+    };
+    std::vector<std::int64_t> micros = microBatchesFor(perRank);
+    if (const std::int64_t own = job.batch.microBatch; std::find(micros.begin(), micros.end(), own) == micros.end())
+        micros.push_back(own); // the answers' own micro-batch is always a candidate
+    // Activations per (checkpointing, micro-batch), shared by every placement (estimate/StepModel.h).
+    std::vector<ModelActivations> activations;
+    for (const bool ckpt : {false, true})
+        for (const std::int64_t micro : micros)
+            activations.push_back(stepActivations(stepJob, {kPlacements[0], ckpt, micro, perRank / micro}));
+    for (const Placement& p : kPlacements) {
+        if (p.stage > maxStage)
+            continue;
+        const ModelActivations* acts = activations.data();
+        for (const bool ckpt : {false, true})
+            for (const std::int64_t micro : micros) {
+                d.candidates.push_back(predictStep(stepJob, {p, ckpt, micro, perRank / micro}, *acts++));
+                d.candidates.back().memory = {}; // its figures are kept; the chosen one is sized again below
+            }
+    }
+    std::stable_sort(d.candidates.begin(), d.candidates.end(),
+                     [&](const StepPrediction& x, const StepPrediction& y) { return ranksBefore(x, y, stepJob); });
+    if (const auto pick = pickAmong(d.candidates, [](const StepPrediction&) { return true; });
+        pick && d.candidates[*pick].fits())
+        d.wizardPick = pick;
+    for (const StepPrediction& p : d.candidates)
+        d.asked.push_back(forcedMatch(p.candidate));
+    const auto forced = pickAmong(d.candidates, [&](const StepPrediction& p) { return forcedMatch(p.candidate); });
+    // A fixed choice no allowed placement supports leaves the wizard's ranking (the ZeRO advice says why).
+    d.chosen = forced ? *forced : d.wizardPick.value_or(0);
+    d.userForced = forced && f.any();
+    if (!d.candidates.empty()) {
+        StepPrediction& chosen = d.candidates[d.chosen];
+        chosen = predictStep(stepJob, chosen.candidate, chosen.activations);
+    }
+    d.stageTable = stageTableOf(d);
+    d.alternatives = alternativesOf(d);
+    return d;
+}
+
+Answers withChosenBatch(const Answers& a, const ZeroDecision& d)
+{
+    if (d.candidates.empty())
+        return a;
+    const StepCandidate& c = d.plan().candidate;
+    const BatchKeys batch = batchKeys(a);
+    if (a.has("training.micro_batch_size") || batch.check.level == CheckLevel::Fail
+        || (c.microBatch == batch.microBatch && c.accumulation == batch.gradientAccumulation))
+        return a;
+    Answers tuned = a;
+    tuned.set("training.micro_batch_size", c.microBatch);
+    tuned.set("training.gradient_accumulation_steps", c.accumulation);
+    return tuned;
+}
+
+nlohmann::ordered_json toJson(const ZeroDecision& d)
+{
+    nlohmann::ordered_json out;
+    out["candidates"] = nlohmann::ordered_json::array();
+    for (const StepPrediction& p : d.candidates)
+        out["candidates"].push_back(candidateJson(p));
+    out["chosen"] = d.chosen;
+    out["wizard_pick"] = d.wizardPick ? nlohmann::ordered_json(*d.wizardPick) : nlohmann::ordered_json(nullptr);
+    out["user_forced"] = d.userForced;
+    out["fixed_by_you"] = d.userForced ? d.fixed.text() : std::string();
+    out["stage_table"] = d.stageTable;
+    out["alternatives"] = nlohmann::ordered_json::array();
+    for (const ZeroAlternative& alt : d.alternatives)
+        out["alternatives"].push_back({{"index", alt.index}, {"reason", alt.reason}});
+    return out;
+}
+
+} // namespace dsw
