@@ -371,12 +371,11 @@ Advice adviseNvme(const Job& job, const Answers& a)
     adv.workflow = "nvme";
     const oj& aioDefaults = deepspeedKnowledgeMember("aio_defaults"); // keeps the file's key order
     static const oj kHandleDefaults = handleDefaults();
-    oj& details = adv.details; // set member by member: an initializer list copies every value once more
-    details["handle"] = nullptr;
-    details["tensor_location"] = a.text("nvme.tensor_location");
-    details["constructor_form"] = nullptr;
-    details["handle_defaults"] = kHandleDefaults;
-    details["ds_config_aio_defaults"] = aioDefaults;
+    adv.details["handle"] = nullptr;
+    adv.details["tensor_location"] = a.text("nvme.tensor_location");
+    adv.details["constructor_form"] = nullptr;
+    adv.details["handle_defaults"] = kHandleDefaults;
+    adv.details["ds_config_aio_defaults"] = aioDefaults;
 
     if (a.text("hardware.nvme") != "nvme") {
         adv.status = AdviceStatus::NotApplicable;

@@ -428,41 +428,40 @@ Advice adviseOnebit(const Job& job, const ZeroDecision* zero, const Answers& a)
     // Times are null where the step model gave none (verdict compute-unknown).
     auto seconds = [&](double value) { return s.timed ? oj(value) : oj(nullptr); };
     const StepTime& t = s.time();
-    // Written into adv.details in place (after any key set earlier), not built apart and copied member by member.
-    oj& d = adv.details;
-    d["suitable"] = suitable;
-    d["verdict"] = s.verdict;
-    d["basis"] = "ds-wizard's step-time model (estimate/StepModel), not a measurement";
-    d["zero_plan"] = zeroStage(zero) ? oj(planLabel(s.zeroPlan)) : oj(nullptr);
-    d["plan"] = planLabel(s.plan);
-    d["plan_is_zero_plan"] = zeroStage(zero) && !s.movedToStage0();
-    d["zero_plan_step_seconds"] = s.zeroStepSeconds > 0 ? oj(s.zeroStepSeconds) : oj(nullptr);
-    d["step_seconds"] = s.timed ? oj{{"total", t.total},
-                                     {"compute", t.compute},
-                                     {"communication", t.communication},
-                                     {"offload", t.offload},
-                                     {"bubble", t.bubble}}
-                                : oj(nullptr);
-    d["compute_seconds"] = seconds(t.compute);
-    d["communication_seconds"] = seconds(t.communication);
-    d["gradient_reduction_seconds"] = seconds(t.gradientReduction);
-    d["compression_stage_gradient_reduction_seconds"] = seconds(s.cost.compressedStage);
-    d["compressed_gradient_reduction_seconds"] = seconds(s.cost.compressedAverage);
-    d["communication_left_seconds"] = seconds(s.cost.communicationLeft);
-    d["step_seconds_left"] = seconds(s.cost.stepLeft);
-    d["step_time_saving_fraction"] = s.cost.saving ? oj(*s.cost.saving) : oj(nullptr);
-    d["network_gbps"] = s.nodeGbps;
-    d["nics_per_node"] = s.job ? oj(s.job->time.nicsPerNode) : oj(nullptr);
-    d["optimizer_type"] = chosen ? oj(kind.type) : oj(nullptr);
-    d["suggested_optimizer_type"] = kind.type;
-    d["precision"] = s.precision;
-    d["peak_tflops"] = s.job && s.job->time.denseTflops > 0 ? oj(s.job->time.denseTflops) : oj(nullptr);
-    d["mfu"] = s.job ? oj(s.job->time.mfu) : oj(nullptr);
-    d["tokens_per_gpu_step"] = s.job ? oj(s.plan.microBatch * s.plan.accumulation * s.job->seqLen) : oj(nullptr);
-    d["compression_ratio"] = s.cost.compression;
-    d["freeze_step"] = s.cost.freezeStep;
-    d["warmup_fraction"] = s.cost.warmup;
-    d["zero_stage0_fits"] = fits0 ? oj(*fits0) : oj(nullptr);
+    adv.details["suitable"] = suitable;
+    adv.details["verdict"] = s.verdict;
+    adv.details["basis"] = "ds-wizard's step-time model (estimate/StepModel), not a measurement";
+    adv.details["zero_plan"] = zeroStage(zero) ? oj(planLabel(s.zeroPlan)) : oj(nullptr);
+    adv.details["plan"] = planLabel(s.plan);
+    adv.details["plan_is_zero_plan"] = zeroStage(zero) && !s.movedToStage0();
+    adv.details["zero_plan_step_seconds"] = s.zeroStepSeconds > 0 ? oj(s.zeroStepSeconds) : oj(nullptr);
+    adv.details["step_seconds"] = s.timed ? oj{{"total", t.total},
+                                               {"compute", t.compute},
+                                               {"communication", t.communication},
+                                               {"offload", t.offload},
+                                               {"bubble", t.bubble}}
+                                          : oj(nullptr);
+    adv.details["compute_seconds"] = seconds(t.compute);
+    adv.details["communication_seconds"] = seconds(t.communication);
+    adv.details["gradient_reduction_seconds"] = seconds(t.gradientReduction);
+    adv.details["compression_stage_gradient_reduction_seconds"] = seconds(s.cost.compressedStage);
+    adv.details["compressed_gradient_reduction_seconds"] = seconds(s.cost.compressedAverage);
+    adv.details["communication_left_seconds"] = seconds(s.cost.communicationLeft);
+    adv.details["step_seconds_left"] = seconds(s.cost.stepLeft);
+    adv.details["step_time_saving_fraction"] = s.cost.saving ? oj(*s.cost.saving) : oj(nullptr);
+    adv.details["network_gbps"] = s.nodeGbps;
+    adv.details["nics_per_node"] = s.job ? oj(s.job->time.nicsPerNode) : oj(nullptr);
+    adv.details["optimizer_type"] = chosen ? oj(kind.type) : oj(nullptr);
+    adv.details["suggested_optimizer_type"] = kind.type;
+    adv.details["precision"] = s.precision;
+    adv.details["peak_tflops"] = s.job && s.job->time.denseTflops > 0 ? oj(s.job->time.denseTflops) : oj(nullptr);
+    adv.details["mfu"] = s.job ? oj(s.job->time.mfu) : oj(nullptr);
+    adv.details["tokens_per_gpu_step"] =
+        s.job ? oj(s.plan.microBatch * s.plan.accumulation * s.job->seqLen) : oj(nullptr);
+    adv.details["compression_ratio"] = s.cost.compression;
+    adv.details["freeze_step"] = s.cost.freezeStep;
+    adv.details["warmup_fraction"] = s.cost.warmup;
+    adv.details["zero_stage0_fits"] = fits0 ? oj(*fits0) : oj(nullptr);
     return adv;
 }
 

@@ -371,12 +371,19 @@ private slots:
         QVERIFY(act.at("logits_bytes").get<std::int64_t>() > 0);
         const oj& candidates = sm.at("candidates");
         QVERIFY(candidates.size() >= 20);
+        // The one candidate shape: recommend prints its candidates with exactly these keys.
+        const oj recommended = runJson({"recommend", "--set", "model.preset=llama-2-7b", "--set",
+                                        "hardware.gpu=A100-80GB", "--set", "model.seq_len=4096"});
+        const oj& printed = recommended.at("workflows").at("zero").at("candidates").at(0);
+        QCOMPARE(candidates.at(0).size(), printed.size());
+        for (auto it = printed.begin(); it != printed.end(); ++it)
+            QVERIFY2(candidates.at(0).contains(it.key()), it.key().c_str());
         bool seenUnfit = false;
         for (const oj& c : candidates) {
             for (const char* key :
-                 {"stage", "offload_optimizer", "offload_param", "activation_checkpointing", "micro_batch_size",
-                  "gradient_accumulation_steps", "gpu_bytes", "cpu_bytes_per_node", "nvme_bytes_per_node", "fits",
-                  "step_seconds", "tokens_per_second_per_gpu"})
+                 {"label", "stage", "offload_optimizer", "offload_param", "activation_checkpointing",
+                  "micro_batch_size", "gradient_accumulation_steps", "gpu_bytes", "cpu_bytes_per_node",
+                  "nvme_bytes_per_node", "fits", "step_seconds", "tokens_per_second_per_gpu"})
                 QVERIFY2(c.contains(key), key);
             const oj& g = c.at("gpu_bytes");
             QCOMPARE(g.at("total").get<std::int64_t>(),
