@@ -221,7 +221,7 @@ MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
         p.warn("oom-setup-not-given", unknownFigures(ran.notGiven), "");
     Cause cause;
     if (r.kind == OomKind::CudaOutOfMemory) {
-        const double given = answers.number("hardware.gpu_memory_gib") * kGiB;
+        const double given = plannedJob.gpuCapacityBytes;
         if (r.totalCapacity && given > 0
             && std::abs(static_cast<double>(*r.totalCapacity) - given) > kCapacityMismatch * given)
             p.warn("oom-gpu-memory-differs",

@@ -379,7 +379,7 @@ Advice adviseOnebit(const Job& job, const ZeroDecision* zero, const Answers& a)
     Advice adv;
     adv.workflow = "onebit";
     adv.status = AdviceStatus::Complete;
-    const std::string optimizer = a.text("training.optimizer");
+    const std::string& optimizer = job.optimizer;
     const auto chosenKind = onebitKind(optimizer);
     const bool chosen = chosenKind.has_value();
     // Not using one yet: judge the one the tutorials suggest (0/1 Adam first; 1-bit LAMB for LAMB users).

@@ -698,7 +698,7 @@ PipelineAdvice advisePipeline(const Job& job, const ZeroDecision* zero, const An
     Advice& adv = out.advice;
     adv.workflow = "pipeline";
     PipelineSetup s;
-    s.stages = static_cast<int>(a.integer("pipeline.stages"));
+    s.stages = static_cast<int>(job.layout.pipeline);
     if (s.stages <= 1) {
         adv.status = AdviceStatus::NotApplicable;
         adv.headline = "No pipeline: pipeline.stages is 1, so every GPU holds all layers (data parallelism only).";

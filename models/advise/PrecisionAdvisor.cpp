@@ -64,10 +64,11 @@ StepCandidate zeroPlanOf(const Answers& a, const ZeroDecision* zero)
 }
 
 // Why training.precision_states = bf16 cannot be written for this plan (DeepSpeed 0.19.5's rules), or empty.
-std::string bf16StatesRefusal(const Answers& a, const std::string& use, const StepCandidate& plan, std::string& source)
+std::string bf16StatesRefusal(const Job& job, const Answers& a, const StepCandidate& plan, std::string& source)
 {
     const std::string allowed = " Allowed: training.precision_states fp32, or bf16 with bf16 training at ZeRO stage "
                                 "1, 2 or 3 (Adam or AdamW when the optimizer is offloaded).";
+    const std::string& use = job.precision.runs;
     if (use != "bf16") {
         source = "ds-bf16-master-weights";
         return "training.precision_states = bf16 needs bf16 training, but this config trains in " + use
@@ -88,7 +89,7 @@ std::string bf16StatesRefusal(const Answers& a, const std::string& use, const St
                "asserts "
             + quoteOf("ds-bf16-master-stage") + allowed;
     }
-    const std::string optimizer = a.text("training.optimizer");
+    const std::string& optimizer = job.optimizer;
     if (plan.placement.offloadOptimizer != "none" && optimizer != "adam" && optimizer != "adamw") {
         source = "ds-bf16-master-offload";
         return "training.precision_states = bf16 with the optimizer offloaded to " + plan.placement.offloadOptimizer
@@ -102,12 +103,11 @@ std::string bf16StatesRefusal(const Answers& a, const std::string& use, const St
 // naming the input when it does not. Returns whether the keys are written.
 bool addPrecisionStates(Advice& adv, const Job& job, const ZeroDecision* zero, const Answers& a)
 {
-    const std::string& use = job.precision.runs;
     if (a.text("training.precision_states") != "bf16")
         return false;
     const StepCandidate plan = zeroPlanOf(a, zero);
     std::string source;
-    if (const std::string why = bf16StatesRefusal(a, use, plan, source); !why.empty()) {
+    if (const std::string why = bf16StatesRefusal(job, a, plan, source); !why.empty()) {
         adv.checks.push_back({CheckLevel::Fail, "precision-states-bf16-unsupported",
                               why + " The master weights and optimizer states stay fp32.", source});
         return false;

@@ -67,9 +67,8 @@ bool untestedUnderZero(const std::string& optimizer) { return optimizer == "lamb
 // Lamb under ZeRO: DeepSpeed refuses it unless zero_allow_untested_optimizer is set, so the wizard sets it and says
 // what that means (the user chose Lamb; swapping in Adam would change the training). FusedLamb is a CUDA kernel
 // only, so optimizer offload (which steps on the CPU) cannot run it: a failed check.
-void addOptimizerChecks(Advice& adv, const Placement& o, const Answers& a)
+void addOptimizerChecks(Advice& adv, const Placement& o, const std::string& optimizer)
 {
-    const std::string optimizer = a.text("training.optimizer");
     if (o.stage < 1 || !untestedUnderZero(optimizer))
         return;
     adv.fragment["zero_allow_untested_optimizer"] = true;
@@ -265,7 +264,7 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
             + (chosen.time.total > 0 ? ", " + seconds(chosen.time.total) + " per step" : std::string())
             + " by ds-wizard's step-time model)";
     adv.fragment = zeroFragment(placement, a);
-    addOptimizerChecks(adv, placement, a);
+    addOptimizerChecks(adv, placement, job.optimizer);
 
     const std::string cpuFormula = "offloaded states and pinned buffers per node, as DeepSpeed's code allocates them";
     if (fits)
