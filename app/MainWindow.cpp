@@ -8,10 +8,10 @@
 #include "FindingsView.h"
 #include "JsonPreview.h"
 #include "MemoryChart.h"
+#include "Pages.h"
 #include "ProjectDocument.h"
 #include "RecentFiles.h"
 #include "StepSidebar.h"
-#include "Steps.h"
 #include "SummaryPage.h"
 #include "WhyView.h"
 #include "WorkflowPage.h"
@@ -77,7 +77,7 @@ MainWindow::MainWindow(QWidget* parent)
 {
     initResources();
     setObjectName(QStringLiteral("mainWindow"));
-    for (const auto& step : wizardSteps()) {
+    for (const auto& step : wizardPages()) {
         if (step == "summary")
             continue;
         auto* page = new WorkflowPage(step, this);
@@ -548,9 +548,8 @@ bool MainWindow::applyMemoryStep(int index)
 {
     if (index < 0)
         return false;
-    return applyWithPreview(previewMemoryStep(m_document->project().answers, m_document->plan().memorySteps,
-                                              static_cast<std::size_t>(index)),
-                            {});
+    return applyWithPreview(
+        previewRemedy(m_document->project().answers, m_document->plan().remedies, static_cast<std::size_t>(index)), {});
 }
 
 bool MainWindow::applySuggestion(const std::string& pointer)
@@ -605,7 +604,7 @@ void MainWindow::showSuggestionsNeed(const std::vector<std::string>& ids)
 void MainWindow::showStep(const std::string& step)
 {
     m_current = step;
-    const auto steps = wizardSteps();
+    const auto steps = wizardPages();
     const auto index = std::find(steps.begin(), steps.end(), step) - steps.begin();
     // Brought up to date before it is shown: the buttons it makes are shown with it, not an event later.
     rebuildIfStale(m_pages->widget(static_cast<int>(index)));
@@ -621,7 +620,7 @@ void MainWindow::goToStep(const std::string& step)
 
 void MainWindow::next(int direction)
 {
-    const auto steps = wizardSteps();
+    const auto steps = wizardPages();
     auto index = std::find(steps.begin(), steps.end(), m_current) - steps.begin();
     // Marking the step done changes the document: its refresh is the step change's, one for both.
     ++m_refreshHeld;
@@ -697,12 +696,12 @@ void MainWindow::refresh()
     showSuggestionsNeed(plan.suggestionsNeed);
     rebuildIfStale(m_pages->currentWidget());
     rebuildIfStale(m_tabs->currentWidget());
-    std::vector<std::pair<std::string, StepState>> states;
-    for (const auto& step : wizardSteps())
-        states.emplace_back(step, stepState(plan, project, step));
+    std::vector<std::pair<std::string, PageState>> states;
+    for (const auto& step : wizardPages())
+        states.emplace_back(step, pageState(plan, project, step));
     m_sidebar->showStates(states, m_current);
     if (!m_editedId.empty()) {
-        // An edit that moved the global batch without touching a batch input says so (Steps.h: batchChangeNote).
+        // An edit that moved the global batch without touching a batch input says so (Pages.h: batchChangeNote).
         if (const std::string note = batchChangeNote(m_configBeforeEdit, plan.config, m_editedId); !note.empty())
             statusBar()->showMessage(QString::fromStdString(note), 20000);
         m_editedId.clear();

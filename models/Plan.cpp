@@ -104,7 +104,7 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
     plan.pipeline = std::move(pipeline.stages);
     MemoryAdvice memory = adviseMemory(plan.job, source); // the setup the user ran (memory.ran_*), not the ZeRO pick
     plan.workflows.push_back(std::move(memory.advice));
-    plan.memorySteps = std::move(memory.steps);
+    plan.remedies = std::move(memory.remedies);
     plan.workflows.push_back(adviseNvme(plan.job, answers));
     plan.workflows.push_back(adviseOnebit(plan.job, zero, answers));
     plan.workflows.push_back(adviseSparse(plan.job, answers));

@@ -26,7 +26,7 @@ struct Plan {
     Job job;                                  // the answers resolved once
     std::optional<ZeroDecision> zero;         // the ZeRO page's decision; none when the job cannot be sized
     PipelineStages pipeline;                  // the pipeline page's stages (no parts without a pipeline plan)
-    std::vector<memory::Step> memorySteps;    // the out-of-memory page's changes, in order
+    std::vector<memory::Remedy> remedies;     // the out-of-memory page's changes, in order
     std::vector<Advice> workflows;            // in the order of workflowIds()
     nlohmann::ordered_json config;            // the composed ds_config
     std::vector<Finding> findings;            // between workflows

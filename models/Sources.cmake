@@ -182,8 +182,8 @@ set(DSW_MODELS_LINT_SOURCES
 set(DSW_MODELS_ROOT_SOURCES
     Plan.cpp
     Plan.h
-    Steps.cpp
-    Steps.h
+    Pages.cpp
+    Pages.h
 )
 
 set(DSW_MODEL_SOURCES

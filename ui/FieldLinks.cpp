@@ -1,7 +1,7 @@
 #include "FieldLinks.h"
 
 #include "BoundedText.h"
-#include "Steps.h"
+#include "Pages.h"
 #include "project/InputLabels.h"
 
 #include <QCoreApplication>
@@ -29,7 +29,7 @@ QString bracketed(const QString& inner, int depth) { return depth > 0 ? " [" + i
 QString pageWords(const std::string& id)
 {
     const std::string page = inputPage(id);
-    return page.empty() ? QString() : QString::fromStdString(stepTitle(page));
+    return page.empty() ? QString() : QString::fromStdString(pageTitle(page));
 }
 } // namespace
 

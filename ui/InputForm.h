@@ -1,5 +1,5 @@
 #pragma once
-#include "Steps.h"
+#include "Pages.h"
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
 

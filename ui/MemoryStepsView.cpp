@@ -15,14 +15,14 @@ MemoryStepsView::MemoryStepsView(QWidget* parent)
     : QWidget(parent)
     , m_rows(new QVBoxLayout(this))
 {
-    setObjectName(QStringLiteral("memorySteps"));
+    setObjectName(QStringLiteral("remedies"));
     m_rows->setContentsMargins(0, 0, 0, 0);
 }
 
-void MemoryStepsView::showSteps(const std::vector<memory::Step>& steps)
+void MemoryStepsView::showSteps(const std::vector<memory::Remedy>& steps)
 {
     std::string shown; // what the rows show: an unchanged list keeps its widgets
-    for (const memory::Step& s : steps)
+    for (const memory::Remedy& s : steps)
         shown += s.change + '\x1f' + s.tradeoff + '\x1f' + std::to_string(s.saving.value_or(-1)) + '\x1f'
             + std::to_string(s.gpuAfter.value_or(-1)) + '\x1e';
     if (shown == m_shown)
@@ -40,7 +40,7 @@ void MemoryStepsView::showSteps(const std::vector<memory::Step>& steps)
         m_rows->addWidget(heading);
     }
     for (int i = 0; i < m_count; ++i) {
-        const memory::Step& s = steps[static_cast<std::size_t>(i)];
+        const memory::Remedy& s = steps[static_cast<std::size_t>(i)];
         QString text = tr("%1. %2").arg(i + 1).arg(boundedForDisplay(withInputLabels(s.change)));
         if (s.saving)
             text += tr(" — saves %1").arg(QString::fromStdString(formatGiB(static_cast<double>(*s.saving))));

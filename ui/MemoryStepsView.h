@@ -10,13 +10,13 @@ class QVBoxLayout;
 namespace dsw {
 
 // The out-of-memory plan's steps on the memory page, each with its expected saving and an Apply… button that asks
-// for a preview of the change (applyRequested); the steps are the plan's (Plan::memorySteps).
+// for a preview of the change (applyRequested); the steps are the plan's (Plan::remedies).
 class MemoryStepsView : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MemoryStepsView)
 public:
     explicit MemoryStepsView(QWidget* parent = nullptr);
-    void showSteps(const std::vector<memory::Step>& steps);
+    void showSteps(const std::vector<memory::Remedy>& steps);
     int stepCount() const { return m_count; }
 
 signals:

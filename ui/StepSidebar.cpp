@@ -8,8 +8,8 @@ StepSidebar::StepSidebar(QWidget* parent)
     : QListWidget(parent)
 {
     setObjectName(QStringLiteral("stepSidebar"));
-    for (const auto& step : wizardSteps()) {
-        auto* item = new QListWidgetItem(QString::fromStdString(stepTitle(step)), this);
+    for (const auto& step : wizardPages()) {
+        auto* item = new QListWidgetItem(QString::fromStdString(pageTitle(step)), this);
         item->setData(Qt::UserRole, QString::fromStdString(step));
     }
     connect(this, &QListWidget::currentRowChanged, this, [this](int row) {
@@ -31,7 +31,7 @@ std::string StepSidebar::stepAt(int row) const
     return it ? it->data(Qt::UserRole).toString().toStdString() : std::string();
 }
 
-void StepSidebar::showStates(const std::vector<std::pair<std::string, StepState>>& states, const std::string& current)
+void StepSidebar::showStates(const std::vector<std::pair<std::string, PageState>>& states, const std::string& current)
 {
     const QSignalBlocker blocker(this);
     for (int row = 0; row < count(); ++row) {
@@ -43,12 +43,12 @@ void StepSidebar::showStates(const std::vector<std::pair<std::string, StepState>
             if (id != step)
                 continue;
             switch (state) {
-            case StepState::Complete: mark = QStringLiteral("✓ "); break;
-            case StepState::NeedsInput:
-            case StepState::Conflict: mark = QStringLiteral("! "); break;
-            case StepState::NotVisited: mark = QStringLiteral("○ "); break;
-            case StepState::Changed: mark = QStringLiteral("↻ "); break;
-            case StepState::NotUsed: mark = QStringLiteral("– "); break;
+            case PageState::Complete: mark = QStringLiteral("✓ "); break;
+            case PageState::NeedsInput:
+            case PageState::Conflict: mark = QStringLiteral("! "); break;
+            case PageState::NotVisited: mark = QStringLiteral("○ "); break;
+            case PageState::Changed: mark = QStringLiteral("↻ "); break;
+            case PageState::NotUsed: mark = QStringLiteral("– "); break;
             }
             tip = QString::fromStdString(toString(state));
         }
@@ -56,7 +56,7 @@ void StepSidebar::showStates(const std::vector<std::pair<std::string, StepState>
             mark = QStringLiteral("● ");
             setCurrentRow(row);
         }
-        it->setText(mark + QString::fromStdString(stepTitle(step)));
+        it->setText(mark + QString::fromStdString(pageTitle(step)));
         it->setToolTip(tip);
         it->setData(Qt::UserRole + 1, tip);
     }

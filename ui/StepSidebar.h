@@ -1,5 +1,5 @@
 #pragma once
-#include "Steps.h"
+#include "Pages.h"
 
 #include <QListWidget>
 
@@ -11,7 +11,7 @@ class StepSidebar : public QListWidget {
     Q_DISABLE_COPY_MOVE(StepSidebar)
 public:
     explicit StepSidebar(QWidget* parent = nullptr);
-    void showStates(const std::vector<std::pair<std::string, StepState>>& states, const std::string& current);
+    void showStates(const std::vector<std::pair<std::string, PageState>>& states, const std::string& current);
     std::string stepAt(int row) const;
     // As wide as the longest step title: the splitter gives the sidebar this width and no more.
     QSize sizeHint() const override;

@@ -2,7 +2,7 @@
 
 #include "BoundedText.h"
 #include "FieldLinks.h"
-#include "Steps.h"
+#include "Pages.h"
 #include "project/InputLabels.h"
 
 #include <QHBoxLayout>
@@ -25,11 +25,11 @@ std::vector<std::string> inputsNamed(const Plan& plan, const Project& project, c
         if (std::find(ids.begin(), ids.end(), id) == ids.end())
             ids.push_back(id);
     };
-    const StepState state = stepState(plan, project, advice.workflow);
-    if (state == StepState::NeedsInput || state == StepState::NotUsed || state == StepState::Conflict)
+    const PageState state = pageState(plan, project, advice.workflow);
+    if (state == PageState::NeedsInput || state == PageState::NotUsed || state == PageState::Conflict)
         for (const auto& id : advice.missing)
             add(id);
-    if (state == StepState::Conflict) {
+    if (state == PageState::Conflict) {
         std::vector<std::string> messages;
         for (const auto& c : advice.checks)
             if (c.level == CheckLevel::Fail)
@@ -88,7 +88,7 @@ void SummaryPage::showProject(const Project& project, const Plan& plan)
 {
     QString h = "<table cellspacing=6>";
     for (const auto& advice : plan.workflows) {
-        // The words come from models/ (Steps.h: reviewText): "applied" only when the config holds the change.
+        // The words come from models/ (Pages.h: reviewText): "applied" only when the config holds the change.
         QString what = boundedForDisplay(reviewText(plan, project, advice.workflow)).toHtmlEscaped(); // may quote
         if (const auto ids = inputsNamed(plan, project, advice); !ids.empty())
             what += "<br>" + tr("Go to: %1").arg(linkedInputs(ids));

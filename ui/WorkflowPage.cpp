@@ -4,9 +4,9 @@
 #include "FieldLinks.h"
 #include "InputForm.h"
 #include "MemoryStepsView.h"
+#include "Pages.h"
 #include "PipelineChart.h"
 #include "StageTable.h"
-#include "Steps.h"
 #include "project/InputLabels.h"
 
 #include <QLabel>
@@ -107,7 +107,7 @@ void WorkflowPage::showProject(const Project& project, const Plan& plan)
         for (const auto& c : advice->checks)
             if (c.level == level)
                 lines << linkedFieldText(mark(level) + " " + c.message, m_step);
-    const bool optional = stepState(plan, project, m_step) == StepState::NotUsed;
+    const bool optional = pageState(plan, project, m_step) == PageState::NotUsed;
     for (const auto& m : advice->missing) {
         const QString label = QString::fromStdString(inputLabel(m)).toHtmlEscaped();
         const QString link = fieldPageLink(m, m_step);
@@ -121,7 +121,7 @@ void WorkflowPage::showProject(const Project& project, const Plan& plan)
     if (m_pipelineChart)
         m_pipelineChart->showStages(plan.pipeline, advice->headline);
     if (m_memorySteps)
-        m_memorySteps->showSteps(plan.memorySteps);
+        m_memorySteps->showSteps(plan.remedies);
 }
 
 void WorkflowPage::takeFocusForLinks()

@@ -94,7 +94,7 @@ ChangePreview previewEdits(const Answers& answers, std::string title, std::vecto
     return p;
 }
 
-ChangePreview previewMemoryStep(const Answers& answers, const std::vector<memory::Step>& steps, std::size_t index)
+ChangePreview previewRemedy(const Answers& answers, const std::vector<memory::Remedy>& steps, std::size_t index)
 {
     if (index >= steps.size()) {
         ChangePreview p;
@@ -106,7 +106,7 @@ ChangePreview previewMemoryStep(const Answers& answers, const std::vector<memory
     std::string attention, loss;
     std::vector<std::string> notes;
     for (std::size_t i = 0; i <= index; ++i) {
-        const memory::Step& step = steps[i];
+        const memory::Remedy& step = steps[i];
         if (step.setupAfter)
             s = *step.setupAfter;
         if (step.attentionAfter)

@@ -43,11 +43,11 @@ Answers withEdits(Answers answers, const std::vector<AnswerEdit>& edits);
 // The preview of `edits` on `answers` (edits equal to the current answer are dropped).
 ChangePreview previewEdits(const Answers& answers, std::string title, std::vector<AnswerEdit> edits);
 
-// The out-of-memory plan's step `index` (Plan::memorySteps): the steps build on each other, so
+// The out-of-memory plan's step `index` (Plan::remedies): the steps build on each other, so
 // applying step k sets the answers for steps 1..k together (what step k's saving assumes). The setup the job ran
 // (memory.ran_*) is pinned where it followed an answer the change moves, so the diagnosis still describes the
 // failed run.
-ChangePreview previewMemoryStep(const Answers& answers, const std::vector<memory::Step>& steps, std::size_t index);
+ChangePreview previewRemedy(const Answers& answers, const std::vector<memory::Remedy>& steps, std::size_t index);
 
 // An import suggestion: `pointer` in the config set to `to`. The answer that holds that key (zero.stage for
 // /zero_optimization/stage, ...) is set with it; a key no answer holds changes nothing the step model sizes.

@@ -61,7 +61,7 @@ std::string unknownFigures(const std::vector<std::string>& notGiven)
 }
 
 // The message's PyTorch-allocated bytes (else reserved) against the predicted peak allocated for the setup it ran.
-void compareWithPrediction(Planner& p, const OomReport& r, const RanSetup& ran)
+void compareWithPrediction(RemedyPlanner& p, const OomReport& r, const RanSetup& ran)
 {
     const std::optional<std::int64_t> seen = r.allocated ? r.allocated : r.reserved;
     if (!seen || *seen <= 0 || !ran.notGiven.empty())
@@ -102,7 +102,7 @@ void addMessageEstimates(Advice& adv, const OomReport& r)
     add("Reserved but unallocated", r.reservedUnallocated, how);
 }
 
-std::string headlineFor(const OomReport& r, const Cause& c, const std::vector<Step>& steps)
+std::string headlineFor(const OomReport& r, const Cause& c, const std::vector<Remedy>& steps)
 {
     std::string h = r.kind == OomKind::CudaOutOfMemory
         ? r.device + " out of memory" + (r.gpuIndex ? " on GPU " + num(*r.gpuIndex) : std::string())
@@ -213,7 +213,7 @@ MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
     }
     const FailedJob job = failedJobFrom(plannedJob, answers, r.totalCapacity);
     const RanSetup ran = ranSetupFrom(answers);
-    Planner p{job, ran.setup, adv, {}, std::nullopt, ""};
+    RemedyPlanner p{job, ran.setup, adv, {}, std::nullopt, ""};
     const StepPrediction ranPrediction = predict(job, ran.setup);
     adv.details["ran_setup"] = candidateJson(ranPrediction);
     adv.details["ran_setup_not_given"] = ran.notGiven;
@@ -274,8 +274,8 @@ MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
         oj{{"id", cause.id}, {"text", cause.text}, {"source", cause.source.empty() ? oj(nullptr) : oj(cause.source)}};
     adv.details["shortfall_bytes"] = r.triedToAllocate && r.free ? oj(*r.triedToAllocate - *r.free) : oj(nullptr);
     oj steps = oj::array();
-    for (std::size_t i = 0; i < p.steps.size(); ++i) {
-        const Step& s = p.steps[i];
+    for (std::size_t i = 0; i < p.remedies.size(); ++i) {
+        const Remedy& s = p.remedies[i];
         steps.push_back(oj{{"id", s.id},
                            {"change", s.change},
                            {"config", s.config},
@@ -300,10 +300,10 @@ MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
             adv.snippets.push_back({"python", title, s.code});
     }
     adv.details["steps"] = steps;
-    adv.headline = headlineFor(r, cause, p.steps);
-    out.steps = p.steps;
+    adv.headline = headlineFor(r, cause, p.remedies);
+    out.remedies = p.remedies;
     addUnique(adv.sources, cause.source);
-    for (const auto& s : p.steps)
+    for (const auto& s : p.remedies)
         addUnique(adv.sources, s.source);
     for (const auto& c : adv.checks)
         addUnique(adv.sources, c.source);

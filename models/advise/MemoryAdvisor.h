@@ -10,7 +10,8 @@ namespace dsw {
 
 struct MemoryAdvice {
     Advice advice;
-    std::vector<memory::Step> steps; // the changes in order, each building on the ones before (Apply previews them)
+    std::vector<memory::Remedy>
+        remedies; // the changes in order, each building on the ones before (Apply previews them)
 };
 
 // Out-of-memory diagnosis: the parsed message, the likely cause, and a step-by-step plan of config changes with

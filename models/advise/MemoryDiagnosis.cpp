@@ -17,11 +17,11 @@ std::string gib(double bytes) { return formatGiB(bytes); }
 std::string num(std::int64_t v) { return std::to_string(v); }
 
 // The allocator setting the message itself names; messages without a hint get the one of their PyTorch generation.
-Step allocatorStep(const OomReport& r, std::optional<std::int64_t> gap)
+Remedy allocatorStep(const OomReport& r, std::optional<std::int64_t> gap)
 {
     const std::string own = r.allocatorHint.empty() ? "" : " (the message's own hint)";
     if (r.allocatorHint == "max_split_size_mb" || (r.allocatorHint.empty() && r.format == OomFormat::Old))
-        return makeStep(
+        return makeRemedy(
             "allocator-max-split", "Stop PyTorch's allocator from splitting large blocks" + own, nullptr,
             "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:512", "",
             "PyTorch's docs: " + quoteExcerpt("pytorch-max-split", "Performance cost")
@@ -29,18 +29,18 @@ Step allocatorStep(const OomReport& r, std::optional<std::int64_t> gap)
                   "torch.cuda.memory_summary(). Newer PyTorch versions print expandable_segments:True as their "
                   "hint instead.",
             "pytorch-max-split", gap);
-    return makeStep("allocator-expandable-segments",
-                    "Let PyTorch's allocator grow segments instead of splitting them" + own, nullptr,
-                    "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", "",
-                    "No extra compute or communication; PyTorch's docs mark the option experimental. It recovers at "
-                    "most the reserved-but-unallocated memory.",
-                    "pytorch-cuda-alloc", gap);
+    return makeRemedy("allocator-expandable-segments",
+                      "Let PyTorch's allocator grow segments instead of splitting them" + own, nullptr,
+                      "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", "",
+                      "No extra compute or communication; PyTorch's docs mark the option experimental. It recovers at "
+                      "most the reserved-but-unallocated memory.",
+                      "pytorch-cuda-alloc", gap);
 }
 
 // Stage 3 gathers each module's 16-bit weights to GPU 0 and copies them to rank 0's CPU when saving.
-Step gatherOffStep(std::int64_t saving)
+Remedy gatherOffStep(std::int64_t saving)
 {
-    return makeStep(
+    return makeRemedy(
         "gather-off",
         "Do not gather 16-bit weights when saving; convert the ZeRO checkpoint offline with zero_to_fp32.py",
         oj{{"zero_optimization", {{"stage3_gather_16bit_weights_on_model_save", false}}}}, "",
@@ -88,7 +88,7 @@ std::string causeLabel(const std::string& id)
     return id;
 }
 
-Cause diagnoseCuda(const OomReport& r, Planner& p)
+Cause diagnoseCuda(const OomReport& r, RemedyPlanner& p)
 {
     const FailedJob& j = p.job;
     const double capacity = j.gpuCapacity;
@@ -165,7 +165,7 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
     // The first-line fixes: kernels that hold less, smaller buckets, and the allocator's setting.
     const bool training = c.id != "model-load" && c.id != "checkpoint-save-gather";
     if (training) {
-        p.kernelSteps(c.id != "single-allocation");
+        p.kernelRemedies(c.id != "single-allocation");
         if (!fragmented && c.id != "single-allocation")
             p.add(allocatorStep(r, gap && *gap > 0 ? *gap : std::optional<std::int64_t>()));
     }
@@ -178,7 +178,7 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
                                     "ds-zero-init"});
         } else {
             const std::int64_t whole = 2 * j.params;
-            Step init = makeStep(
+            Remedy init = makeRemedy(
                 "zero-init",
                 "Build the model under deepspeed.zero.Init" + std::string(p.setup.stage < 3 ? " (stage 3)" : ""),
                 oj{{"zero_optimization", {{"stage", 3}}}}, "", kZeroInitCode,
@@ -191,16 +191,16 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
             if (p.add(std::move(init)))
                 p.setup = atStage3;
         }
-        p.modelStateSteps();
+        p.modelStateRemedies();
     } else if (c.id == "checkpoint-save-gather") {
         p.add(gatherOffStep(2 * j.largest));
     } else if (c.id == "activations" || c.id == "single-allocation" || (c.id == "fragmentation" && acts >= states)) {
-        p.activationSteps();
+        p.activationRemedies();
         if (c.id != "single-allocation")
-            p.modelStateSteps();
+            p.modelStateRemedies();
     } else {
-        p.modelStateSteps();
-        p.activationSteps();
+        p.modelStateRemedies();
+        p.activationRemedies();
     }
     // Only memory really held by others: the listed entries other than this process's own, and, where the message
     // gives them, total − free − this process agreeing (both above kOomSizeTolerance).
@@ -218,7 +218,7 @@ Cause diagnoseCuda(const OomReport& r, Planner& p)
     return c;
 }
 
-Cause diagnoseHostKill(Planner& p)
+Cause diagnoseHostKill(RemedyPlanner& p)
 {
     const FailedJob& j = p.job;
     const std::string& phase = j.phase;
@@ -236,7 +236,7 @@ Cause diagnoseHostKill(Planner& p)
     }
     const std::int64_t offloadNeed = offloadHostBytes(j, p.setup);
     if (offloading && (training || (phase == "unknown" && offloadNeed > j.cpuBytes))) {
-        Step pin = makeStep(
+        Remedy pin = makeRemedy(
             "pin-memory-off", "Turn off pinned memory for the offloaded states", nullptr, "", "",
             "Pinned (page-locked) host memory makes the copies between GPU and CPU faster; without it they are slower. "
             "No sourced estimate of the memory it saves.",
@@ -252,7 +252,8 @@ Cause diagnoseHostKill(Planner& p)
             Setup next = p.setup;
             next.stage = 3;
             next.offloadOptimizer = "nvme";
-            if (p.add(makeStep("offload-optimizer-nvme", "Offload the optimizer states to NVMe instead of host RAM",
+            if (p.add(
+                    makeRemedy("offload-optimizer-nvme", "Offload the optimizer states to NVMe instead of host RAM",
                                oj{{"zero_optimization", {{"stage", 3}, {"offload_optimizer", p.offloadBlock("nvme")}}}},
                                "", "", "Slower than CPU offload, and the heavy write traffic wears the SSD.",
                                "ds-offload-stages", offloadHostBytes(j, p.setup) - offloadHostBytes(j, next))))
@@ -294,7 +295,7 @@ Cause diagnoseHostKill(Planner& p)
     int bytes = 4;
     auto sixteenBit = [&] {
         const std::int64_t count = zeroInit ? j.largest : j.params;
-        p.add(makeStep(
+        p.add(makeRemedy(
             "load-16-bit", "Load the weights in 16-bit instead of fp32", nullptr, "",
             "model = AutoModelForCausalLM.from_pretrained(name, torch_dtype=torch.bfloat16, low_cpu_mem_usage=True)\n",
             "PyTorch builds models in fp32 by default (4 bytes); in 16-bit each parameter takes 2. DeepSpeed's "
@@ -313,13 +314,13 @@ Cause diagnoseHostKill(Planner& p)
             return;
         }
         const bool added = p.add(
-            makeStep("zero-init",
-                     "Build the model under deepspeed.zero.Init" + std::string(p.setup.stage < 3 ? " (stage 3)" : ""),
-                     oj{{"zero_optimization", {{"stage", 3}}}}, "", kZeroInitCode,
-                     "Each process then holds only the largest layer whole while the model is built. "
-                         + std::string(p.setup.stage < 3 ? "Stage 3 moves 1.5× the communication of stages 0–2."
-                                                         : "No run-time cost: the setup is already stage 3."),
-                     "ds-estimators", loadHostBytes(j, j.params, bytes) - loadHostBytes(j, j.largest, bytes)));
+            makeRemedy("zero-init",
+                       "Build the model under deepspeed.zero.Init" + std::string(p.setup.stage < 3 ? " (stage 3)" : ""),
+                       oj{{"zero_optimization", {{"stage", 3}}}}, "", kZeroInitCode,
+                       "Each process then holds only the largest layer whole while the model is built. "
+                           + std::string(p.setup.stage < 3 ? "Stage 3 moves 1.5× the communication of stages 0–2."
+                                                           : "No run-time cost: the setup is already stage 3."),
+                       "ds-estimators", loadHostBytes(j, j.params, bytes) - loadHostBytes(j, j.largest, bytes)));
         if (added) {
             zeroInit = true;
             p.setup.stage = 3;
@@ -335,7 +336,7 @@ Cause diagnoseHostKill(Planner& p)
     return c;
 }
 
-Cause diagnoseBatch(const OomReport& r, Planner& p, const Answers& a)
+Cause diagnoseBatch(const OomReport& r, RemedyPlanner& p, const Answers& a)
 {
     const std::string source = "ds-batch-assert";
     if (!r.batchTrain) {
@@ -358,7 +359,7 @@ Cause diagnoseBatch(const OomReport& r, Planner& p, const Answers& a)
                      "size of "
                    + num(a.dataParallelSize()) + ": the config was written for a different number of GPUs.",
                "ds-batch");
-    p.add(makeStep(
+    p.add(makeRemedy(
         "batch-train-size",
         "Set train_batch_size to " + num(m) + " × " + num(g) + " × " + num(w) + " = " + num(product),
         oj{{"train_batch_size", product}, {"train_micro_batch_size_per_gpu", m}, {"gradient_accumulation_steps", g}},
@@ -367,19 +368,19 @@ Cause diagnoseBatch(const OomReport& r, Planner& p, const Answers& a)
             + "; a learning-rate schedule tuned for " + num(T) + " may need adjusting.",
         "ds-batch"));
     if (m > 0 && w > 0 && T % (m * w) == 0 && T / (m * w) != g)
-        p.add(makeStep("batch-accumulation",
-                       "Keep train_batch_size " + num(T) + " with gradient accumulation " + num(T) + " / (" + num(m)
-                           + " × " + num(w) + ") = " + num(T / (m * w)),
-                       oj{{"train_batch_size", T},
-                          {"train_micro_batch_size_per_gpu", m},
-                          {"gradient_accumulation_steps", T / (m * w)}},
-                       "", "", "None: the global batch stays " + num(T) + ".", "ds-batch"));
-    p.add(makeStep("batch-infer", "Leave train_batch_size out and let DeepSpeed infer it",
-                   oj{{"train_micro_batch_size_per_gpu", m}, {"gradient_accumulation_steps", g}}, "", "",
-                   "The global batch then follows the GPU count (" + num(m) + " × " + num(g)
-                       + " × GPUs), so it changes "
-                         "whenever the world size does.",
-                   "ds-batch-infer"));
+        p.add(makeRemedy("batch-accumulation",
+                         "Keep train_batch_size " + num(T) + " with gradient accumulation " + num(T) + " / (" + num(m)
+                             + " × " + num(w) + ") = " + num(T / (m * w)),
+                         oj{{"train_batch_size", T},
+                            {"train_micro_batch_size_per_gpu", m},
+                            {"gradient_accumulation_steps", T / (m * w)}},
+                         "", "", "None: the global batch stays " + num(T) + ".", "ds-batch"));
+    p.add(makeRemedy("batch-infer", "Leave train_batch_size out and let DeepSpeed infer it",
+                     oj{{"train_micro_batch_size_per_gpu", m}, {"gradient_accumulation_steps", g}}, "", "",
+                     "The global batch then follows the GPU count (" + num(m) + " × " + num(g)
+                         + " × GPUs), so it changes "
+                           "whenever the world size does.",
+                     "ds-batch-infer"));
     return {"batch-config",
             "DeepSpeed checks train_batch_size = micro-batch × gradient accumulation × world size before "
             "training starts: "

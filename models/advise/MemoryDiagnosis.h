@@ -15,11 +15,11 @@ struct Cause {
 };
 
 // PyTorch's CUDA message: from the phase, the message's numbers and the estimates.
-Cause diagnoseCuda(const OomReport& report, Planner& planner);
+Cause diagnoseCuda(const OomReport& report, RemedyPlanner& planner);
 // A host kill: host RAM at load, with offload, or while saving.
-Cause diagnoseHostKill(Planner& planner);
+Cause diagnoseHostKill(RemedyPlanner& planner);
 // DeepSpeed's batch assertion: the identity with the printed numbers, and consistent values.
-Cause diagnoseBatch(const OomReport& report, Planner& planner, const Answers& answers);
+Cause diagnoseBatch(const OomReport& report, RemedyPlanner& planner, const Answers& answers);
 
 std::string setupLabel(const Setup& setup); // "ZeRO-2, optimizer on CPU, activation checkpointing on, micro-batch 4"
 std::string causeLabel(const std::string& causeId); // a short phrase for the headline

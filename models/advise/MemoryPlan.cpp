@@ -124,10 +124,10 @@ std::string deviceName(const std::string& device)
     return device == "cpu" ? "CPU" : device == "nvme" ? "NVMe" : device;
 }
 
-Step makeStep(std::string id, std::string change, oj config, std::string env, std::string code, std::string tradeoff,
-              std::string source, std::optional<std::int64_t> saving)
+Remedy makeRemedy(std::string id, std::string change, oj config, std::string env, std::string code,
+                  std::string tradeoff, std::string source, std::optional<std::int64_t> saving)
 {
-    Step step;
+    Remedy step;
     step.id = std::move(id);
     step.change = std::move(change);
     step.config = std::move(config);
@@ -139,12 +139,12 @@ Step makeStep(std::string id, std::string change, oj config, std::string env, st
     return step;
 }
 
-void Planner::warn(const std::string& code, const std::string& message, const std::string& source)
+void RemedyPlanner::warn(const std::string& code, const std::string& message, const std::string& source)
 {
     adv.checks.push_back({CheckLevel::Warn, code, message, source});
 }
 
-bool Planner::add(Step step)
+bool RemedyPlanner::add(Remedy step)
 {
     if (step.saving && *step.saving <= 0)
         return false; // e.g. answers where the largest layer is as big as the model
@@ -154,11 +154,11 @@ bool Planner::add(Step step)
         step.tradeoff += " The saving shown is at most what was in use (" + inUseBasis
             + "): the step model predicts more than that for this setup.";
     }
-    steps.push_back(std::move(step));
+    remedies.push_back(std::move(step));
     return true;
 }
 
-bool Planner::gpuStep(Step step, const Setup& next)
+bool RemedyPlanner::gpuRemedy(Remedy step, const Setup& next)
 {
     const std::int64_t before = gpuTotal(job, setup), after = gpuTotal(job, next);
     // A saturated estimate (CheckedMath.h) is a lower bound: what a step saves from it is unknown.
@@ -171,7 +171,7 @@ bool Planner::gpuStep(Step step, const Setup& next)
     return true;
 }
 
-bool Planner::jobStep(Step step, const FailedJob& next)
+bool RemedyPlanner::jobRemedy(Remedy step, const FailedJob& next)
 {
     const std::int64_t before = gpuTotal(job, setup), after = gpuTotal(next, setup);
     step.saving = before == kSaturated ? std::nullopt : std::optional<std::int64_t>(subSat(before, after));
@@ -186,7 +186,7 @@ bool Planner::jobStep(Step step, const FailedJob& next)
     return true;
 }
 
-void Planner::kernelSteps(bool buckets)
+void RemedyPlanner::kernelRemedies(bool buckets)
 {
     const AttentionImpl best = job.bestAttention.impl;
     if (job.step.attention == AttentionImpl::Eager && best != AttentionImpl::Eager) {
@@ -194,53 +194,56 @@ void Planner::kernelSteps(bool buckets)
         next.step.attention = best;
         const bool flash = best == AttentionImpl::Flash;
         const std::string name(toString(best));
-        jobStep(makeStep("attention-" + name,
-                         std::string("Use the ") + (flash ? "FlashAttention-2" : "scaled_dot_product_attention")
-                             + " attention kernel instead of eager attention",
-                         nullptr, "",
-                         "# Hugging Face Transformers\nmodel = AutoModelForCausalLM.from_pretrained(name, "
-                         "attn_implementation=\""
-                             + name + "\")\n",
-                         "Eager attention keeps the s×s attention probabilities of every head for backward; "
-                             + std::string(flash ? "FlashAttention-2 recomputes them in the backward pass and keeps "
-                                                   "only q, k, v, the output and a log-sum-exp. "
-                                                 : "torch's fused kernel does not keep them. ")
-                             + job.bestAttention.reason + (job.bestAttention.reason.ends_with('.') ? " " : ". ")
-                             + "Exact attention: the results are the same up to rounding.",
-                         flash ? "flashattention" : "torch-sdpa"),
-                next);
+        jobRemedy(
+            makeRemedy("attention-" + name,
+                       std::string("Use the ") + (flash ? "FlashAttention-2" : "scaled_dot_product_attention")
+                           + " attention kernel instead of eager attention",
+                       nullptr, "",
+                       "# Hugging Face Transformers\nmodel = AutoModelForCausalLM.from_pretrained(name, "
+                       "attn_implementation=\""
+                           + name + "\")\n",
+                       "Eager attention keeps the s×s attention probabilities of every head for backward; "
+                           + std::string(flash ? "FlashAttention-2 recomputes them in the backward pass and keeps "
+                                                 "only q, k, v, the output and a log-sum-exp. "
+                                               : "torch's fused kernel does not keep them. ")
+                           + job.bestAttention.reason + (job.bestAttention.reason.ends_with('.') ? " " : ". ")
+                           + "Exact attention: the results are the same up to rounding.",
+                       flash ? "flashattention" : "torch-sdpa"),
+            next);
     }
     if (job.step.loss == LossImpl::Standard) {
         FailedJob next = job;
         next.step.loss = LossImpl::Fused;
-        jobStep(makeStep("fused-loss", "Use a fused linear cross-entropy (Liger-Kernel) instead of the standard loss",
-                         nullptr, "",
-                         "# Hugging Face Transformers with Liger-Kernel (pip install liger-kernel)\n"
-                         "from liger_kernel.transformers import AutoLigerKernelForCausalLM\n"
-                         "model = AutoLigerKernelForCausalLM.from_pretrained(name)\n",
-                         "The standard loss materialises the logits in fp32 (micro-batch × sequence × vocabulary); "
-                         "the fused kernel makes them chunk by chunk and never holds them whole. A little extra "
-                         "compute for the chunking; the model must be one Liger-Kernel patches.",
-                         "liger-flce"),
-                next);
+        jobRemedy(makeRemedy("fused-loss",
+                             "Use a fused linear cross-entropy (Liger-Kernel) instead of the standard loss", nullptr,
+                             "",
+                             "# Hugging Face Transformers with Liger-Kernel (pip install liger-kernel)\n"
+                             "from liger_kernel.transformers import AutoLigerKernelForCausalLM\n"
+                             "model = AutoLigerKernelForCausalLM.from_pretrained(name)\n",
+                             "The standard loss materialises the logits in fp32 (micro-batch × sequence × vocabulary); "
+                             "the fused kernel makes them chunk by chunk and never holds them whole. A little extra "
+                             "compute for the chunking; the model must be one Liger-Kernel patches.",
+                             "liger-flce"),
+                  next);
     }
     // DeepSpeedExamples' bf16_master_weight configs run ZeRO-3 with reduce_bucket_size 5e7, a tenth of the default.
     constexpr std::int64_t kSmallerBucket = 50'000'000;
     if (buckets && setup.stage >= 1 && job.step.buffers.reduceBucketSize > kSmallerBucket) {
         FailedJob next = job;
         next.step.buffers.reduceBucketSize = kSmallerBucket;
-        jobStep(makeStep("reduce-bucket",
-                         "Smaller reduce buckets: reduce_bucket_size " + formatCount(job.step.buffers.reduceBucketSize)
-                             + " → " + formatCount(kSmallerBucket) + " elements",
-                         oj{{"zero_optimization", {{"reduce_bucket_size", kSmallerBucket}}}}, "", "",
-                         "Gradients are reduced in more, smaller collectives: slightly less overlap of communication "
-                         "with the backward pass. DeepSpeedExamples' ZeRO-3 configs use 5e7.",
-                         setup.stage == 3 ? "ds-mem-z3-ipg-bucket" : "ds-mem-z12-ipg-buckets"),
-                next);
+        jobRemedy(
+            makeRemedy("reduce-bucket",
+                       "Smaller reduce buckets: reduce_bucket_size " + formatCount(job.step.buffers.reduceBucketSize)
+                           + " → " + formatCount(kSmallerBucket) + " elements",
+                       oj{{"zero_optimization", {{"reduce_bucket_size", kSmallerBucket}}}}, "", "",
+                       "Gradients are reduced in more, smaller collectives: slightly less overlap of communication "
+                       "with the backward pass. DeepSpeedExamples' ZeRO-3 configs use 5e7.",
+                       setup.stage == 3 ? "ds-mem-z3-ipg-bucket" : "ds-mem-z12-ipg-buckets"),
+            next);
     }
 }
 
-oj Planner::offloadBlock(const std::string& device) const
+oj RemedyPlanner::offloadBlock(const std::string& device) const
 {
     oj block{{"device", device}};
     if (device == "nvme" && !job.nvmePath.empty()) // never "": DeepSpeed reads it as the working directory
@@ -249,16 +252,16 @@ oj Planner::offloadBlock(const std::string& device) const
     return block;
 }
 
-void Planner::activationSteps()
+void RemedyPlanner::activationRemedies()
 {
-    const std::size_t before = steps.size();
+    const std::size_t before = remedies.size();
     if (setup.micro > 1) {
         Setup next = setup;
         const std::int64_t d = smallestFactor(setup.micro);
         next.micro /= d;
         next.accumulation *= d;
-        gpuStep(
-            makeStep(
+        gpuRemedy(
+            makeRemedy(
                 "micro-batch",
                 "Micro-batch " + num(setup.micro) + " → " + num(next.micro) + ", gradient accumulation "
                     + num(setup.accumulation) + " → " + num(next.accumulation) + " (same global batch)",
@@ -274,8 +277,8 @@ void Planner::activationSteps()
     if (!setup.checkpointing) {
         Setup next = setup;
         next.checkpointing = true;
-        gpuStep(
-            makeStep(
+        gpuRemedy(
+            makeRemedy(
                 "activation-checkpointing", "Turn on activation checkpointing", nullptr, "",
                 "# Hugging Face Transformers\nmodel.gradient_checkpointing_enable()\n\n"
                 "# Plain PyTorch / DeepSpeed: wrap each transformer block\n"
@@ -285,12 +288,12 @@ void Planner::activationSteps()
                 "zero-paper-ckpt"),
             next);
     }
-    if (steps.size() == before && (setup.micro > 1 || !setup.checkpointing))
+    if (remedies.size() == before && (setup.micro > 1 || !setup.checkpointing))
         warn("oom-activations-not-the-peak",
              "A smaller micro-batch or activation checkpointing would not lower the predicted peak: for this setup the "
              "step model puts it in the optimizer step, when the activations are already freed.",
              "ds-mem-engine-wrapper");
-    else if (steps.size() == before)
+    else if (remedies.size() == before)
         warn("oom-activations-at-minimum",
              "The micro-batch is already 1 and activation checkpointing is on: the activations left ("
                  + gib(activations(job, setup))
@@ -298,7 +301,7 @@ void Planner::activationSteps()
              "korthikanti");
 }
 
-void Planner::modelStateSteps()
+void RemedyPlanner::modelStateRemedies()
 {
     if (job.limit.maxStage == 0) {
         warn(job.limit.rule->code,
@@ -313,22 +316,22 @@ void Planner::modelStateSteps()
         if (gpuTotal(job, next) >= gpuTotal(job, setup))
             continue; // e.g. one data-parallel GPU: partitioning saves nothing
         const bool third = target == 3;
-        gpuStep(
-            makeStep("zero-stage-" + num(target), "ZeRO stage " + num(setup.stage) + " → " + num(target),
-                     oj{{"zero_optimization", {{"stage", target}}}}, "", "",
-                     third ? "Stage 3 moves 3Ψ elements per step instead of 2Ψ: 1.5× the communication of stages 0–2."
-                           : "No extra communication: stages 1 and 2 move the same 2Ψ elements per step as plain data "
-                             "parallelism.",
-                     third ? "zero-paper-comm" : "zero-paper-comm-nocost"),
-            next);
+        gpuRemedy(makeRemedy(
+                      "zero-stage-" + num(target), "ZeRO stage " + num(setup.stage) + " → " + num(target),
+                      oj{{"zero_optimization", {{"stage", target}}}}, "", "",
+                      third ? "Stage 3 moves 3Ψ elements per step instead of 2Ψ: 1.5× the communication of stages 0–2."
+                            : "No extra communication: stages 1 and 2 move the same 2Ψ elements per step as plain data "
+                              "parallelism.",
+                      third ? "zero-paper-comm" : "zero-paper-comm-nocost"),
+                  next);
     }
     if (top < 3)
         warn(job.limit.rule->code, "ZeRO stages above " + num(top) + " are not suggested: " + job.limitReason(),
              job.limit.rule->source);
-    offloadSteps();
+    offloadRemedies();
 }
 
-void Planner::offloadSteps()
+void RemedyPlanner::offloadRemedies()
 {
     const double perGpuTraffic = 4.0 * static_cast<double>(job.params) / static_cast<double>(job.dataParallel);
     // Host RAM decides between CPU and NVMe: NVMe only at stage 3 with a configured drive (deepspeed-facts §2.6).
@@ -356,19 +359,19 @@ void Planner::offloadSteps()
         next.offloadOptimizer = "cpu";
         placeOn(next);
         oj zero{{"stage", next.stage}, {"offload_optimizer", offloadBlock(next.offloadOptimizer)}};
-        gpuStep(
-            makeStep("offload-optimizer",
-                     "Offload the optimizer states to " + deviceName(next.offloadOptimizer)
-                         + (next.stage != setup.stage ? " (at stage " + num(next.stage) + ")" : ""),
-                     oj{{"zero_optimization", zero}}, "", "",
-                     "Moves about " + gib(perGpuTraffic)
-                         + " per GPU per step over PCIe (16-bit gradients out, updated "
-                           "parameters back) and runs the optimizer step on the CPU (DeepSpeedCPUAdam); needs about "
-                         + gib(offloadHostBytes(job, next)) + " of host RAM per node."
-                         + (next.offloadOptimizer == "nvme"
-                                ? " NVMe offload also wears the SSD with heavy write traffic."
-                                : ""),
-                     "zero-offload-paper"),
+        gpuRemedy(
+            makeRemedy("offload-optimizer",
+                       "Offload the optimizer states to " + deviceName(next.offloadOptimizer)
+                           + (next.stage != setup.stage ? " (at stage " + num(next.stage) + ")" : ""),
+                       oj{{"zero_optimization", zero}}, "", "",
+                       "Moves about " + gib(perGpuTraffic)
+                           + " per GPU per step over PCIe (16-bit gradients out, updated "
+                             "parameters back) and runs the optimizer step on the CPU (DeepSpeedCPUAdam); needs about "
+                           + gib(offloadHostBytes(job, next)) + " of host RAM per node."
+                           + (next.offloadOptimizer == "nvme"
+                                  ? " NVMe offload also wears the SSD with heavy write traffic."
+                                  : ""),
+                       "zero-offload-paper"),
             next);
     }
     if (setup.offloadParam != "none")
@@ -389,19 +392,19 @@ void Planner::offloadSteps()
     const std::string movedOptimizer = next.offloadOptimizer != setup.offloadOptimizer
         ? ", the optimizer states to " + deviceName(next.offloadOptimizer)
         : "";
-    gpuStep(makeStep("offload-param",
-                     "Offload the parameters to " + deviceName(next.offloadParam) + movedOptimizer
-                         + (setup.stage < 3 ? " (stage 3)" : ""),
-                     oj{{"zero_optimization",
-                         {{"stage", 3},
-                          {"offload_optimizer", offloadBlock(next.offloadOptimizer)},
-                          {"offload_param", offloadBlock(next.offloadParam)}}}},
-                     "", "",
-                     "Fetches about " + gib(perGpuTraffic)
-                         + " per GPU per step over PCIe (parameters for the forward and the "
-                           "backward pass); offload_param is valid only with stage 3.",
-                     "ds-offload-param-stage3"),
-            next);
+    gpuRemedy(makeRemedy("offload-param",
+                         "Offload the parameters to " + deviceName(next.offloadParam) + movedOptimizer
+                             + (setup.stage < 3 ? " (stage 3)" : ""),
+                         oj{{"zero_optimization",
+                             {{"stage", 3},
+                              {"offload_optimizer", offloadBlock(next.offloadOptimizer)},
+                              {"offload_param", offloadBlock(next.offloadParam)}}}},
+                         "", "",
+                         "Fetches about " + gib(perGpuTraffic)
+                             + " per GPU per step over PCIe (parameters for the forward and the "
+                               "backward pass); offload_param is valid only with stage 3.",
+                         "ds-offload-param-stage3"),
+              next);
 }
 
 } // namespace dsw::memory

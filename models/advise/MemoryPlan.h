@@ -67,7 +67,7 @@ std::int64_t loadHostBytes(const FailedJob& job, std::int64_t count, int bytes);
 std::string deviceName(const std::string& device); // cpu → CPU, nvme → NVMe
 
 // One suggested change. `saving` and `gpuAfter` are empty where no sourced estimate exists.
-struct Step {
+struct Remedy {
     std::string id; // stable: what kind of change, for the UI and tests
     std::string change;
     nlohmann::ordered_json config; // null unless a ds_config change
@@ -80,15 +80,15 @@ struct Step {
     std::optional<LossImpl> lossAfter;
 };
 
-Step makeStep(std::string id, std::string change, nlohmann::ordered_json config, std::string env, std::string code,
-              std::string tradeoff, std::string source, std::optional<std::int64_t> saving = std::nullopt);
+Remedy makeRemedy(std::string id, std::string change, nlohmann::ordered_json config, std::string env, std::string code,
+                  std::string tradeoff, std::string source, std::optional<std::int64_t> saving = std::nullopt);
 
 // The plan under construction: the job, the setup as the steps so far left it, and the advice its checks go to.
-struct Planner {
+struct RemedyPlanner {
     FailedJob job; // a step may change it (the attention or loss kernel, the bucket size)
     Setup setup;
     Advice& adv;
-    std::vector<Step> steps;
+    std::vector<Remedy> remedies;
     // No step saves more than was in use: the message's reserved (else allocated) bytes, else the GPU or host RAM.
     std::optional<std::int64_t> inUse;
     std::string inUseBasis; // "the message's 74.0 GiB reserved by PyTorch"
@@ -96,23 +96,23 @@ struct Planner {
     void warn(const std::string& code, const std::string& message, const std::string& source);
     // Adds a step unless its estimated saving is zero or negative (a step without an estimate is kept); a saving
     // above inUse is cut to it, and the step says so.
-    bool add(Step step);
+    bool add(Remedy remedy);
     // A GPU-side step: its saving is the prediction before minus after; when it saves, the setup moves on.
-    bool gpuStep(Step step, const Setup& next);
+    bool gpuRemedy(Remedy step, const Setup& next);
     // The same for a change of the job (kernel, buckets); when it saves, the job moves on.
-    bool jobStep(Step step, const FailedJob& next);
+    bool jobRemedy(Remedy step, const FailedJob& next);
     nlohmann::ordered_json offloadBlock(const std::string& device) const;
 
     // The first-line fixes: an attention kernel that does not materialise the s×s scores, a fused loss, a
     // smaller reduce bucket (when `buckets`).
-    void kernelSteps(bool buckets);
+    void kernelRemedies(bool buckets);
     // Smaller micro-batch with more accumulation, then activation checkpointing.
-    void activationSteps();
+    void activationRemedies();
     // Higher ZeRO stages (as far as the answers allow), then optimizer and parameter offload.
-    void modelStateSteps();
+    void modelStateRemedies();
 
 private:
-    void offloadSteps();
+    void offloadRemedies();
 };
 
 } // namespace dsw::memory

@@ -399,7 +399,7 @@ Advice adviseOnebit(const Job& job, const ZeroDecision* zero, const Answers& a)
         adv.headline = (suitable ? "Switching to " + kind.name + " would likely pay off — "
                                  : std::string("No strong case for a 1-bit optimizer — "))
             + verdict;
-        adv.recommendsAgainst = !suitable; // the Summary says so instead of "applied" (Steps.h)
+        adv.recommendsAgainst = !suitable; // the Summary says so instead of "applied" (Pages.h)
         if (!suitable)
             adv.details["recommends"] = "against";
     }

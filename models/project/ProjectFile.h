@@ -10,7 +10,7 @@
 namespace dsw {
 
 // A workflow the user finished: which, when (ISO 8601, supplied by the caller), what it concluded, and a
-// fingerprint of the advice reviewed (Steps.h: adviceFingerprint; empty in files written before it existed).
+// fingerprint of the advice reviewed (Pages.h: adviceFingerprint; empty in files written before it existed).
 struct HandledWorkflow {
     std::string workflow;
     std::string at;
@@ -44,7 +44,7 @@ struct Project {
     // wizard's suggestions the user accepted (JSON pointers into the composed config). Null when not imported.
     nlohmann::ordered_json importedConfig;
     std::vector<std::string> acceptedSuggestions;
-    ImportedText importedText; // saved as "imported_text" when not empty
+    ImportedText importedText;                                                // saved as "imported_text" when not empty
     nlohmann::ordered_json unknownKeys = nlohmann::ordered_json::object();    // kept on re-save
     nlohmann::ordered_json unknownAnswers = nlohmann::ordered_json::object(); // ids this version does not know
 

@@ -42,7 +42,7 @@ done <<'PLANTED'
 models/advise/PipelineAdvisor.cpp|    const int stage = zero.details["recommended"]["stage"].get<int>();
 ui/StageTable.cpp|    const auto& rows = zero.details.at("stage_table");
 app/MainWindow.cpp|    if (memory->details.contains("steps")) {}
-models/Steps.cpp|    const oj& d = advice.details;
+models/Pages.cpp|    const oj& d = advice.details;
 models/advise/ZeroAdvisor.cpp|    if (adv.details["fits"] == true) {}
 PLANTED
 exit $failed

@@ -32,8 +32,8 @@ advise/ZeroAdvisor.cpp|lint/ConfigLinter.h|advise and lint never include each ot
 config/ConfigDiff.cpp|advise/Advice.h|advise and config never include each other
 util/Count.cpp|knowledge/GpuCatalog.h|util comes first
 estimate/ZeroPaperMemory.h|advise/ZeroAdvisor.h|estimate comes before advise
-lint/ValueLint.cpp|Plan.h|only Steps may include Plan
-Plan.cpp|Steps.h|Plan comes before Steps
+lint/ValueLint.cpp|Plan.h|only Pages may include Plan
+Plan.cpp|Pages.h|Plan comes before Pages
 advise/ZeroAdvisor.cpp|ZeroAdvisor.h|includes name the folder
 PLANTED
 exit $failed

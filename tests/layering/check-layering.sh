@@ -2,8 +2,8 @@
 # check-layering.sh MODELS_DIR: fails, naming file, line and include, when a file of models/ includes from a
 # folder its own folder may not use. The layering (README, "Code map"):
 #   util < knowledge < project < {estimate, config};  estimate < advise;  config < lint;
-#   {advise, lint, config} < Plan < Steps;  advise and config/lint never include each other.
-# Every include of a models/ header names its folder ("advise/ZeroAdvisor.h"); only Plan and Steps sit at
+#   {advise, lint, config} < Plan < Pages;  advise and config/lint never include each other.
+# Every include of a models/ header names its folder ("advise/ZeroAdvisor.h"); only Plan and Pages sit at
 # the root, and only they may include the root. Bash, no Python: it runs on a fresh Debian machine.
 set -euo pipefail
 models=$(cd "${1:?usage: check-layering.sh MODELS_DIR}" && pwd)
@@ -18,7 +18,7 @@ may_include() { # the folders a file of folder $1 may include from
         advise) echo "util knowledge project estimate advise" ;;
         lint) echo "util knowledge project config lint" ;;
         Plan) echo "util knowledge project estimate advise config lint Plan" ;;
-        Steps) echo "util knowledge project estimate advise config lint Plan Steps" ;;
+        Pages) echo "util knowledge project estimate advise config lint Plan Pages" ;;
         *) echo "" ;;
     esac
 }
@@ -30,11 +30,11 @@ while IFS= read -r -d '' file; do
     if [[ $rel == */* ]]; then
         folder=${rel%%/*}
     else
-        folder=${rel%.*} # Plan or Steps
+        folder=${rel%.*} # Plan or Pages
     fi
     allowed=$(may_include "$folder")
     if [ -z "$allowed" ]; then
-        echo "models/$rel: is in no folder of the layering (util, knowledge, project, estimate, advise, config, lint, or Plan/Steps at the root)" >&2
+        echo "models/$rel: is in no folder of the layering (util, knowledge, project, estimate, advise, config, lint, or Plan/Pages at the root)" >&2
         violations=$((violations + 1))
         continue
     fi
@@ -48,7 +48,7 @@ while IFS= read -r -d '' file; do
             if [ ! -e "$models/$inc" ]; then
                 continue # not a models/ header (a generated or third-party one)
             fi
-        elif [ -e "$models/$inc" ] && [[ $inc == Plan.h || $inc == Steps.h ]]; then
+        elif [ -e "$models/$inc" ] && [[ $inc == Plan.h || $inc == Pages.h ]]; then
             target=${inc%.h}
         elif [ -e "$(dirname "$file")/$inc" ]; then
             report "models/$rel:$line" "$inc" "name its folder (\"folder/Name.h\", from models/)"

@@ -56,7 +56,7 @@ private:
     }
     static int stepIndex(MainWindow& w, const std::string& id)
     {
-        const auto& steps = w.document()->plan().memorySteps;
+        const auto& steps = w.document()->plan().remedies;
         for (std::size_t i = 0; i < steps.size(); ++i)
             if (steps[i].id == id)
                 return static_cast<int>(i);
@@ -73,7 +73,7 @@ private slots:
         w.show();
         withOutOfMemoryMessage(w);
         w.goToStep("memory");
-        auto* view = w.findChild<MemoryStepsView*>("memorySteps");
+        auto* view = w.findChild<MemoryStepsView*>("remedies");
         QVERIFY(view && view->stepCount() > 0);
         const int stage3 = stepIndex(w, "zero-stage-3");
         QVERIFY(stage3 >= 0);

@@ -4,9 +4,9 @@
 #include "FieldLinks.h"
 #include "FindingsView.h"
 #include "MainWindow.h"
+#include "Pages.h"
 #include "ProjectDocument.h"
 #include "Screenshot.h"
-#include "Steps.h"
 #include "SummaryPage.h"
 #include "TestSettings.h"
 #include "project/InputLabels.h"
@@ -163,7 +163,7 @@ private slots:
         for (const char* id : {"memory.oom_message", "hardware.nvme", "hardware.nvme_path"})
             QVERIFY2(hrefs(html).contains(fieldHref(id)), id);
         const QString text = summary->toPlainText();
-        QVERIFY2(text.contains(QString::fromStdString("Go to: Out-of-memory message (in " + stepTitle("memory") + ")")),
+        QVERIFY2(text.contains(QString::fromStdString("Go to: Out-of-memory message (in " + pageTitle("memory") + ")")),
                  qPrintable(text)); // the page as the sidebar names it
         QVERIFY2(text.contains("Go to: Local NVMe (in ZeRO), NVMe mount path (in ZeRO)"), qPrintable(text));
         QVERIFY(!text.contains("hardware.nvme"));
@@ -200,7 +200,7 @@ private slots:
         QVERIFY2(note.contains("the config keeps its keys and values as the file has them"), qPrintable(note));
         const std::string clipping = "training.gradient_clipping";
         QVERIFY2(note.contains(QString::fromStdString("“" + inputLabel(clipping) + "” (in "
-                                                      + stepTitle(inputPage(clipping)) + ") keeps its default")),
+                                                      + pageTitle(inputPage(clipping)) + ") keeps its default")),
                  qPrintable(note));
         QVERIFY(!note.contains(QString::fromStdString(clipping)));
         QVERIFY(nlohmann::json(w.document()->plan().config)["gradient_clipping"] == "auto"); // kept, as the note says

@@ -29,7 +29,7 @@ Answers oomAnswers(const QStringList& extra)
     return a;
 }
 
-using Steps = std::vector<memory::Step>;
+using Steps = std::vector<memory::Remedy>;
 
 std::size_t indexOf(const Steps& steps, const std::string& id)
 {
@@ -40,7 +40,7 @@ std::size_t indexOf(const Steps& steps, const std::string& id)
 }
 
 // The out-of-memory page's steps, as the plan holds them.
-Steps stepsFor(const Answers& a) { return makePlan(a).memorySteps; }
+Steps stepsFor(const Answers& a) { return makePlan(a).remedies; }
 
 nlohmann::json editOf(const ChangePreview& p, const std::string& id)
 {
@@ -73,7 +73,7 @@ void TestChangePreview::memoryStepSetsTheAnswersOfEveryStepUpToIt()
     const std::size_t stage3 = indexOf(steps, "zero-stage-3");
     QVERIFY(indexOf(steps, "micro-batch") < stage3);
     QVERIFY(indexOf(steps, "activation-checkpointing") < stage3);
-    const ChangePreview p = previewMemoryStep(a, steps, stage3);
+    const ChangePreview p = previewRemedy(a, steps, stage3);
     QVERIFY2(p.cannotApply.empty(), p.cannotApply.c_str());
     JSON_COMPARE(editOf(p, "zero.stage"), nlohmann::json("3"));
     JSON_COMPARE(editOf(p, "training.activation_checkpointing"), nlohmann::json("on"));
@@ -91,7 +91,7 @@ void TestChangePreview::memoryStepSetsTheAnswersOfEveryStepUpToIt()
     QVERIFY(p.title.starts_with("Steps 1–"));
 
     // Step 1 alone sets only its own answer.
-    const ChangePreview first = previewMemoryStep(a, steps, 0);
+    const ChangePreview first = previewRemedy(a, steps, 0);
     QCOMPARE(first.edits.size(), std::size_t(1));
     QCOMPARE(QString::fromStdString(first.edits.front().id), QStringLiteral("model.loss_impl"));
 }
@@ -101,7 +101,7 @@ void TestChangePreview::afterIsThePlanOfTheChangedAnswers()
     const Answers a = oomAnswers({"memory.ran_stage=1", "memory.ran_offload_optimizer=none",
                                   "memory.ran_offload_param=none", "memory.ran_checkpointing=off"});
     const Steps steps = stepsFor(a);
-    const ChangePreview p = previewMemoryStep(a, steps, indexOf(steps, "offload-param"));
+    const ChangePreview p = previewRemedy(a, steps, indexOf(steps, "offload-param"));
     QVERIFY(p.before.sized && p.after.sized);
     const Answers after = withEdits(a, p.edits);
     const StepPrediction rec = makePlan(after).zero->plan();
@@ -124,7 +124,7 @@ void TestChangePreview::appliedStepKeepsTheDiagnosisOfTheFailedRun()
                                   "training.activation_checkpointing=off"});
     const Advice before = adviceFor("memory", a);
     const Steps steps = stepsFor(a);
-    const ChangePreview p = previewMemoryStep(a, steps, indexOf(steps, "zero-stage-3"));
+    const ChangePreview p = previewRemedy(a, steps, indexOf(steps, "zero-stage-3"));
     JSON_COMPARE(editOf(p, "memory.ran_stage"), nlohmann::json("1"));
     JSON_COMPARE(editOf(p, "memory.ran_checkpointing"), nlohmann::json("off"));
     JSON_COMPARE(editOf(p, "memory.ran_micro_batch"), nlohmann::json(4));
@@ -147,11 +147,11 @@ void TestChangePreview::stepNoAnswerHoldsCannotBeApplied()
     const Steps steps = stepsFor(a);
     // The smaller reduce bucket is a config key no answer holds; its steps before it (the fused loss) are answers.
     const Steps only = {steps[indexOf(steps, "reduce-bucket")]};
-    const ChangePreview p = previewMemoryStep(a, only, 0);
+    const ChangePreview p = previewRemedy(a, only, 0);
     QVERIFY(p.edits.empty());
     QVERIFY(!p.cannotApply.empty());
     QCOMPARE(p.after.gpuBytes, p.before.gpuBytes);
-    QVERIFY(!previewMemoryStep(a, steps, steps.size()).cannotApply.empty()); // no such step
+    QVERIFY(!previewRemedy(a, steps, steps.size()).cannotApply.empty()); // no such step
 }
 
 void TestChangePreview::configChangeMapsToItsAnswer_data()

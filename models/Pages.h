@@ -9,18 +9,18 @@ namespace dsw {
 
 // How a wizard step stands, as the sidebar shows it. Changed: reviewed, but its advice differs now from what was
 // reviewed. NotUsed: an optional workflow none of whose own inputs were given (the OOM diagnosis without a message).
-enum class StepState { NotVisited, Complete, NeedsInput, Conflict, Changed, NotUsed };
+enum class PageState { NotVisited, Complete, NeedsInput, Conflict, Changed, NotUsed };
 
 // The wizard's steps: "setup", each workflow id, "summary".
-std::vector<std::string> wizardSteps();
-std::string stepTitle(const std::string& step);
+std::vector<std::string> wizardPages();
+std::string pageTitle(const std::string& step);
 
 // Setup is complete when every answer validates; a workflow shows a conflict when one of its checks
 // failed or a finding names it; needs input when inputs are missing (not used when every missing input is one of
 // its own page's and none of those was given); complete once handled with the advice it has now, changed when
 // handled with other advice.
-StepState stepState(const Plan& plan, const Project& project, const std::string& step);
-std::string toString(StepState state);
+PageState pageState(const Plan& plan, const Project& project, const std::string& step);
+std::string toString(PageState state);
 
 // What a done mark records: a short hash of the advice's headline and config fragment, the recommendation the user
 // reviewed. Same advice, same fingerprint.

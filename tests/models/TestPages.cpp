@@ -1,7 +1,7 @@
-// The wizard's steps (models/Steps.h): their order and titles, and how each stands as the sidebar shows it:
+// The wizard's steps (models/Pages.h): their order and titles, and how each stands as the sidebar shows it:
 // a failed check or a finding that names the workflow is a conflict before anything else, missing inputs
 // come next, and a workflow is complete only once the user handled it.
-#include "Steps.h"
+#include "Pages.h"
 
 #include "TestAnswers.h"
 
@@ -30,9 +30,9 @@ Project handled(const std::string& workflow)
 
 } // namespace
 
-Q_DECLARE_METATYPE(dsw::StepState)
+Q_DECLARE_METATYPE(dsw::PageState)
 
-class TestSteps : public QObject {
+class TestPages : public QObject {
     Q_OBJECT
 private slots:
     void setupComesFirstThenEveryWorkflowThenSummary();
@@ -52,64 +52,64 @@ private slots:
     void aGlobalBatchThatMovesWithoutABatchEditIsSaid();
 };
 
-void TestSteps::setupComesFirstThenEveryWorkflowThenSummary()
+void TestPages::setupComesFirstThenEveryWorkflowThenSummary()
 {
-    const std::vector<std::string> steps = wizardSteps();
+    const std::vector<std::string> steps = wizardPages();
     QCOMPARE(steps.size(), workflowIds().size() + 2);
     QCOMPARE(steps.front(), std::string("setup"));
     QCOMPARE(steps.back(), std::string("summary"));
     QVERIFY(std::equal(workflowIds().begin(), workflowIds().end(), steps.begin() + 1));
 }
 
-void TestSteps::titles()
+void TestPages::titles()
 {
-    QCOMPARE(stepTitle("setup"), std::string("Setup"));
-    QCOMPARE(stepTitle("summary"), std::string("Summary"));
-    QCOMPARE(stepTitle("zero"), std::string("ZeRO")); // the sidebar's short name, not "ZeRO stage and offload"
+    QCOMPARE(pageTitle("setup"), std::string("Setup"));
+    QCOMPARE(pageTitle("summary"), std::string("Summary"));
+    QCOMPARE(pageTitle("zero"), std::string("ZeRO")); // the sidebar's short name, not "ZeRO stage and offload"
     for (const std::string& w : workflowIds())
         if (w != "zero")
-            QCOMPARE(stepTitle(w), workflowTitle(w));
+            QCOMPARE(pageTitle(w), workflowTitle(w));
 }
 
-void TestSteps::setupIsCompleteWhenEveryAnswerValidates()
+void TestPages::setupIsCompleteWhenEveryAnswerValidates()
 {
     const Plan valid = makePlan(Answers{});
     QVERIFY(valid.inputErrors.empty());
-    QCOMPARE(toString(stepState(valid, Project{}, "setup")), toString(StepState::Complete));
+    QCOMPARE(toString(pageState(valid, Project{}, "setup")), toString(PageState::Complete));
 
     Answers bad;
     bad.set("training.precision", "fp64"); // not one of the values the registry allows
     const Plan invalid = makePlan(bad);
     QVERIFY(!invalid.inputErrors.empty());
-    QCOMPARE(toString(stepState(invalid, Project{}, "setup")), toString(StepState::NeedsInput));
+    QCOMPARE(toString(pageState(invalid, Project{}, "setup")), toString(PageState::NeedsInput));
 }
 
-void TestSteps::workflowState_data()
+void TestPages::workflowState_data()
 {
     QTest::addColumn<int>("status");
     QTest::addColumn<int>("check");            // -1: no check, else its CheckLevel
     QTest::addColumn<QString>("findingNames"); // the workflow a finding names, empty for none
     QTest::addColumn<bool>("isHandled");
-    QTest::addColumn<StepState>("expected");
+    QTest::addColumn<PageState>("expected");
     const int complete = int(AdviceStatus::Complete), needs = int(AdviceStatus::NeedsInput);
     const int fail = int(CheckLevel::Fail), warn = int(CheckLevel::Warn), pass = int(CheckLevel::Pass);
-    QTest::newRow("complete, not handled") << complete << -1 << "" << false << StepState::NotVisited;
-    QTest::newRow("complete, handled") << complete << pass << "" << true << StepState::Complete;
-    QTest::newRow("a warning is no conflict") << complete << warn << "" << true << StepState::Complete;
-    QTest::newRow("failed check") << complete << fail << "" << true << StepState::Conflict;
-    QTest::newRow("failed check beats missing inputs") << needs << fail << "" << false << StepState::Conflict;
-    QTest::newRow("finding naming it") << complete << pass << "zero" << true << StepState::Conflict;
-    QTest::newRow("finding naming another workflow") << complete << pass << "pipeline" << true << StepState::Complete;
-    QTest::newRow("missing inputs, even once handled") << needs << -1 << "" << true << StepState::NeedsInput;
+    QTest::newRow("complete, not handled") << complete << -1 << "" << false << PageState::NotVisited;
+    QTest::newRow("complete, handled") << complete << pass << "" << true << PageState::Complete;
+    QTest::newRow("a warning is no conflict") << complete << warn << "" << true << PageState::Complete;
+    QTest::newRow("failed check") << complete << fail << "" << true << PageState::Conflict;
+    QTest::newRow("failed check beats missing inputs") << needs << fail << "" << false << PageState::Conflict;
+    QTest::newRow("finding naming it") << complete << pass << "zero" << true << PageState::Conflict;
+    QTest::newRow("finding naming another workflow") << complete << pass << "pipeline" << true << PageState::Complete;
+    QTest::newRow("missing inputs, even once handled") << needs << -1 << "" << true << PageState::NeedsInput;
 }
 
-void TestSteps::workflowState()
+void TestPages::workflowState()
 {
     QFETCH(int, status);
     QFETCH(int, check);
     QFETCH(QString, findingNames);
     QFETCH(bool, isHandled);
-    QFETCH(StepState, expected);
+    QFETCH(PageState, expected);
     std::vector<Check> checks;
     if (check >= 0)
         checks.push_back({CheckLevel(check), "some-check", "message", ""});
@@ -117,31 +117,31 @@ void TestSteps::workflowState()
     plan.workflows = {advice("zero", AdviceStatus(status), checks), advice("pipeline", AdviceStatus::Complete)};
     if (!findingNames.isEmpty())
         plan.findings.push_back({CheckLevel::Warn, "conflicting-fragments", "message", {findingNames.toStdString()}});
-    QCOMPARE(toString(stepState(plan, isHandled ? handled("zero") : Project{}, "zero")), toString(expected));
+    QCOMPARE(toString(pageState(plan, isHandled ? handled("zero") : Project{}, "zero")), toString(expected));
 }
 
-void TestSteps::aWorkflowThePlanDoesNotHaveIsNotVisited()
+void TestPages::aWorkflowThePlanDoesNotHaveIsNotVisited()
 {
     Plan plan;
     plan.workflows = {advice("zero", AdviceStatus::Complete)};
-    QCOMPARE(toString(stepState(plan, handled("sparse"), "sparse")), toString(StepState::NotVisited));
+    QCOMPARE(toString(pageState(plan, handled("sparse"), "sparse")), toString(PageState::NotVisited));
 }
 
-void TestSteps::statesHaveTheSidebarsWords()
+void TestPages::statesHaveTheSidebarsWords()
 {
-    QCOMPARE(toString(StepState::NotVisited), std::string("not visited"));
-    QCOMPARE(toString(StepState::Complete), std::string("complete"));
-    QCOMPARE(toString(StepState::NeedsInput), std::string("needs input"));
-    QCOMPARE(toString(StepState::Conflict), std::string("conflict"));
+    QCOMPARE(toString(PageState::NotVisited), std::string("not visited"));
+    QCOMPARE(toString(PageState::Complete), std::string("complete"));
+    QCOMPARE(toString(PageState::NeedsInput), std::string("needs input"));
+    QCOMPARE(toString(PageState::Conflict), std::string("conflict"));
 }
 
-void TestSteps::aDoneMarkRecordsTheAdviceItReviewed()
+void TestPages::aDoneMarkRecordsTheAdviceItReviewed()
 {
     const Plan before = makePlan(answersFrom({"model.preset=llama-2-7b"}));
     Project project;
     project.markHandled("zero", "2026-01-01T00:00:00Z", before.find("zero")->headline,
                         adviceFingerprint(*before.find("zero")));
-    QCOMPARE(toString(stepState(before, project, "zero")), toString(StepState::Complete));
+    QCOMPARE(toString(pageState(before, project, "zero")), toString(PageState::Complete));
     // Same answers, same advice, same fingerprint.
     QCOMPARE(adviceFingerprint(*before.find("zero")),
              adviceFingerprint(*makePlan(answersFrom({"model.preset=llama-2-7b"})).find("zero")));
@@ -150,7 +150,7 @@ void TestSteps::aDoneMarkRecordsTheAdviceItReviewed()
     project.answers = answersFrom({"model.preset=llama-2-13b"});
     const Plan after = makePlan(project.answers);
     QVERIFY(adviceFingerprint(*after.find("zero")) != adviceFingerprint(*before.find("zero")));
-    QCOMPARE(toString(stepState(after, project, "zero")), std::string("changed since you reviewed it"));
+    QCOMPARE(toString(pageState(after, project, "zero")), std::string("changed since you reviewed it"));
     QVERIFY(reviewText(after, project, "zero").rfind("changed since you reviewed it", 0) == 0);
     QVERIFY(pageStatus(after, project, "zero").find("changed since you reviewed it") != std::string::npos);
 
@@ -158,14 +158,14 @@ void TestSteps::aDoneMarkRecordsTheAdviceItReviewed()
     Project old;
     old.answers = project.answers;
     old.markHandled("zero", "2026-01-01T00:00:00Z", "ZeRO-1");
-    QCOMPARE(toString(stepState(after, old, "zero")), toString(StepState::Complete));
+    QCOMPARE(toString(pageState(after, old, "zero")), toString(PageState::Complete));
 }
 
-void TestSteps::anOptionalWorkflowWithoutItsInputsIsNotUsed()
+void TestPages::anOptionalWorkflowWithoutItsInputsIsNotUsed()
 {
     const Plan plan = makePlan(Answers{});
     QVERIFY(plan.find("memory")->status == AdviceStatus::NeedsInput);
-    QCOMPARE(toString(stepState(plan, Project{}, "memory")), std::string("not used"));
+    QCOMPARE(toString(pageState(plan, Project{}, "memory")), std::string("not used"));
     // The words only: the Summary names and links the missing input on its own line (TestFieldLinks).
     QCOMPARE(reviewText(plan, Project{}, "memory"), std::string("not used (optional)"));
 
@@ -173,7 +173,7 @@ void TestSteps::anOptionalWorkflowWithoutItsInputsIsNotUsed()
     Project started;
     started.answers = answersFrom({"memory.phase=forward"});
     const Plan startedPlan = makePlan(started.answers);
-    QCOMPARE(toString(stepState(startedPlan, started, "memory")), toString(StepState::NeedsInput));
+    QCOMPARE(toString(pageState(startedPlan, started, "memory")), toString(PageState::NeedsInput));
 
     // A workflow missing an input of another page (Setup) needs input.
     Plan other;
@@ -182,10 +182,10 @@ void TestSteps::anOptionalWorkflowWithoutItsInputsIsNotUsed()
     zero.status = AdviceStatus::NeedsInput;
     zero.missing = {"model.params"};
     other.workflows = {zero};
-    QCOMPARE(toString(stepState(other, Project{}, "zero")), toString(StepState::NeedsInput));
+    QCOMPARE(toString(pageState(other, Project{}, "zero")), toString(PageState::NeedsInput));
 }
 
-void TestSteps::configContainsEveryValueOfTheFragment()
+void TestPages::configContainsEveryValueOfTheFragment()
 {
     const auto config = nlohmann::ordered_json::parse(R"({"a": 1, "zero_optimization": {"stage": 2, "x": true}})");
     QVERIFY(configContains(config, nlohmann::ordered_json::object()));
@@ -195,7 +195,7 @@ void TestSteps::configContainsEveryValueOfTheFragment()
     QVERIFY(!configContains(config, nlohmann::ordered_json::parse(R"({"a": {"b": 1}})")));
 }
 
-void TestSteps::theSummarySaysAppliedOnlyWhenTheConfigHoldsIt()
+void TestPages::theSummarySaysAppliedOnlyWhenTheConfigHoldsIt()
 {
     Project project;
     project.answers = answersFrom({"model.preset=llama-2-7b"});
@@ -209,7 +209,7 @@ void TestSteps::theSummarySaysAppliedOnlyWhenTheConfigHoldsIt()
     QVERIFY(text.find("does not contain its recommendation") != std::string::npos);
 }
 
-void TestSteps::theSummarySaysRecommendsAgainstForOneBitAdam()
+void TestPages::theSummarySaysRecommendsAgainstForOneBitAdam()
 {
     // One node: no inter-node traffic to compress.
     const Project project{answersFrom({"model.preset=llama-2-7b", "hardware.nodes=1"})};
@@ -220,7 +220,7 @@ void TestSteps::theSummarySaysRecommendsAgainstForOneBitAdam()
     QVERIFY(text.find("applied") == std::string::npos);
 }
 
-void TestSteps::thePageBeingVisitedNeverSaysNotVisited()
+void TestPages::thePageBeingVisitedNeverSaysNotVisited()
 {
     const Plan plan = makePlan(Answers{});
     for (const std::string& w : workflowIds())
@@ -228,7 +228,7 @@ void TestSteps::thePageBeingVisitedNeverSaysNotVisited()
     QCOMPARE(pageStatus(plan, Project{}, "zero"), std::string("not reviewed yet (Next marks it reviewed)"));
 }
 
-void TestSteps::batchValuesTheConfigWasWrittenWithAreShownAsDerived()
+void TestPages::batchValuesTheConfigWasWrittenWithAreShownAsDerived()
 {
     const Answers answers = answersFrom({"model.preset=llama-2-7b", "training.global_batch_size=64"});
     const Plan plan = makePlan(answers);
@@ -243,7 +243,7 @@ void TestSteps::batchValuesTheConfigWasWrittenWithAreShownAsDerived()
     QVERIFY(find("training.micro_batch_size") != derived.end());
 }
 
-void TestSteps::aGlobalBatchThatMovesWithoutABatchEditIsSaid()
+void TestPages::aGlobalBatchThatMovesWithoutABatchEditIsSaid()
 {
     const Plan before = makePlan(answersFrom({"model.preset=llama-2-7b"}));
     const Plan after = makePlan(answersFrom({"model.preset=llama-2-7b", "pipeline.stages=4"}));
@@ -259,5 +259,5 @@ void TestSteps::aGlobalBatchThatMovesWithoutABatchEditIsSaid()
     QVERIFY(batchChangeNote(before.config, before.config, "pipeline.stages").empty());
 }
 
-QTEST_APPLESS_MAIN(TestSteps)
-#include "TestSteps.moc"
+QTEST_APPLESS_MAIN(TestPages)
+#include "TestPages.moc"

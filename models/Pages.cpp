@@ -1,4 +1,4 @@
-#include "Steps.h"
+#include "Pages.h"
 
 #include "project/InputLabels.h"
 #include "project/InputRegistry.h"
@@ -9,7 +9,7 @@
 
 namespace dsw {
 
-std::vector<std::string> wizardSteps()
+std::vector<std::string> wizardPages()
 {
     std::vector<std::string> steps = {"setup"};
     steps.insert(steps.end(), workflowIds().begin(), workflowIds().end());
@@ -17,7 +17,7 @@ std::vector<std::string> wizardSteps()
     return steps;
 }
 
-std::string stepTitle(const std::string& step)
+std::string pageTitle(const std::string& step)
 {
     if (step == "setup")
         return "Setup";
@@ -48,38 +48,38 @@ bool unused(const Advice& advice, const Project& project)
 
 } // namespace
 
-StepState stepState(const Plan& plan, const Project& project, const std::string& step)
+PageState pageState(const Plan& plan, const Project& project, const std::string& step)
 {
     if (step == "setup")
-        return plan.inputErrors.empty() ? StepState::Complete : StepState::NeedsInput;
+        return plan.inputErrors.empty() ? PageState::Complete : PageState::NeedsInput;
     const Advice* advice = plan.find(step);
     if (!advice)
-        return StepState::NotVisited;
+        return PageState::NotVisited;
     const bool conflict =
         advice->hasFailedCheck() || std::any_of(plan.findings.begin(), plan.findings.end(), [&](const Finding& f) {
             return std::find(f.workflows.begin(), f.workflows.end(), step) != f.workflows.end();
         });
     if (conflict)
-        return StepState::Conflict;
+        return PageState::Conflict;
     if (advice->status == AdviceStatus::NeedsInput)
-        return unused(*advice, project) ? StepState::NotUsed : StepState::NeedsInput;
+        return unused(*advice, project) ? PageState::NotUsed : PageState::NeedsInput;
     const HandledWorkflow* handled = project.handledEntry(step);
     if (!handled)
-        return StepState::NotVisited;
+        return PageState::NotVisited;
     // A mark from a file written before fingerprints existed cannot be compared: it stands.
-    return handled->fingerprint.empty() || handled->fingerprint == adviceFingerprint(*advice) ? StepState::Complete
-                                                                                              : StepState::Changed;
+    return handled->fingerprint.empty() || handled->fingerprint == adviceFingerprint(*advice) ? PageState::Complete
+                                                                                              : PageState::Changed;
 }
 
-std::string toString(StepState state)
+std::string toString(PageState state)
 {
     switch (state) {
-    case StepState::NotVisited: return "not visited";
-    case StepState::Complete: return "complete";
-    case StepState::NeedsInput: return "needs input";
-    case StepState::Conflict: return "conflict";
-    case StepState::Changed: return "changed since you reviewed it";
-    case StepState::NotUsed: return "not used";
+    case PageState::NotVisited: return "not visited";
+    case PageState::Complete: return "complete";
+    case PageState::NeedsInput: return "needs input";
+    case PageState::Conflict: return "conflict";
+    case PageState::Changed: return "changed since you reviewed it";
+    case PageState::NotUsed: return "not used";
     }
     return "";
 }
@@ -123,10 +123,10 @@ std::string reviewText(const Plan& plan, const Project& project, const std::stri
     const Advice* advice = plan.find(workflow);
     if (!advice)
         return "not built yet";
-    const StepState state = stepState(plan, project, workflow);
+    const PageState state = pageState(plan, project, workflow);
     std::string what;
     switch (state) {
-    case StepState::Conflict: {
+    case PageState::Conflict: {
         std::string failed;
         for (const auto& c : advice->checks)
             if (c.level == CheckLevel::Fail)
@@ -137,11 +137,11 @@ std::string reviewText(const Plan& plan, const Project& project, const std::stri
         return "conflict: " + withInputLabels(failed);
     }
     // The inputs are not named here: the Summary names and links them on the next line ("Go to: …").
-    case StepState::NeedsInput: return "needs input";
-    case StepState::NotUsed: return "not used (optional)";
-    case StepState::Complete: what = "done"; break;
-    case StepState::Changed: what = "changed since you reviewed it"; break;
-    case StepState::NotVisited:
+    case PageState::NeedsInput: return "needs input";
+    case PageState::NotUsed: return "not used (optional)";
+    case PageState::Complete: what = "done"; break;
+    case PageState::Changed: what = "changed since you reviewed it"; break;
+    case PageState::NotVisited:
         if (advice->status == AdviceStatus::NotApplicable)
             return "not applicable to these answers";
         what = "not reviewed yet";
@@ -158,12 +158,12 @@ std::string reviewText(const Plan& plan, const Project& project, const std::stri
 
 std::string pageStatus(const Plan& plan, const Project& project, const std::string& step)
 {
-    const StepState state = stepState(plan, project, step);
+    const PageState state = pageState(plan, project, step);
     const HandledWorkflow* handled = project.handledEntry(step);
     switch (state) {
-    case StepState::NotVisited: return "not reviewed yet (Next marks it reviewed)";
-    case StepState::Complete: return handled ? "reviewed " + handled->at : "complete";
-    case StepState::Changed:
+    case PageState::NotVisited: return "not reviewed yet (Next marks it reviewed)";
+    case PageState::Complete: return handled ? "reviewed " + handled->at : "complete";
+    case PageState::Changed:
         return "changed since you reviewed it" + (handled ? " at " + handled->at : std::string())
             + " (Next marks the new advice reviewed)";
     default: return toString(state);
