@@ -47,6 +47,8 @@ set(DSW_MODELS_KNOWLEDGE_SOURCES
     knowledge/GpuCatalog.cpp
     knowledge/GpuCatalog.h
     knowledge/KnowledgeFiles.h
+    knowledge/KnowledgeTable.cpp
+    knowledge/KnowledgeTable.h
     knowledge/ModelCatalog.cpp
     knowledge/ModelCatalog.h
     knowledge/NetworkCatalog.cpp
