@@ -51,8 +51,7 @@ Result<std::vector<GpuSpec>> readGpus(std::string_view tsv)
                                  + "\" is not a positive number of GB");
         if (bf16 != "y" && bf16 != "n")
             return Gpus::failure(r.where + ": bf16_supported \"" + std::string(bf16) + "\" must be y or n");
-        gpus.push_back({cell(0), cell(1), cell(2), cell(3), cell(4), gb, cell(6), bf16 == "y", cell(8), cell(9),
-                        cell(10), cell(11), cell(12), cell(13)});
+        gpus.push_back({cell(0), cell(2), cell(3), cell(4), gb, bf16 == "y", cell(9), cell(10), cell(11)});
     }
     return gpus;
 }

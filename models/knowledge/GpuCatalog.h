@@ -8,22 +8,19 @@
 
 namespace dsw {
 
-// One accelerator from resources/knowledge/gpus.tsv; every field as its source states it.
+// One accelerator from resources/knowledge/gpus.tsv; every field as its source states it. The file's other columns
+// (the vendor's name and memory wording, fp8, the datasheet and how it was checked) document the row; no code
+// reads them.
 struct GpuSpec {
-    std::string id;   // e.g. "A100-80GB"
-    std::string name; // the vendor's name
+    std::string id; // e.g. "A100-80GB"
     std::string vendor;
     std::string architecture;
     std::string computeCapability; // "8.0", or "n/a (gfx942)" for non-NVIDIA parts
     double memoryGb = 0;           // the capacity the vendor states, in GB
-    std::string memoryStated;      // the vendor's wording
     bool bf16 = false;
-    std::string fp8How;
     std::string bf16DenseTflops;
     std::string fp16DenseTflops;
     std::string intraNodeLink;
-    std::string sourceUrl;
-    std::string verification;
 
     // Compute capability as a number, when the part has one (NVIDIA).
     std::optional<double> computeCapabilityNumber() const;
