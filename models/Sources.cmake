@@ -14,7 +14,6 @@ set(DSW_MODELS_UTIL_SOURCES
     util/CheckedMath.h
     util/Count.cpp
     util/Count.h
-    util/Indirect.h
     util/JsonAccess.h
     util/JsonLimits.cpp
     util/JsonLimits.h

@@ -1,5 +1,4 @@
 #pragma once
-#include "util/Indirect.h"
 #include "util/Result.h"
 
 #include <map>
@@ -52,7 +51,7 @@ struct SchemaKey {
     std::string replacement;         // for a rejected key, the one that exists
     std::string unused;              // read into the defaults but never used: why
     std::string note;
-    Indirect<Deprecation> deprecated; // set on a few keys: kept apart, so every key is smaller (util/Indirect.h)
+    std::optional<Deprecation> deprecated;
     std::vector<DefaultChange> changes;
     std::string source; // the key's source id, else the block's
 };
