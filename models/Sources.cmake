@@ -76,7 +76,6 @@ set(DSW_MODELS_PROJECT_SOURCES
 
 # estimate/: arithmetic with published formulas
 set(DSW_MODELS_ESTIMATE_SOURCES
-    estimate/ActivationMemory.cpp
     estimate/ActivationMemory.h
     estimate/ActivationModel.cpp
     estimate/ActivationModel.h
