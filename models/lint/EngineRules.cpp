@@ -12,8 +12,6 @@
 #include "util/Version.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cmath>
 
 namespace dsw {
 
