@@ -14,7 +14,6 @@ set(DSW_MODELS_UTIL_SOURCES
     util/CheckedMath.h
     util/Count.cpp
     util/Count.h
-    util/Indirect.h
     util/JsonAccess.h
     util/JsonLimits.cpp
     util/JsonLimits.h
@@ -47,6 +46,8 @@ set(DSW_MODELS_KNOWLEDGE_SOURCES
     knowledge/GpuCatalog.cpp
     knowledge/GpuCatalog.h
     knowledge/KnowledgeFiles.h
+    knowledge/KnowledgeTable.cpp
+    knowledge/KnowledgeTable.h
     knowledge/ModelCatalog.cpp
     knowledge/ModelCatalog.h
     knowledge/NetworkCatalog.cpp
@@ -75,8 +76,6 @@ set(DSW_MODELS_PROJECT_SOURCES
 
 # estimate/: arithmetic with published formulas
 set(DSW_MODELS_ESTIMATE_SOURCES
-    estimate/ActivationMemory.cpp
-    estimate/ActivationMemory.h
     estimate/ActivationModel.cpp
     estimate/ActivationModel.h
     estimate/DeepSpeedEstimator.cpp

@@ -113,8 +113,6 @@ void JsonPreview::highlightLine(int line)
     centerCursor();
 }
 
-QString JsonPreview::highlighterBackend() const { return m_highlighter->backendName(); }
-
 void JsonPreview::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::PaletteChange)

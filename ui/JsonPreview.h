@@ -19,7 +19,6 @@ public:
     // Shows `shown` (the config in the form the launcher reads: strict or with "auto") for the strict `config`:
     // highlightLine() takes a line of the strict config's 2-space dump (a lint finding's) and finds its key in `shown`.
     void showConfig(const nlohmann::ordered_json& config, const nlohmann::ordered_json& shown, bool markChanges);
-    QString highlighterBackend() const;
     // Selects and scrolls to a 1-based line (a finding's key).
     void highlightLine(int line);
     int changedLineCount() const { return m_changedLines; }

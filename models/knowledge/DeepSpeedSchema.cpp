@@ -1,5 +1,7 @@
 #include "knowledge/DeepSpeedSchema.h"
 
+#include "knowledge/KnowledgeFiles.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -154,40 +156,45 @@ const SchemaKey* SchemaBlock::find(const std::string& name) const
     return nullptr;
 }
 
-Result<DeepSpeedSchema> DeepSpeedSchema::fromJson(const std::string& textIn, const std::string& fileName)
+const DeepSpeedSchema& DeepSpeedSchema::instance()
+{
+    static const DeepSpeedSchema schema = fromJson(std::string(knowledgeFile("deepspeed-schema.json"))).orThrow();
+    return schema;
+}
+
+Result<DeepSpeedSchema> DeepSpeedSchema::fromJson(const std::string& textIn)
 {
     try {
         const json j = json::parse(textIn);
-        Contents s;
-        s.version = text(j, "deepspeed_version");
+        DeepSpeedSchema s;
+        s.m_version = text(j, "deepspeed_version");
         for (const json& b : j.at("blocks"))
-            s.blocks.push_back(readBlock(b));
+            s.m_blocks.push_back(readBlock(b));
         for (const json& r : j.value("misplaced", json::array()))
-            s.relocations.push_back({text(r, "block"), text(r, "key"), text(r, "belongs"), text(r, "source")});
+            s.m_relocations.push_back({text(r, "block"), text(r, "key"), text(r, "belongs"), text(r, "source")});
         if (j.contains("launcher_filled_auto")) {
-            s.autoPointers = j.at("launcher_filled_auto").at("pointers").get<std::vector<std::string>>();
-            s.autoSource = text(j.at("launcher_filled_auto"), "source");
-            s.accelerateAutoPointers =
+            s.m_autoPointers = j.at("launcher_filled_auto").at("pointers").get<std::vector<std::string>>();
+            s.m_autoSource = text(j.at("launcher_filled_auto"), "source");
+            s.m_accelerateAutoPointers =
                 j.at("launcher_filled_auto").value("accelerate_pointers", std::vector<std::string>());
-            s.accelerateAutoSource = text(j.at("launcher_filled_auto"), "accelerate_source");
+            s.m_accelerateAutoSource = text(j.at("launcher_filled_auto"), "accelerate_source");
         }
-        DeepSpeedSchema schema(std::move(s));
-        for (const SchemaBlock& b : schema.blocks()) // every block a key opens must be described
+        for (const SchemaBlock& b : s.m_blocks) // every block a key opens must be described
             for (const SchemaKey& k : b.keys)
-                if (!k.block.empty() && !schema.block(k.block))
-                    return Result<DeepSpeedSchema>::failure(fileName + ": " + b.path + "." + k.name
+                if (!k.block.empty() && !s.block(k.block))
+                    return Result<DeepSpeedSchema>::failure("deepspeed-schema.json: " + b.path + "." + k.name
                                                             + " opens the undescribed block \"" + k.block + "\"");
-        if (!schema.block(""))
-            return Result<DeepSpeedSchema>::failure(fileName + ": no top-level block");
-        return schema;
+        if (!s.block(""))
+            return Result<DeepSpeedSchema>::failure("deepspeed-schema.json: no top-level block");
+        return s;
     } catch (const std::exception& e) {
-        return Result<DeepSpeedSchema>::failure(fileName + ": " + e.what());
+        return Result<DeepSpeedSchema>::failure(std::string("deepspeed-schema.json: ") + e.what());
     }
 }
 
 const SchemaBlock* DeepSpeedSchema::block(const std::string& path) const
 {
-    for (const SchemaBlock& b : m_contents.blocks)
+    for (const SchemaBlock& b : m_blocks)
         if (b.path == path)
             return &b;
     return nullptr;
@@ -265,7 +272,7 @@ std::optional<std::string> DeepSpeedSchema::nearestKey(const std::string& blockP
 std::vector<std::string> DeepSpeedSchema::blocksWithKey(const std::string& name) const
 {
     std::vector<std::string> found;
-    for (const SchemaBlock& b : m_contents.blocks)
+    for (const SchemaBlock& b : m_blocks)
         if (const SchemaKey* k = b.find(name); k && !k->rejected && !k->deprecated)
             found.push_back(b.path);
     return found;
@@ -273,7 +280,7 @@ std::vector<std::string> DeepSpeedSchema::blocksWithKey(const std::string& name)
 
 const SchemaRelocation* DeepSpeedSchema::relocation(const std::string& blockPath, const std::string& name) const
 {
-    for (const SchemaRelocation& r : m_contents.relocations)
+    for (const SchemaRelocation& r : m_relocations)
         if (r.block == blockPath && r.key == name)
             return &r;
     return nullptr;
@@ -286,15 +293,14 @@ bool DeepSpeedSchema::launcherFillsAuto(const std::string& pointer, const std::s
     };
     if (launcher != "hf-trainer" && launcher != "accelerate")
         return false;
-    return listed(m_contents.autoPointers) || (launcher == "accelerate" && listed(m_contents.accelerateAutoPointers));
+    return listed(m_autoPointers) || (launcher == "accelerate" && listed(m_accelerateAutoPointers));
 }
 
 std::string DeepSpeedSchema::launcherAutoSource(const std::string& pointer, const std::string& launcher) const
 {
     const bool accelerateOnly = launcher == "accelerate"
-        && std::find(m_contents.autoPointers.begin(), m_contents.autoPointers.end(), pointer)
-            == m_contents.autoPointers.end();
-    return accelerateOnly ? m_contents.accelerateAutoSource : m_contents.autoSource;
+        && std::find(m_autoPointers.begin(), m_autoPointers.end(), pointer) == m_autoPointers.end();
+    return accelerateOnly ? m_accelerateAutoSource : m_autoSource;
 }
 
 } // namespace dsw

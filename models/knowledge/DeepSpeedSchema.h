@@ -1,5 +1,4 @@
 #pragma once
-#include "util/Indirect.h"
 #include "util/Result.h"
 
 #include <map>
@@ -26,7 +25,6 @@ struct SchemaKey {
         std::string note;
         bool ignored = false; // no longer read at all (silently)
         std::string source;
-        bool operator==(const Deprecation&) const = default;
     };
     struct DefaultChange {
         std::string from; // first DeepSpeed version with the new default
@@ -34,7 +32,6 @@ struct SchemaKey {
         nlohmann::json newValue;
         std::string source;
         bool quiet = false; // reported as info even where the new default applies
-        bool operator==(const DefaultChange&) const = default;
     };
 
     std::string name; // the JSON key (for stage-3 knobs, the stage3_ alias)
@@ -54,11 +51,9 @@ struct SchemaKey {
     std::string replacement;         // for a rejected key, the one that exists
     std::string unused;              // read into the defaults but never used: why
     std::string note;
-    Indirect<Deprecation> deprecated; // set on a few keys: kept apart, so every key is smaller (util/Indirect.h)
+    std::optional<Deprecation> deprecated;
     std::vector<DefaultChange> changes;
     std::string source; // the key's source id, else the block's
-
-    bool operator==(const SchemaKey&) const = default;
 };
 
 struct SchemaBlock {
@@ -70,7 +65,6 @@ struct SchemaBlock {
     std::map<std::string, std::vector<std::string>> modes; // sparse_attention: keys read per mode
 
     const SchemaKey* find(const std::string& name) const; // by JSON key or pydantic field name
-    bool operator==(const SchemaBlock&) const = default;
 };
 
 // A key written in the wrong block ("load_universal_checkpoint" at the top level).
@@ -79,7 +73,6 @@ struct SchemaRelocation {
     std::string key;
     std::string belongs; // dotted path where DeepSpeed reads it
     std::string source;
-    bool operator==(const SchemaRelocation&) const = default;
 };
 
 // DeepSpeed's config schema (v0.19.5): which keys each block has, their types and defaults,
@@ -87,38 +80,14 @@ struct SchemaRelocation {
 // semantic diff.
 class DeepSpeedSchema {
 public:
-    // Everything the file says, as read: what the build-time schema compiler writes out as C++
-    // (tools/schema-compiler) and what the compiled instance() is built from.
-    struct Contents {
-        std::string version;
-        std::vector<SchemaBlock> blocks;
-        std::vector<SchemaRelocation> relocations;
-        std::vector<std::string> autoPointers; // "auto" values the HF Trainer and Accelerate fill
-        std::string autoSource;
-        std::vector<std::string> accelerateAutoPointers; // filled by Accelerate only
-        std::string accelerateAutoSource;
-        bool operator==(const Contents&) const = default;
-    };
-
-    DeepSpeedSchema() = default;
-    explicit DeepSpeedSchema(Contents contents)
-        : m_contents(std::move(contents))
-    {
-    }
-
-    // resources/knowledge/deepspeed-schema.json, read and checked when ds-wizard was built (a broken
-    // file fails the build): no JSON is parsed at run time. Defined in the generated
-    // CompiledDeepSpeedSchema.cpp.
+    // The embedded resources/knowledge/deepspeed-schema.json, read on first use; throws std::logic_error with
+    // fromJson's message when the file is malformed (TestDeepSpeedSchema holds it well-formed).
     static const DeepSpeedSchema& instance();
-    // `fileName` names the input in the error message.
-    static Result<DeepSpeedSchema> fromJson(const std::string& text,
-                                            const std::string& fileName = "deepspeed-schema.json");
+    // The schema in `text`, or the error naming deepspeed-schema.json and what is wrong.
+    static Result<DeepSpeedSchema> fromJson(const std::string& text);
 
-    const Contents& contents() const { return m_contents; }
-    bool operator==(const DeepSpeedSchema&) const = default;
-
-    const std::string& deepspeedVersion() const { return m_contents.version; }
-    const std::vector<SchemaBlock>& blocks() const { return m_contents.blocks; }
+    const std::string& deepspeedVersion() const { return m_version; }
+    const std::vector<SchemaBlock>& blocks() const { return m_blocks; }
     const SchemaBlock* block(const std::string& path) const;
     const SchemaKey* key(const std::string& blockPath, const std::string& name) const;
 
@@ -143,7 +112,13 @@ public:
     std::string launcherAutoSource(const std::string& pointer, const std::string& launcher) const;
 
 private:
-    Contents m_contents;
+    std::string m_version;
+    std::vector<SchemaBlock> m_blocks;
+    std::vector<SchemaRelocation> m_relocations;
+    std::vector<std::string> m_autoPointers;
+    std::string m_autoSource;
+    std::vector<std::string> m_accelerateAutoPointers;
+    std::string m_accelerateAutoSource;
 };
 
 // Optimal-string-alignment edit distance (insertions, deletions, substitutions, adjacent swaps).

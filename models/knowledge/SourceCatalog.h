@@ -1,7 +1,6 @@
 #pragma once
-#include <cstdint>
-#include <mutex>
-#include <span>
+#include "util/Result.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,45 +15,28 @@ struct Source {
     std::string quote; // exactly as the source gives it
 };
 
-// A row of sources.tsv as views of its cells (for the embedded catalog, of constant text).
-struct SourceRow {
-    std::string_view id, title, url, quote;
-};
+// The rows of sources.tsv (`tsv`) in file order, or the error naming the file, the line and what is wrong: the
+// columns id, title, url and quote, each once; every row with as many cells as the header; no empty id and no id
+// twice (knowledge/KnowledgeTable.h).
+Result<std::vector<Source>> readSources(std::string_view tsv);
 
-// sources.tsv compiled at build time (tools/knowledge-table-compiler, CompiledSourceTable.cpp in the build
-// folder): every row in file order, cell for cell as util/TsvTable reads it, and the indices of the rows sorted by
-// id, a repeated id by its first row only.
-std::span<const SourceRow> compiledSourceRows();
-std::span<const std::uint32_t> compiledSourceIdOrder();
-
-// The sources. The embedded catalog reads the compiled tables, so start-up parses and copies nothing; a row becomes
-// a Source the first time find() or all() asks for it (a command cites a few of ~200). Thread-safe.
+// The sources.
 class SourceCatalog {
 public:
+    // The embedded sources.tsv, read on first use; throws std::logic_error with readSources' message when the file
+    // is malformed (TestSourceCatalog holds it well-formed).
     static const SourceCatalog& instance();
-    explicit SourceCatalog(std::string_view tsv); // read with TsvTable; keeps its own copy of the text
-    SourceCatalog(const SourceCatalog&) = delete;
-    SourceCatalog& operator=(const SourceCatalog&) = delete;
+    explicit SourceCatalog(std::vector<Source> sources)
+        : m_sources(std::move(sources))
+    {
+    }
 
-    // The first row of `id`, or null: allocates nothing (what quoteOf and quoteExcerpt read).
-    const SourceRow* findRow(std::string_view id) const;
     const Source* find(std::string_view id) const;
     // Every row, in file order (the same objects find() returns).
-    const std::vector<Source>& all() const;
+    const std::vector<Source>& all() const { return m_sources; }
 
 private:
-    SourceCatalog(std::span<const SourceRow> rows, std::span<const std::uint32_t> byId);
-    const Source& source(std::size_t row) const; // with m_mutex held
-
-    std::string m_ownText; // a catalog of given text: the text, its rows and their order
-    std::vector<SourceRow> m_ownRows;
-    std::vector<std::uint32_t> m_ownById;
-    std::span<const SourceRow> m_rows;     // file order
-    std::span<const std::uint32_t> m_byId; // indices into m_rows sorted by id, each id once
-    mutable std::mutex m_mutex;
-    mutable std::vector<Source> m_sources; // one per row, sized on the first find() or all(), filled when asked for
-    mutable std::vector<bool> m_filled;
-    mutable bool m_allFilled = false;
+    std::vector<Source> m_sources;
 };
 
 // The quote of source `id` in double quotes, as prose cites it, so a quote lives once, in sources.tsv.

@@ -12,10 +12,6 @@
 #include "util/Version.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cmath>
-#include <span>
-#include <string_view>
 
 namespace dsw {
 
@@ -43,30 +39,30 @@ bool truthy(const oj* v)
     return true;
 }
 
-std::string joined(std::span<const std::string_view> names)
+std::string joined(const std::vector<std::string>& names)
 {
     std::string out;
-    for (const std::string_view n : names)
-        out.append(out.empty() ? "" : ", ").append(n);
+    for (const std::string& n : names)
+        out += (out.empty() ? "" : ", ") + n;
     return out;
 }
 
 // The closest name (same letters ignoring case first, else at most a third of the letters changed). Edit
 // distances are quadratic: a hostile file with long or very many unknown keys gets findings without suggestions.
-std::optional<std::string> nearest(const std::string& written, std::span<const std::string_view> names,
+std::optional<std::string> nearest(const std::string& written, const std::vector<std::string>& names,
                                    int* budget = nullptr)
 {
     if (written.size() > 64 || (budget && (*budget)-- <= 0))
         return std::nullopt;
-    for (const std::string_view n : names)
-        if (asciiLower(std::string(n)) == asciiLower(written))
-            return std::string(n);
+    for (const std::string& n : names)
+        if (asciiLower(n) == asciiLower(written))
+            return n;
     std::optional<std::string> best;
     std::size_t bestDistance = std::max<std::size_t>(2, written.size() / 3) + 1;
-    for (const std::string_view n : names)
-        if (const std::size_t d = editDistance(asciiLower(std::string(n)), asciiLower(written)); d < bestDistance) {
+    for (const std::string& n : names)
+        if (const std::size_t d = editDistance(asciiLower(n), asciiLower(written)); d < bestDistance) {
             bestDistance = d;
-            best = std::string(n);
+            best = n;
         }
     return best;
 }
@@ -80,9 +76,9 @@ bool offloadsOptimizer(const LintReport& r)
 // Which class DeepSpeed builds for this optimizer in this config.
 std::string buildKind(const LintReport& r, const OptimizerSpec& spec)
 {
-    if (spec.build("torch_adam") && truthy(r.at("/optimizer/params/torch_adam")))
+    if (spec.builds.count("torch_adam") && truthy(r.at("/optimizer/params/torch_adam")))
         return "torch_adam";
-    if (spec.build("offload") && offloadsOptimizer(r))
+    if (spec.builds.count("offload") && offloadsOptimizer(r))
         return "offload";
     return "default";
 }
@@ -108,7 +104,7 @@ void optimizerParams(LintReport& r, const OptimizerSpec& spec, const std::string
     const oj* params = r.at("/optimizer/params");
     if (!params || !params->is_object())
         return;
-    const OptimizerClass& built = *spec.build(buildKind(r, spec));
+    const OptimizerClass& built = spec.builds.at(buildKind(r, spec));
     if (!built.params)
         return;
     int suggestions = 200;
@@ -119,7 +115,7 @@ void optimizerParams(LintReport& r, const OptimizerSpec& spec, const std::string
             continue;
         std::optional<std::string> near = nearest(key, *built.params, &suggestions);
         r.add(LintLevel::Error, "optimizer-param-unknown", "/optimizer/params/" + pointerToken(key),
-              "optimizer.params." + key + " is not a parameter of " + std::string(built.name) + ", the class \"" + type
+              "optimizer.params." + key + " is not a parameter of " + built.name + ", the class \"" + type
                   + "\" builds here: its constructor raises TypeError (unexpected keyword argument '" + key
                   + "'), so DeepSpeed stops at engine init. It takes: " + joined(*built.params) + ".",
               near ? "did you mean \"" + *near + "\"?" : std::string("remove it"), "ds-optimizer-constructors");
@@ -131,7 +127,7 @@ void untestedWithZero(LintReport& r, const OptimizerSpec& spec, const std::strin
     static const std::vector<std::string> oneBit = {"onebitadam", "zerooneadam", "onebitlamb"};
     if (spec.zeroSupported || stage == 0 || std::find(oneBit.begin(), oneBit.end(), spec.name) != oneBit.end())
         return; // the 1-bit optimizers have their own assertion (ConfigRules: onebit-requires-zero-0)
-    const std::string cls(spec.build(buildKind(r, spec))->name);
+    const std::string cls = spec.builds.at(buildKind(r, spec)).name;
     if (truthy(r.at("/zero_allow_untested_optimizer")))
         r.add(LintLevel::Warning, "untested-optimizer-with-zero", "/zero_allow_untested_optimizer",
               "\"" + type + "\" builds " + cls + ", which ZeRO has not been tested with (it is not in "
@@ -228,8 +224,8 @@ void scheduler(LintReport& r)
     }
     const oj* params = r.at("/scheduler/params");
     const bool object = params && params->is_object();
-    for (const std::string_view required : spec->required)
-        if (const std::string key(required); !object || !params->contains(key))
+    for (const std::string& key : spec->required)
+        if (!object || !params->contains(key))
             r.add(LintLevel::Error, "scheduler-param-missing", object ? "/scheduler/params" : "/scheduler/type",
                   type + " needs scheduler.params." + key + ": DeepSpeed builds it as " + type
                       + "(optimizer, **params), which raises TypeError (missing required argument '" + key

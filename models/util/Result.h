@@ -1,4 +1,5 @@
 #pragma once
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <variant>
@@ -20,6 +21,14 @@ public:
     const T& value() const& { return std::get<T>(m_data); }
     T&& value() && { return std::get<T>(std::move(m_data)); }
     const std::string& error() const { return std::get<Error>(m_data).message; }
+    // The value, or std::logic_error with the message: for what cannot fail in a good build (the embedded knowledge
+    // files, which the tests hold to the reader's checks).
+    T orThrow() &&
+    {
+        if (!ok())
+            throw std::logic_error(error());
+        return std::get<T>(std::move(m_data));
+    }
 
 private:
     struct Error {

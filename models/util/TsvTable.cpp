@@ -5,19 +5,24 @@ namespace dsw {
 TsvTable::TsvTable(std::string_view text)
 {
     bool headerRead = false;
-    std::size_t at = 0;
+    std::size_t at = 0, lineNumber = 0;
     while (at < text.size()) {
         const std::size_t newline = text.find('\n', at);
         std::string_view line =
             text.substr(at, newline == std::string_view::npos ? std::string_view::npos : newline - at);
         at = newline == std::string_view::npos ? text.size() : newline + 1;
+        ++lineNumber;
         if (!line.empty() && line.back() == '\r')
             line.remove_suffix(1);
         if (line.empty())
             continue;
         std::vector<std::string_view>& cells = headerRead ? m_cells : m_header;
-        if (headerRead)
+        if (headerRead) {
             m_rowStart.push_back(m_cells.size());
+            m_rowLine.push_back(lineNumber);
+        } else {
+            m_headerLine = lineNumber;
+        }
         const std::size_t first = cells.size();
         for (std::size_t from = 0;;) { // n tabs make n + 1 cells, a trailing tab an empty last one
             const std::size_t tab = line.find('\t', from);
@@ -26,6 +31,8 @@ TsvTable::TsvTable(std::string_view text)
                 break;
             from = tab + 1;
         }
+        if (headerRead)
+            m_rowCells.push_back(m_cells.size() - first);
         if (headerRead && m_cells.size() - first > m_header.size())
             m_cells.resize(first + m_header.size()); // cells past the header are never read
         headerRead = true;

@@ -22,11 +22,18 @@ public:
     // A row's cell in `column`; empty when the row is short or column is npos.
     std::string_view cell(std::size_t row, std::size_t column) const;
     std::string_view cell(std::size_t row, std::string_view columnName) const { return cell(row, column(columnName)); }
+    // Where the header and a row are in the text (lines from 1, blank ones counted), and how many cells the row has
+    // as written (before the padding of a short row or the cut of a long one): for the checks of a table's shape.
+    std::size_t headerLine() const { return m_headerLine; }
+    std::size_t line(std::size_t row) const { return m_rowLine[row]; }
+    std::size_t cellCount(std::size_t row) const { return m_rowCells[row]; }
 
 private:
     std::vector<std::string_view> m_header;
     std::vector<std::string_view> m_cells; // every row's cells, one row after another
     std::vector<std::size_t> m_rowStart;   // the index in m_cells of each row's first cell
+    std::size_t m_headerLine = 0;
+    std::vector<std::size_t> m_rowLine, m_rowCells;
 };
 
 // The table's rows as maps from column name to cell text (for tests and small tables; the catalogs read a

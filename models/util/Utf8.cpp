@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 
 namespace dsw {
 
@@ -10,16 +9,6 @@ std::optional<std::size_t> firstInvalidUtf8(const std::string& s)
 {
     std::size_t i = 0;
     while (i < s.size()) {
-        // Eight ASCII bytes at a time: configs and the JSON ds-wizard writes are nearly all ASCII.
-        std::uint64_t word;
-        while (i + sizeof word <= s.size()) {
-            std::memcpy(&word, s.data() + i, sizeof word);
-            if (word & 0x8080808080808080u)
-                break;
-            i += sizeof word;
-        }
-        if (i >= s.size())
-            break;
         const auto c = static_cast<unsigned char>(s[i]);
         if (c < 0x80) {
             ++i;

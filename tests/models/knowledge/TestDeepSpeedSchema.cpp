@@ -1,6 +1,7 @@
 // The schema data (resources/knowledge/deepspeed-schema.json) and the queries the linter and the
 // semantic diff make of it: defaults as DeepSpeed v0.19.5 has them, canonical spellings, "did you mean".
 #include "knowledge/DeepSpeedSchema.h"
+#include "knowledge/KnowledgeFiles.h"
 #include "knowledge/SourceCatalog.h"
 
 #include <QTest>
@@ -199,6 +200,7 @@ private slots:
 
     void malformedSchemaIsRefused()
     {
+        QVERIFY(DeepSpeedSchema::fromJson(std::string(knowledgeFile("deepspeed-schema.json"))).ok()); // the shipped one
         QVERIFY(!DeepSpeedSchema::fromJson("not json").ok());
         const auto r = DeepSpeedSchema::fromJson(
             R"({"blocks": [{"path": "", "strictness": "ignore", "keys": {"x": {"type": "object", "block": "x"}}}]})");
@@ -209,6 +211,48 @@ private slots:
                      R"({"blocks": [{"path": "", "strictness": "ignore", "keys": {"a": {"type": "float"}}}]})")
                      .ok());
         QVERIFY(DeepSpeedSchema::fromJson(R"({"blocks": [{"path": "", "strictness": "ignore", "keys": {}}]})").ok());
+    }
+
+    // Broken copies of the shipped file: refused with one message naming the file and what is wrong.
+    void brokenCopiesAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("says");
+        using json = nlohmann::json;
+        const std::string good(knowledgeFile("deepspeed-schema.json"));
+        QTest::newRow("not JSON") << QByteArray::fromStdString(good.substr(0, good.size() / 2)) << "parse error";
+        QTest::newRow("empty file") << QByteArray() << "parse error";
+
+        json unknownType = json::parse(good);
+        unknownType["blocks"][0]["keys"]["train_batch_size"]["type"] = "integer";
+        QTest::newRow("unknown type") << QByteArray::fromStdString(unknownType.dump())
+                                      << "key train_batch_size: unknown type \"integer\"";
+
+        json strictness = json::parse(good);
+        strictness["blocks"][1]["strictness"] = "loose";
+        QTest::newRow("unknown strictness")
+            << QByteArray::fromStdString(strictness.dump()) << "unknown strictness \"loose\"";
+
+        json undescribed = json::parse(good);
+        undescribed["blocks"][0]["keys"]["train_batch_size"]["block"] = "no_such_block";
+        QTest::newRow("undescribed block") << QByteArray::fromStdString(undescribed.dump())
+                                           << ".train_batch_size opens the undescribed block \"no_such_block\"";
+
+        json noTop = json::parse(good);
+        noTop["blocks"].erase(0);
+        for (json& b : noTop["blocks"]) // keep only the "no top-level block" fault
+            for (auto& [name, key] : b["keys"].items())
+                key.erase("block");
+        QTest::newRow("no top-level block") << QByteArray::fromStdString(noTop.dump()) << "no top-level block";
+    }
+    void brokenCopiesAreRefused()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, says);
+        const auto r = DeepSpeedSchema::fromJson(text.toStdString());
+        QVERIFY(!r.ok());
+        const QString error = QString::fromStdString(r.error());
+        QVERIFY2(error.startsWith("deepspeed-schema.json: ") && error.contains(says), qPrintable(error));
     }
 
     void everySourceIsCatalogued()

@@ -44,6 +44,15 @@ private slots:
         QCOMPARE(table.cell(1, "nope"), std::string_view());
         QVERIFY(table.cell(0, "id").data() == text.data() + 9); // a view into the text, not a copy
     }
+    void rowsKnowTheirLineAndCellsAsWritten()
+    {
+        const TsvTable table("\nid\tgbps\n\nib\t200\textra\r\n\neth\n");
+        QCOMPARE(table.headerLine(), std::size_t(2)); // blank lines are counted
+        QCOMPARE(table.line(0), std::size_t(4));
+        QCOMPARE(table.line(1), std::size_t(6));
+        QCOMPARE(table.cellCount(0), std::size_t(3)); // a long row, though its third cell is not read
+        QCOMPARE(table.cellCount(1), std::size_t(1)); // a short row, though its missing cell reads as empty
+    }
     void emptyTextHasNoRows()
     {
         QVERIFY(parseTsv("").empty());

@@ -37,24 +37,6 @@ private slots:
         QVERIFY(bad.has_value());
         QCOMPARE(*bad, std::size_t(offset));
     }
-    // The check skips ASCII eight bytes at a time: a bad byte is found at every place of a word and of the tail,
-    // and a valid sequence that straddles two words is accepted.
-    void findsBadBytesAtEveryPlace()
-    {
-        for (std::size_t length : {1, 7, 8, 9, 16, 23})
-            for (std::size_t at = 0; at < length; ++at) {
-                std::string s(length, 'a');
-                s[at] = '\x80'; // a continuation byte alone
-                QCOMPARE(firstInvalidUtf8(s), std::optional<std::size_t>(at));
-                s[at] = '\xFF';
-                QCOMPARE(firstInvalidUtf8(s), std::optional<std::size_t>(at));
-                if (at + 2 <= length) { // "Ψ" (CE A8) at every place, the word boundary included
-                    s[at] = '\xCE';
-                    s[at + 1] = '\xA8';
-                    QCOMPARE(firstInvalidUtf8(s), std::nullopt);
-                }
-            }
-    }
     // Only ASCII letters change: DeepSpeed compares optimizer names case-insensitively, and a UTF-8 name must
     // not be mangled on the way.
     void asciiLowerTouchesOnlyAsciiLetters()
