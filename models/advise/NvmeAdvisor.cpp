@@ -369,7 +369,7 @@ Advice adviseNvme(const Job& job, const Answers& a)
 {
     Advice adv;
     adv.workflow = "nvme";
-    const oj& aioDefaults = deepspeedKnowledgeMember("aio_defaults"); // keeps the file's key order
+    const oj& aioDefaults = deepspeedKnowledge().at("aio_defaults"); // keeps the file's key order
     static const oj kHandleDefaults = handleDefaults();
     adv.details["handle"] = nullptr;
     adv.details["tensor_location"] = a.text("nvme.tensor_location");

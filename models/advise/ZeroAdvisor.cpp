@@ -45,7 +45,7 @@ oj zeroFragment(const Placement& o, const Answers& a)
         zero["offload_param"] = offloadBlock(o.offloadParam, a);
     oj fragment{{"zero_optimization", zero}};
     if (o.offloadOptimizer == "nvme" || o.offloadParam == "nvme") {
-        const auto& defaults = deepspeedKnowledgeMember("aio_defaults");
+        const auto& defaults = deepspeedKnowledge().at("aio_defaults");
         oj aio;
         aio["block_size"] = defaults.at("block_size");
         aio["queue_depth"] = defaults.at("queue_depth");

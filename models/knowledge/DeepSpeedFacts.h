@@ -7,14 +7,8 @@
 
 namespace dsw {
 
-// resources/knowledge/deepspeed.json, parsed once (key order kept). Prefer deepspeedKnowledgeMember: a caller that
-// needs one part should not pay for the whole file.
+// resources/knowledge/deepspeed.json, parsed once (key order kept); the reference lives as long as the program.
 const nlohmann::ordered_json& deepspeedKnowledge();
-// One top-level member of deepspeed.json (e.g. "aio_defaults"), parsed on first use from its own text only, and
-// equal to deepspeedKnowledge().at(key). Throws what that throws (nlohmann::json::out_of_range) for a key the file
-// does not have. Thread-safe;
-// the reference lives as long as the program.
-const nlohmann::ordered_json& deepspeedKnowledgeMember(std::string_view key);
 // The DeepSpeed version ds-wizard's knowledge was read from, and the sentence every recommendation carries.
 std::string knowledgeVersion();
 std::string basisStatement();

@@ -220,14 +220,14 @@ auto checked(Read read, const oj& value) -> Result<decltype(read(value))>
 const std::vector<OptimizerSpec>& allOptimizers()
 {
     static const auto& all =
-        *new std::vector<OptimizerSpec>(readOptimizers(deepspeedKnowledgeMember("optimizers")).orThrow());
+        *new std::vector<OptimizerSpec>(readOptimizers(deepspeedKnowledge().at("optimizers")).orThrow());
     return all;
 }
 
 const std::vector<SchedulerSpec>& allSchedulers()
 {
     static const auto& all =
-        *new std::vector<SchedulerSpec>(readSchedulers(deepspeedKnowledgeMember("lr_schedulers")).orThrow());
+        *new std::vector<SchedulerSpec>(readSchedulers(deepspeedKnowledge().at("lr_schedulers")).orThrow());
     return all;
 }
 
@@ -277,7 +277,7 @@ std::vector<std::string> schedulerNames()
 VersionFact versionFact(const std::string& key)
 {
     static const auto& facts =
-        *new std::map<std::string, VersionFact>(readVersionFacts(deepspeedKnowledgeMember("version_facts")).orThrow());
+        *new std::map<std::string, VersionFact>(readVersionFacts(deepspeedKnowledge().at("version_facts")).orThrow());
     const auto it = facts.find(key);
     if (it == facts.end())
         throw std::out_of_range("deepspeed.json lists no version fact " + key);

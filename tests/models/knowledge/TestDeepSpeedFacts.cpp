@@ -14,25 +14,6 @@ using namespace dsw;
 class TestDeepSpeedFacts : public QObject {
     Q_OBJECT
 private slots:
-    // Runs first, so that nothing of deepspeed.json has been read yet: a member asked for before those before it
-    // in the file (aio_defaults is the last) is the same as when they are read in file order, and the same as the
-    // whole parse's.
-    void membersAskedOutOfOrderEqualTheWholeParse()
-    {
-        const nlohmann::ordered_json& last = deepspeedKnowledgeMember("aio_defaults");
-        QVERIFY(last.is_object() && !last.empty());
-        QCOMPARE(knowledgeVersion(), deepspeedKnowledgeMember("knowledge_version").get<std::string>());
-        const nlohmann::ordered_json& whole = deepspeedKnowledge();
-        QVERIFY(whole.size() > 5);
-        for (auto it = whole.begin(); it != whole.end(); ++it) {
-            const nlohmann::ordered_json& member = deepspeedKnowledgeMember(it.key());
-            QVERIFY2(member == it.value(), it.key().c_str());
-            QCOMPARE(member.dump(), it.value().dump());             // the file's key order too
-            QCOMPARE(&deepspeedKnowledgeMember(it.key()), &member); // parsed once
-        }
-        QCOMPARE(knowledgeVersion(), whole.at("knowledge_version").get<std::string>());
-        QVERIFY_THROWS_EXCEPTION(nlohmann::ordered_json::out_of_range, deepspeedKnowledgeMember("no_such_member"));
-    }
     void versionAndBasis()
     {
         const std::string v = knowledgeVersion();
