@@ -6,7 +6,9 @@ build=${1:?usage: run.sh BUILD_DIR [SECONDS]}
 seconds=${2:-60}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-cmake -S "$here" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# DSW_LAUNCHER: the compiler launcher flags packaging/dev.sh passes (ccache), if any.
+cmake -S "$here" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    ${DSW_LAUNCHER:-} >/dev/null
 cmake --build "$build" --parallel "${DSW_JOBS:-2}"
 
 # Seeds: real configs (tests' corpus and shared/'s when present), the project example, OOM messages.
