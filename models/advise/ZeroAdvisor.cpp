@@ -102,14 +102,6 @@ std::string seconds(double s)
     return buf;
 }
 
-// "12% faster" from the slower plan's time to the faster one's.
-std::string percentFaster(double slower, double faster)
-{
-    if (faster <= 0 || slower <= faster)
-        return "as fast";
-    return std::to_string(static_cast<int>(std::lround((slower / faster - 1) * 100))) + "% faster";
-}
-
 // When nothing fits: how many GPUs ZeRO-3 without offload, at micro-batch 1 with checkpointing, would need. The step
 // model's parameters, gradients and optimizer states are partitioned over the data-parallel ranks; the rest
 // (buffers, activations, context, fragmentation) is per GPU, so GPUs = states over all ranks ÷ (usable − the rest).

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 #include <tuple>
 
@@ -79,6 +78,13 @@ bool ranksBefore(const StepPrediction& x, const StepPrediction& y, const StepJob
 }
 
 } // namespace
+
+std::string percentFaster(double slower, double faster)
+{
+    if (faster <= 0 || slower <= faster)
+        return "as fast";
+    return std::to_string(static_cast<int>(std::lround((slower / faster - 1) * 100))) + "% faster";
+}
 
 bool ZeroChoices::any() const
 {
@@ -155,21 +161,6 @@ ZeroChoices choicesFrom(const Answers& a, const Job& job)
     f.bf16States = job.step->states == StatePrecision::Bf16;
     f.fp32Accumulation = job.step->fp32GradAccumulation;
     return f;
-}
-
-std::string seconds(double s)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, s < 10 ? "%.2f s" : "%.1f s", s);
-    return buf;
-}
-
-// "12% faster" from the slower plan's time to the faster one's.
-std::string percentFaster(double slower, double faster)
-{
-    if (faster <= 0 || slower <= faster)
-        return "as fast";
-    return std::to_string(static_cast<int>(std::lround((slower / faster - 1) * 100))) + "% faster";
 }
 
 // Per stage without offload, the fastest plan that fits (else the closest), whatever the user fixed; the chosen

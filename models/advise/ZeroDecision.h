@@ -71,6 +71,9 @@ std::vector<std::int64_t> microBatchesFor(std::int64_t perRankSamples);
 // that exact); among them the simplest is taken. A stated wizard choice, not a measurement.
 inline constexpr double kTimeTie = 1.02;
 
+// "12% faster": how much faster the faster of two step times is, as the ZeRO page words it ("as fast" when not).
+std::string percentFaster(double slower, double faster);
+
 // The decision for a sized job (job.sized()).
 ZeroDecision decideZero(const Job& job, const Answers& answers);
 
