@@ -1,4 +1,5 @@
 // Any text pasted as an out-of-memory message: parse it and diagnose — never a crash or a hang.
+#include "advise/Job.h"
 #include "advise/MemoryAdvisor.h"
 #include "advise/OomMessage.h"
 
@@ -12,6 +13,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)dsw::parseOomMessage(text);
     dsw::Answers answers;
     answers.set("memory.oom_message", text);
-    (void)dsw::adviseMemory(answers);
+    (void)dsw::adviseMemory(dsw::resolveJob(answers), answers);
     return 0;
 }
