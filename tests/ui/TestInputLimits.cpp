@@ -36,8 +36,9 @@ using dsw::test::saveScreenshot;
 
 namespace {
 
-// Generous: the fix makes these take well under a second; before it they took minutes.
-constexpr qint64 kBudgetMs = 5000;
+// A bound, not a speed target: before the fix these took minutes; after it well under a second in a plain build,
+// and 5 s under AddressSanitizer on CI's loaded 2-core machine, so the bound stays far from both.
+constexpr qint64 kBudgetMs = 30000;
 
 const QString kOomStart = QStringLiteral(
     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB "
