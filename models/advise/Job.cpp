@@ -41,7 +41,7 @@ Job resolveJob(const Answers& a)
         j.shapeError = e.what();
     }
     j.gpuCapacityBytes = a.number("hardware.gpu_memory_gib") * kGiB;
-    j.usableGpuBytes = j.gpuCapacityBytes * (1 - kPlanHeadroom);
+    j.usableGpuBytes = j.gpuCapacityBytes; // what PyTorch reports; kTightBand says how close is tight
     j.hostBytesPerNode = a.number("hardware.cpu_memory_gib") * kGiB;
     return j;
 }
@@ -63,6 +63,21 @@ nlohmann::ordered_json toJson(const Job& j)
                      {"tensor_parallel", j.layout.tensor},
                      {"sequence_parallel", j.layout.sequence},
                      {"expert_parallel", j.layout.expert}};
+    if (j.step) { // the model as the step model sizes it
+        const TransformerShape& s = j.step->shape;
+        out["model"] = {{"params_per_stage", j.step->params},
+                        {"layers", s.layers},
+                        {"hidden", s.hidden},
+                        {"heads", s.heads},
+                        {"kv_heads", s.kvHeads},
+                        {"intermediate", s.intermediate},
+                        {"vocab", s.vocab},
+                        {"seq_len", j.step->seqLen},
+                        {"attention", std::string(toString(j.step->attention))},
+                        {"loss", std::string(toString(j.step->loss))}};
+    } else {
+        out["model"] = nullptr;
+    }
     out["training_method"] = "full";
     out["optimizer"] = j.optimizer;
     out["gpu_capacity_bytes"] = j.gpuCapacityBytes;

@@ -46,7 +46,7 @@ struct Job {
     std::optional<StepJob> step;
     std::string shapeError;
     double gpuCapacityBytes = 0; // one GPU, hardware.gpu_memory_gib
-    double usableGpuBytes = 0;   // less kPlanHeadroom: what a plan may use
+    double usableGpuBytes = 0;   // what a plan may use: the capacity (estimate/StepModel.h: kTightBand)
     double hostBytesPerNode = 0; // hardware.cpu_memory_gib
 
     bool sized() const { return step.has_value(); }

@@ -237,14 +237,18 @@ void addEstimates(Advice& adv, const OnebitStep& s)
     const StepTime& t = s.time();
     const StepTimeInputs& hw = s.job->time;
     const double tokens = static_cast<double>(s.plan.microBatch * s.plan.accumulation * s.job->seqLen);
-    adv.estimates.push_back(
-        {"Compute per step", t.compute, "s",
-         model + ": " + large(t.flops) + " FLOPs per GPU (" + (s.plan.checkpointing ? "8" : "6")
-             + "Ψ per token with Ψ = " + formatCount(s.job->params) + (s.stages > 1 ? " per pipeline stage" : "")
-             + ", plus attention; " + num(tokens) + " tokens = micro-batch × accumulation × sequence) ÷ ("
-             + num(hw.denseTflops) + " TFLOPS, the GPU catalog's dense " + s.precision
-             + (s.precision == "fp32" ? " 16-bit figure" : "") + ", × hardware.mfu " + percent(hw.mfu) + ")",
-         "kaplan-6n"});
+    adv.estimates.push_back({"Compute per step", t.compute, "s",
+                             model + ": " + large(t.flops) + " FLOPs per GPU (" + (s.plan.checkpointing ? "8" : "6")
+                                 + "Ψ per token with Ψ = " + formatCount(s.job->params)
+                                 + (s.stages > 1 ? " per pipeline stage" : "") + ", plus attention; " + num(tokens)
+                                 + " tokens = micro-batch × accumulation × sequence) ÷ (" + num(hw.denseTflops)
+                                 + " TFLOPS, the GPU catalog's dense " + s.precision
+                                 + (s.precision == "fp32" ? " 16-bit figure" : "") + ", × "
+                                 + (hw.mfu > 0 ? "hardware.mfu " + percent(hw.mfu)
+                                               : "the calibrated GEMM efficiency " + percent(t.gemmEfficiency)
+                                            + ", attention at " + percent(kAttentionEfficiencyRatio) + " of it")
+                                 + ")",
+                             "kaplan-6n"});
     adv.estimates.push_back(
         {"Communication per step (gradient all-reduce)", t.gradientReduction, "s",
          model + ": ZeRO stage 0 all-reduces the gradients once per step, 2 × Ψ × " + num(hw.elementBytes)
@@ -423,7 +427,7 @@ Advice adviseOnebit(const Job& job, const ZeroDecision* zero, const Answers& a)
     for (const auto& x : adv.tradeoffs)
         cite(x.source);
     cite("gpu-catalog");
-    cite("megatron-mfu");
+    cite("flash-attention-2");
 
     // Times are null where the step model gave none (verdict compute-unknown).
     auto seconds = [&](double value) { return s.timed ? oj(value) : oj(nullptr); };
@@ -455,7 +459,7 @@ Advice adviseOnebit(const Job& job, const ZeroDecision* zero, const Answers& a)
     adv.details["suggested_optimizer_type"] = kind.type;
     adv.details["precision"] = s.precision;
     adv.details["peak_tflops"] = s.job && s.job->time.denseTflops > 0 ? oj(s.job->time.denseTflops) : oj(nullptr);
-    adv.details["mfu"] = s.job ? oj(s.job->time.mfu) : oj(nullptr);
+    adv.details["mfu"] = s.timed ? oj(t.gemmEfficiency) : oj(nullptr); // the dense GEMMs' share of peak
     adv.details["tokens_per_gpu_step"] =
         s.job ? oj(s.plan.microBatch * s.plan.accumulation * s.job->seqLen) : oj(nullptr);
     adv.details["compression_ratio"] = s.cost.compression;

@@ -371,10 +371,10 @@ void addFitCheck(Advice& adv, PipelineSetup& s, std::size_t stage, const std::ve
         microBatchesInFlight(s.stages, static_cast<std::int64_t>(stage), s.candidate.accumulation);
     std::string text = "Stage " + std::to_string(stage) + " (" + std::to_string(layersPerStage[stage]) + " layers, "
         + std::to_string(paramsPerStage[stage]) + " parameters) needs " + gibText(g.total) + " of "
-        + formatGiB(s.usable) + " usable per GPU (" + std::to_string(int(std::lround(kPlanHeadroom * 100)))
-        + "% kept free) at " + p.label() + ": parameters " + gibText(g.params) + " + gradients " + gibText(g.grads)
-        + " + optimizer states " + gibText(g.optimizer) + " + buffers " + gibText(g.buffers) + " + activations "
-        + gibText(g.activations) + " + CUDA context, NCCL and fragmentation " + gibText(g.other) + ", as DeepSpeed "
+        + formatGiB(s.usable) + " per GPU" + (p.tight ? " (tight: within the step model's ±5% band)" : "") + " at "
+        + p.label() + ": parameters " + gibText(g.params) + " + gradients " + gibText(g.grads) + " + optimizer states "
+        + gibText(g.optimizer) + " + buffers " + gibText(g.buffers) + " + activations " + gibText(g.activations)
+        + " + CUDA context, NCCL and the allocator's reserve " + gibText(g.other) + ", as DeepSpeed "
         + knowledgeVersion()
         + " allocates them (the step model, the same figures as the ZeRO page's); activations of the stage's "
         + std::to_string(std::max<std::int64_t>(1, blocksPerStage[stage])) + " transformer blocks for "
@@ -394,8 +394,10 @@ void addFitCheck(Advice& adv, PipelineSetup& s, std::size_t stage, const std::ve
             text += ", activation checkpointing (it would then fit)";
         text += s.candidate.microBatch > 1 ? ", or a smaller micro-batch." : ".";
     }
-    adv.checks.push_back(
-        {p.fitsGpu ? CheckLevel::Pass : CheckLevel::Fail, "pipeline-micro-batch-fits", text, "ds-memory-docs"});
+    adv.checks.push_back({!p.fitsGpu    ? CheckLevel::Fail
+                              : p.tight ? CheckLevel::Warn
+                                        : CheckLevel::Pass,
+                          "pipeline-micro-batch-fits", text, "ds-memory-docs"});
     adv.estimates.push_back({"Largest stage memory per GPU", static_cast<double>(g.total), "bytes",
                              "the step model for the stage's parameters and blocks at the ZeRO page's placement: "
                              "DeepSpeed's allocations by component + activations per operation",

@@ -244,6 +244,9 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
         ? &decision.candidates.at(*decision.wizardPick)
         : nullptr;
     const std::string fixed = decision.fixed.text();
+    const std::string tightNote = chosen.tight
+        ? " — tight: " + gib(static_cast<double>(chosen.gpu.total)) + " of " + gib(job.gpuCapacityBytes) + " per GPU"
+        : std::string();
     if (!fits)
         adv.headline = "Nothing fits; closest: " + chosen.label();
     else if (decision.userForced && pick)
@@ -255,18 +258,30 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
             + (decision.userForced ? " (also the wizard's pick" : " (the fastest that fits")
             + (chosen.time.total > 0 ? ", " + seconds(chosen.time.total) + " per step" : std::string())
             + " by ds-wizard's step-time model)";
+    adv.headline += tightNote;
     adv.fragment = zeroFragment(placement, a);
     addOptimizerChecks(adv, placement, job.optimizer);
 
     const std::string cpuFormula = "offloaded states and pinned buffers per node, as DeepSpeed's code allocates them";
-    if (fits)
-        adv.checks.push_back({CheckLevel::Pass, "zero-fits-gpu",
-                              "Fits: " + gib(static_cast<double>(chosen.gpu.total)) + " of " + gib(usable)
-                                  + " usable per GPU (" + gib(capacity) + " less "
-                                  + std::to_string(int(kPlanHeadroom * 100))
-                                  + "% headroom; the CUDA context, NCCL buffers and "
-                                  + std::to_string(kFragmentationPercent) + "% fragmentation are counted).",
-                              "cuda-context-size"});
+    const std::string counted = " per GPU (the GPU's total as PyTorch reports it; the CUDA context, NCCL buffers and "
+                                "the allocator's reserve are counted)";
+    const double share = static_cast<double>(chosen.gpu.total) / capacity;
+    if (fits && !chosen.tight)
+        adv.checks.push_back(
+            {CheckLevel::Pass, "zero-fits-gpu",
+             "Fits: " + gib(static_cast<double>(chosen.gpu.total)) + " of " + gib(capacity) + counted + ".",
+             "cuda-context-size"});
+    else if (fits)
+        adv.checks.push_back(
+            {CheckLevel::Warn, "zero-tight-fit",
+             "Tight: " + gib(static_cast<double>(chosen.gpu.total)) + " of " + gib(capacity) + counted + ", "
+                 + std::to_string(static_cast<int>(std::lround(share * 100)))
+                 + "% of the GPU: within the step model's ±" + std::to_string(static_cast<int>(kTightBand * 100))
+                 + "% of published peaks, so it may run out of memory. Runs near the limit do train (DeepSpeed's own "
+                   "tutorials ran at 97–99% of the card); what gives room: "
+                   "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (training.expandable_segments), a smaller "
+                   "micro-batch, activation checkpointing or a higher ZeRO stage.",
+             "oom-reserve-v100"});
     else
         addSuggestions(adv, a, job);
     if (fits && chosen.cpuPerNode > 0)
@@ -380,9 +395,12 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
          std::string("per operation, ") + std::string(toString(job.step->attention)) + " attention"
              + (chosen.candidate.checkpointing ? ", full checkpointing" : "") + ", plus logits and loss",
          "korthikanti"},
-        {"CUDA context, NCCL and fragmentation per GPU", static_cast<double>(chosen.gpu.other), "bytes",
-         std::to_string(kFragmentationPercent) + "% fragmentation and fixed allowances (wizard assumptions)",
-         "cuda-context-size"},
+        {"CUDA context, NCCL and the allocator's reserve per GPU", static_cast<double>(chosen.gpu.other), "bytes",
+         "the CUDA context and NCCL buffers (wizard allowances) and the caching allocator's reserve, "
+             + std::to_string(static_cast<int>(
+                 std::lround((job.step->expandableSegments ? kAllocatorReserveExpandable : kAllocatorReserve) * 100)))
+             + "% of the peak allocated (calibrated on published out-of-memory messages)",
+         "oom-reserve-v100"},
         {"CPU memory per node", static_cast<double>(chosen.cpuPerNode), "bytes", cpuFormula, "ds-mem-cpu-adam-states"},
     };
     if (chosen.nvmePerNode > 0)
@@ -411,7 +429,8 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
 
     // ds-memory-docs: the estimator rows shown beside the step model's (details.deepspeed_estimator).
     adv.sources.insert(adv.sources.end(),
-                       {"zero-paper", "korthikanti", "ds-offload-stages", "ds-batch", "ds-memory-docs"});
+                       {"zero-paper", "korthikanti", "ds-offload-stages", "ds-batch", "ds-memory-docs",
+                        "oom-reserve-v100", "oom-reserve-a100"});
 
     oj estimatorRows = oj::array();
     for (const auto& r : deepSpeedEstimatorRows(job.step->params, a.integer("model.largest_layer_params"),

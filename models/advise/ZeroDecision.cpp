@@ -20,11 +20,11 @@ const Placement kPlacements[] = {
 
 // Lower stages and less offload first: fewer collectives per layer and nothing crossing PCIe that the model
 // does not time (ZeRO-3's per-module fetch latency, for one).
-std::tuple<int, int, bool> simplicity(const StepPrediction& p)
+std::tuple<bool, int, int, bool> simplicity(const StepPrediction& p)
 {
     const Placement& pl = p.candidate.placement;
     const int offloads = (pl.offloadOptimizer != "none") + (pl.offloadParam != "none");
-    return {offloads, pl.stage, p.candidate.checkpointing};
+    return {p.tight, offloads, pl.stage, p.candidate.checkpointing};
 }
 
 // Of the candidates `allowed` admits (ranked), the first; when it fits, the simplest of those that fit within
@@ -50,6 +50,14 @@ std::optional<std::size_t> pickAmong(const std::vector<StepPrediction>& ranked, 
         if (simplicity(p) < simplicity(ranked[*first]))
             first = i;
     }
+    // A tight plan gives way to the fastest comfortable one when that is at most kTightTradeoff slower.
+    if (first && ranked[*first].tight)
+        for (std::size_t i = 0; i < ranked.size() && ranked[i].fits(); ++i)
+            if (allowed(ranked[i]) && !ranked[i].tight) {
+                if (ranked[i].time.total <= ranked[*first].time.total * kTightTradeoff)
+                    first = i;
+                break;
+            }
     return first;
 }
 

@@ -70,6 +70,9 @@ std::vector<std::int64_t> microBatchesFor(std::int64_t perRankSamples);
 // Plans within 2% of the fastest are as fast as the step model can tell (estimate/StepTime.h's calibration is not
 // that exact); among them the simplest is taken. A stated wizard choice, not a measurement.
 inline constexpr double kTimeTie = 1.02;
+// A plan within kTightBand of the GPU's capacity (estimate/StepModel.h) is taken only when no comfortable plan is within
+// 10% of its time: a stated wizard choice, trading a little speed for not running out of memory.
+inline constexpr double kTightTradeoff = 1.10;
 
 // "12% faster": how much faster the faster of two step times is, as the ZeRO page words it ("as fast" when not).
 std::string percentFaster(double slower, double faster);

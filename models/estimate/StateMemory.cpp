@@ -557,11 +557,14 @@ StateMemory sizeStateMemory(const StateMemoryInputs& asked)
         });
     StateMemory& m = b.result();
     const std::int64_t peak = m.gpuPeakAllocated();
-    b.reserved("fragmentation", mulSat(peak / 100, kFragmentationPercent), "zero-paper-fragmentation", [&] {
-        return std::string(std::to_string(kFragmentationPercent)
-                           + "% of the peak allocated, a wizard assumption for the caching "
-                             "allocator's unusable gaps");
-    });
+    const double reserve = in.expandableSegments ? kAllocatorReserveExpandable : kAllocatorReserve;
+    b.reserved("allocator_reserve", truncSat(static_cast<double>(peak) * reserve),
+               in.expandableSegments ? "expandable-segments-peak" : "oom-reserve-v100", [&] {
+                   return in.expandableSegments
+                       ? std::string("1% of the peak allocated with expandable segments, a wizard assumption")
+                       : std::string("5% of the peak allocated: the caching allocator's reserve, the largest share "
+                                     "published out-of-memory messages of training runs show");
+               });
     if (in.describe)
         addNotes(m, in, asked.offloadOptimizer, asked.offloadParam);
     addEstimator(m, in);

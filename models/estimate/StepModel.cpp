@@ -47,7 +47,7 @@ std::int64_t GpuBytes::*rowOf(std::string_view id)
         return &GpuBytes::optimizer;
     if (id == "activations")
         return &GpuBytes::activations;
-    if (id == "cuda_context" || id == "nccl_buffers" || id == "fragmentation")
+    if (id == "cuda_context" || id == "nccl_buffers" || id == "allocator_reserve")
         return &GpuBytes::other;
     return &GpuBytes::buffers;
 }
@@ -121,6 +121,9 @@ StepJob stepJobFrom(const Answers& a)
     j.dropout = false; // today's pre-training and fine-tuning recipes run without dropout (Llama, Qwen configs: 0.0)
     const nlohmann::json zeroInit = a.value("training.zero_init");
     j.zeroInit = !zeroInit.is_boolean() || zeroInit.get<bool>();
+    const nlohmann::json expandable = a.value("training.expandable_segments");
+    j.expandableSegments = expandable.is_boolean() && expandable.get<bool>();
+    j.launcherFillsBuckets = a.text("software.launcher") != "deepspeed";
 
     const ModelShape states = modelShapeFrom(a);
     j.params = std::max<std::int64_t>(1, states.params); // a pipeline with more stages than layers leaves some empty
@@ -151,10 +154,14 @@ StepJob stepJobFrom(const Answers& a)
     t.seqLen = j.seqLen;
     t.heads = j.shape.heads;
     t.elementBytes = j.precision == TrainingPrecision::Fp32 ? 4 : 2;
-    t.mfu = a.number("hardware.mfu"); // default kAssumedMfu's 0.40 (the registry's)
+    t.mfu = a.has("hardware.mfu") ? a.number("hardware.mfu") : 0; // not given: the calibrated efficiency
     t.nicsPerNode = a.integer("hardware.nics_per_node");
     if (const GpuSpec* gpu = GpuCatalog::instance().find(a.text("hardware.gpu"))) {
         t.denseTflops = denseTflopsOf(*gpu, j.precision == TrainingPrecision::Bf16).value_or(0);
+        t.architecture = gpu->architecture;
+        // fp8 asked, on a GPU with fp8 tensor cores (compute capability 8.9 or higher): Transformer Engine's GEMMs.
+        const auto cc = gpu->computeCapabilityNumber();
+        t.fp8Gemms = a.text("training.precision") == "fp8" && cc && *cc >= 8.9;
         t.pcieGBps = assumedPcieGBps(pcieGenerationOf(*gpu).value_or(4));
         t.intraNodeGBps = intraNodeGBpsOf(*gpu).value_or(t.pcieGBps);
     } else {
@@ -209,12 +216,19 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     in.fp32GradAccumulation =
         job.fp32GradAccumulation && c.placement.stage == 1 && in.offloadOptimizer == OffloadDevice::None;
     in.buffers = job.buffers;
+    if (job.launcherFillsBuckets && c.placement.stage == 3 && job.shape.hidden > 0) {
+        const std::int64_t h = job.shape.hidden;
+        in.buffers.reduceBucketSize = mulSat(h, h);
+        in.buffers.prefetchBucketSize = mulSat(h, h) / 10 * 9;
+        in.buffers.paramPersistenceThreshold = mulSat(10, h);
+    }
     // What the ZeRO workflow writes (advise/ZeroAdvisor.cpp, zeroFragment): overlap_comm on from stage 2.
     if (!in.buffers.overlapComm && c.placement.stage >= 1)
         in.buffers.overlapComm = c.placement.stage >= 2;
     in.activationBytes = p.activations.peakBytes;
     in.activationSource = kActivationSource;
     in.zeroInit = job.zeroInit;
+    in.expandableSegments = job.expandableSegments;
     in.fullCheckpointing = c.checkpointing;
     in.describe = false; // bytes only: no view reads the conventions' words (StateMemoryInputs::describe)
     p.memory = sizeStateMemory(in);
@@ -222,8 +236,9 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     p.cpuPerNode = p.memory.hostPerNode();
     p.nvmePerNode = p.memory.nvmePerNode();
 
-    p.usableGpuBytes = job.gpuCapacityBytes * (1 - kPlanHeadroom);
-    p.fitsGpu = static_cast<double>(p.gpu.total) <= p.usableGpuBytes;
+    p.usableGpuBytes = job.gpuCapacityBytes;
+    p.fitsGpu = static_cast<double>(p.gpu.total) <= p.usableGpuBytes * (1 + kTightBand);
+    p.tight = p.fitsGpu && static_cast<double>(p.gpu.total) > p.usableGpuBytes * (1 - kTightBand);
     p.fitsCpu = static_cast<double>(p.cpuPerNode) <= job.hostBytesPerNode;
     const bool usesNvme = c.placement.offloadOptimizer == "nvme" || c.placement.offloadParam == "nvme";
     p.nvmeReady = !usesNvme || job.nvmeReady;
@@ -258,7 +273,7 @@ std::string StepPrediction::whyNot() const
     std::string why;
     auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
     if (!fitsGpu)
-        add("needs " + gib(static_cast<double>(gpu.total)) + " per GPU, " + gib(usableGpuBytes) + " usable");
+        add("needs " + gib(static_cast<double>(gpu.total)) + " per GPU of " + gib(usableGpuBytes));
     if (!fitsCpu)
         add("needs " + gib(static_cast<double>(cpuPerNode)) + " of host RAM per node");
     if (!nvmeReady)

@@ -18,10 +18,11 @@
 
 namespace dsw {
 
-// Share of GPU memory a plan must leave free beyond everything the step model counts (the CUDA context,
-// NCCL and fragmentation are counted): the wizard's margin for what it does not model (kernels' workspaces,
-// the allocator's rounding, a longer batch than planned). A stated wizard assumption, not a measurement.
-inline constexpr double kPlanHeadroom = 0.05;
+// The band around the GPU's capacity (what PyTorch reports: gpus.tsv's usable_gib or hardware.gpu_memory_gib) within
+// which a plan is "tight": the spread of the step model's peaks against published ones (README, the step model's
+// agreement table). A plan needing up to capacity × (1 + kTightBand) fits, tight, with a warning that says by how much;
+// one needing less than capacity × (1 − kTightBand) fits comfortably. A stated wizard assumption from that spread.
+inline constexpr double kTightBand = 0.05;
 
 // A plan the search compares.
 struct StepCandidate {
@@ -38,7 +39,8 @@ struct StepJob {
     AttentionImpl attention = AttentionImpl::Flash;
     LossImpl loss = LossImpl::Standard;
     bool dropout = false;
-    bool zeroInit = true; // training.zero_init: the model was built under deepspeed.zero.Init
+    bool zeroInit = true;            // training.zero_init: the model was built under deepspeed.zero.Init
+    bool expandableSegments = false; // training.expandable_segments: PyTorch's allocator reserves less
 
     std::int64_t params = 0;         // of one pipeline stage
     std::int64_t largestLayer = 0;   // parameters of the largest module
@@ -58,6 +60,9 @@ struct StepJob {
     // DeepSpeed runs at ZeRO-1 without optimizer offload (BF16_Optimizer); other placements are sized without it.
     bool fp32GradAccumulation = false;
     ZeroBufferSettings buffers;
+    // software.launcher hf-trainer or accelerate: the exported ZeRO-3 config says "auto" for its buckets and the
+    // launcher fills them from hidden_size (hf-trainer-auto): reduce h², prefetch 0.9·h², persistence 10·h.
+    bool launcherFillsBuckets = false;
 
     std::int64_t globalBatch = 1; // sequences per optimizer step over all data-parallel ranks
 
@@ -88,8 +93,9 @@ struct StepPrediction {
     GpuBytes gpu;
     std::int64_t cpuPerNode = 0;
     std::int64_t nvmePerNode = 0;
-    double usableGpuBytes = 0; // capacity less kPlanHeadroom
+    double usableGpuBytes = 0; // one GPU's capacity, as PyTorch reports it
     bool fitsGpu = false, fitsCpu = false, nvmeReady = true, fitsNvme = true;
+    bool tight = false; // within kTightBand of the capacity: it may run out of memory
     bool fits() const { return fitsGpu && fitsCpu && nvmeReady && fitsNvme; }
     // What keeps it from fitting, in words; empty when it fits.
     std::string whyNot() const;

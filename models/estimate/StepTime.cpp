@@ -86,8 +86,8 @@ void validate(const StepTimeInputs& in)
     if (in.elementBytes != 2 && in.elementBytes != 4)
         reject("elementBytes", "2 (fp16/bf16) or 4 (fp32), got " + num(in.elementBytes));
     requirePositive("denseTflops", in.denseTflops);
-    if (!(in.mfu > 0 && in.mfu <= 1))
-        reject("mfu", "above 0 and at most 1, got " + num(in.mfu));
+    if (!(in.mfu >= 0 && in.mfu <= 1))
+        reject("mfu", "0 (the calibrated efficiency) or above 0 and at most 1, got " + num(in.mfu));
     if (!(in.overlap >= 0 && in.overlap <= 1))
         reject("overlap", "between 0 and 1, got " + num(in.overlap));
     requireAtLeast("nicsPerNode", in.nicsPerNode, 1);
@@ -148,25 +148,36 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     const double tokens = static_cast<double>(in.microBatch) * ga * s; // per replica per step
     const double split = static_cast<double>(in.tensorParallel) * static_cast<double>(in.sequenceParallel);
 
-    // Compute.
+    // Compute: the dense FLOPs at the calibrated GEMM efficiency (or hardware.mfu), attention below it.
     const double denseFactor = in.activationCheckpointing ? 8 : 6;
     const double attnPasses = in.activationCheckpointing ? 4 : 3;
     const double causal = in.causalMask ? 0.5 : 1;
-    const double denseFlops = denseFactor * psi * tokens;
-    const double attnFlops = attnPasses * 4 * s * h * layers * causal * tokens; // 4·s²·h per sequence = 4·s·h per token
-    t.flops = (denseFlops + attnFlops) / split;
-    const double achieved = in.denseTflops * 1e12 * in.mfu;
-    t.compute = t.flops / achieved;
+    const double denseFlops = denseFactor * psi * tokens / split;
+    const double attnFlops = attnPasses * 4 * s * h * layers * causal * tokens / split; // 4·s·h per token and layer
+    t.flops = denseFlops + attnFlops;
+    const double tokensPerMicroBatch = static_cast<double>(in.microBatch) * s;
+    const bool flat = in.mfu > 0;
+    t.gemmEfficiency = flat ? in.mfu : gemmEfficiency(in.architecture, tokensPerMicroBatch);
+    const double peak = in.denseTflops * 1e12;
+    const double gemmRate = peak * t.gemmEfficiency * (in.fp8Gemms && !flat ? kFp8GemmSpeedup : 1);
+    const double attnRate = peak * t.gemmEfficiency * (flat ? 1 : kAttentionEfficiencyRatio);
+    t.compute = denseFlops / gemmRate + attnFlops / attnRate;
     if (in.explain)
-        t.parts.push_back(
-            {"compute", t.compute,
-             "(" + num(denseFactor) + "Ψ + " + num(attnPasses) + " × 4·s·h·L" + (in.causalMask ? " ÷ 2" : "")
-                 + ") per token × " + num(tokens) + " tokens = " + num(t.flops) + " FLOPs ÷ (" + num(in.denseTflops)
-                 + " TFLOPS × " + num(in.mfu) + ")",
-             in.activationCheckpointing
-                 ? std::vector<std::string>{"kaplan-6n", "narayanan-recompute-flops", "korthikanti-flops",
-                                            "megatron-mfu", "gpu-catalog"}
-                 : std::vector<std::string>{"kaplan-6n", "korthikanti-flops", "megatron-mfu", "gpu-catalog"}});
+        t.parts.push_back({"compute", t.compute,
+                           num(denseFactor) + "Ψ per token × " + num(tokens) + " tokens = " + num(denseFlops)
+                               + " FLOPs ÷ (" + num(in.denseTflops) + " TFLOPS × " + num(t.gemmEfficiency)
+                               + (flat ? " (hardware.mfu)"
+                                       : " (" + in.architecture + " GEMM efficiency at " + num(tokensPerMicroBatch)
+                                          + " tokens per micro-batch)")
+                               + (in.fp8Gemms && !flat ? " × " + num(kFp8GemmSpeedup) + " fp8" : std::string())
+                               + ") + attention " + num(attnPasses) + " × 4·s·h·L" + (in.causalMask ? " ÷ 2" : "")
+                               + " per token = " + num(attnFlops) + " FLOPs at "
+                               + (flat ? std::string("the same rate") : num(kAttentionEfficiencyRatio) + " of it"),
+                           in.activationCheckpointing
+                               ? std::vector<std::string>{"kaplan-6n", "narayanan-recompute-flops", "korthikanti-flops",
+                                                          "flash-attention-2", "megatron-mfu", "gpu-catalog"}
+                               : std::vector<std::string>{"kaplan-6n", "korthikanti-flops", "flash-attention-2",
+                                                          "megatron-mfu", "gpu-catalog"}});
 
     // Communication.
     std::string what;
@@ -186,10 +197,14 @@ StepTime estimateStepTime(const StepTimeInputs& in)
         t.linkGBps = std::min(intra, inter);
     else
         t.linkGBps = std::max(intra, inter);
+    const double reached =
+        kCollectiveEfficiency / (acrossNodes ? 1 + static_cast<double>(in.nodes) / kCollectiveNodeScale : 1);
+    const double collectives = p.stage == 3 && in.dataParallel > 1 ? 3 * layers * ga : 0;
     if (t.communicationBytes > 0 && t.linkGBps > 0)
-        t.communicationLinkSeconds = t.communicationBytes / (t.linkGBps * 1e9);
+        t.communicationLinkSeconds = t.communicationBytes / (t.linkGBps * 1e9 * reached);
     const double hidden = in.overlap * std::min(t.communicationLinkSeconds, t.compute);
-    t.communication = t.communicationLinkSeconds - hidden;
+    const double latency = collectives * kStage3CollectiveLatency; // hooks and launches on the critical path
+    t.communication = t.communicationLinkSeconds - hidden + latency;
     if (transfers > 0)
         t.gradientReduction = t.communication * gradientTransfers(p.stage, ga) / transfers;
     if (in.explain)
@@ -197,15 +212,20 @@ StepTime estimateStepTime(const StepTimeInputs& in)
                            t.communication,
                            in.dataParallel > 1 ? "ZeRO-" + std::to_string(p.stage) + ": " + what + " transfers of Ψ·"
                                    + num(b) + " B × (d−1)/d, d = " + num(d) + " → " + num(t.communicationBytes)
-                                   + " B per GPU ÷ " + num(t.linkGBps) + " GB/s ("
+                                   + " B per GPU ÷ (" + num(t.linkGBps) + " GB/s ("
                                    + (acrossNodes ? "min of intra-node " + num(intra) + " and "
                                               + std::to_string(in.nicsPerNode) + " × " + num(in.nicGbps) + " Gb/s NICs"
                                                   : "intra-node link")
-                                   + ") = " + num(t.communicationLinkSeconds) + " s, of which " + num(in.overlap)
+                                   + ") × " + num(reached) + " reached"
+                                   + (acrossNodes ? " over " + std::to_string(in.nodes) + " nodes" : "") + ")" + " = "
+                                   + num(t.communicationLinkSeconds) + " s, of which " + num(in.overlap)
                                    + " × min(communication, compute) hides behind compute"
+                                   + (collectives > 0 ? "; + " + num(collectives) + " layer-collectives × "
+                                              + num(kStage3CollectiveLatency * 1000) + " ms, never hidden"
+                                                      : "")
                                                : "no data parallelism: nothing to reduce",
                            {"ds-zero-reduce-boundary", "zero-paper-comm-dp", "zero-paper-comm-stage3",
-                            "ds-zero3-reuse-distance", "nccl-tests-busbw", "ds-overlap-comm"}});
+                            "ds-zero3-reuse-distance", "nccl-tests-busbw", "ds-overlap-comm", "belle-zero-stages"}});
 
     // Offload: what crosses PCIe per partitioned parameter per step, as DeepSpeed's code copies it.
     const double partition = psi / d;
@@ -273,11 +293,24 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     return t;
 }
 
+double gemmEfficiency(const std::string& architecture, double tokens)
+{
+    // The calibrated generations; the others by the closest one (a stated assumption): Turing and Ada as Ampere's
+    // neighbours in the product line, Blackwell and AMD's CDNA as Hopper (the newest calibrated, the most cautious).
+    const auto starts = [&](const char* word) { return architecture.rfind(word, 0) == 0; };
+    const double peak = starts("Volta")                         ? kGemmEfficiencyVolta
+        : starts("Ampere") || starts("Turing") || starts("Ada") ? kGemmEfficiencyAmpere
+                                                                : kGemmEfficiencyHopper;
+    return peak * tokens / (tokens + kHalfTokens);
+}
+
 double assumedOverlap(int stage, std::optional<bool> overlapComm, bool pipeline)
 {
     if (pipeline || stage <= 1)
         return 0;
-    return overlapComm.value_or(stage == 3) ? kAssumedOverlap : 0;
+    if (!overlapComm.value_or(stage == 3))
+        return 0;
+    return kOverlapHidden;
 }
 
 nlohmann::json stepTimeJson(const StepTime& t)

@@ -7,8 +7,12 @@
 //  - Compute: 6Ψ FLOPs per token for forward + backward (kaplan-6n), 8Ψ with full activation checkpointing
 //    (one more forward, narayanan-recompute-flops), plus attention 4·s²·h per layer and sequence forward
 //    (QKᵀ and attention·V, 2·s²·h each; korthikanti-flops), ×3 for forward + backward, ×4 with
-//    checkpointing, halved with a causal mask (kernels that skip masked blocks). Executed FLOPs run at
-//    dense 16-bit TFLOPS × efficiency (megatron-mfu: 41–48% on H100; the wizard assumes 40%).
+//    checkpointing, halved with a causal mask (kernels that skip masked blocks). The dense FLOPs run at the GPU's
+//    dense 16-bit TFLOPS × the calibrated GEMM efficiency of its architecture, which falls with fewer tokens per
+//    micro-batch (t / (t + kHalfTokens)); attention runs at kAttentionEfficiencyRatio of that; fp8 (Transformer
+//    Engine) speeds the dense GEMMs only, by kFp8GemmSpeedup. hardware.mfu, when given, replaces all of it by one
+//    flat share of peak on every FLOP. The constants are fitted on published runs (README, "The step model and how
+//    well it agrees with measurements", every row with its source and error).
 //  - Communication: ring collectives (nccl-tests-busbw): a reduce-scatter or an all-gather of S bytes
 //    sends S·(d−1)/d per GPU, an all-reduce twice that. Per optimizer step with GA accumulation steps
 //    (engine.allreduce_gradients, ds-zero-reduce-boundary): stage 0 all-reduces the gradients once; stage 1
@@ -19,9 +23,11 @@
 //    gathered (ds-zero3-reuse-distance; layer L−i waits 2·i layers, so ⌈R / (2Ψ/L)⌉ layers are kept).
 //    The ring is bounded by its slowest link: within a node the GPU's link (datasheet figure halved: one
 //    direction), across nodes the node's NICs together (each ring crosses a node boundary once, so a
-//    node sends what one GPU sends); time = bytes per GPU ÷ min(intra-node, NICs × NIC rate).
-//    A stated share of the communication hides behind compute (overlap; DeepSpeed's overlap_comm is on
-//    by default only at stage 3, ds-overlap-comm).
+//    node sends what one GPU sends). DeepSpeed's collectives reach kCollectiveEfficiency of that nominal rate,
+//    less across many nodes (÷ (1 + nodes / kCollectiveNodeScale)), and stage 3 pays kStage3CollectiveLatency per
+//    layer-collective (a gather in forward and in backward and a reduce-scatter: per-module hooks and launches).
+//    Where DeepSpeed overlaps communication with compute (overlap_comm: stages 2–3; stages 0–1 reduce after the
+//    backward, ds-zero-reduce-boundary) kOverlapHidden of min(communication, compute) is hidden.
 //  - Offload: bytes per partitioned parameter per step over PCIe as DeepSpeed's code copies them
 //    (ds-offload-grad-copy, ds-offload-param-copy), at an effective host-link rate (D6: 0.108 s per GB
 //    round trip on 8×H200, ds-activation-offload-cost), plus DeepSpeedCPUAdam on the node's share of
@@ -41,9 +47,28 @@ namespace dsw {
 
 struct GpuSpec;
 
-// The wizard's stated assumptions, shown with every time they enter.
-inline constexpr double kAssumedMfu = 0.40;              // below megatron-mfu's 41–48%
-inline constexpr double kAssumedOverlap = 0.5;           // share of communication hidden when overlap_comm is on
+// The step model's calibration (README, "The step model and how well it agrees with measurements": the rows each was
+// fitted on, with their errors and the leave-one-source-out errors). Fitted on published runs by
+// tests/reference/calibrate_step_model.py, not measured here.
+// GEMM efficiency at many tokens per micro-batch, share of dense 16-bit peak on the FLOPs executed, by architecture.
+inline constexpr double kGemmEfficiencyVolta = 0.57;
+inline constexpr double kGemmEfficiencyAmpere = 0.80;
+inline constexpr double kGemmEfficiencyHopper = 0.56;
+inline constexpr double kHalfTokens = 2640; // tokens per micro-batch at which a GPU reaches half its GEMM efficiency
+// Attention's share of the GEMM efficiency: a stated assumption (FlashAttention "reaching only 25-40% of the
+// theoretical maximum FLOPs/s" against GEMMs' 70–80%, halved by FlashAttention-2's ≈2× speedup: flash-attention-2).
+inline constexpr double kAttentionEfficiencyRatio = 0.6;
+inline constexpr double kFp8GemmSpeedup = 1.36; // torchtitan 8B on 8 H100, Float8 vs bf16, GEMMs only (C30 vs C24)
+inline constexpr double kCollectiveEfficiency = 0.38; // share of the ring's nominal link rate DeepSpeed reaches
+inline constexpr double kCollectiveNodeScale = 78;    // nodes at which that share halves
+// s per layer-collective at stage 3, from a side-by-side run (belle-zero-stages: BLOOM 560M and 1.1B, 24 layers each,
+// 2 GPUs, 512 tokens): ZeRO-3 took 0.26 s per batch more than ZeRO-1 for both sizes, so per layer, not per byte:
+// 0.26 s / (24 layers × 3 collectives).
+inline constexpr double kStage3CollectiveLatency = 0.0036;
+// Share of min(communication, compute) hidden where DeepSpeed overlaps (overlap_comm at stages 2 and 3): fitted, one
+// figure for both stages so neither is favoured by assumption. The stage-3 latency above is never hidden: BELLE
+// measured it as time added to the step.
+inline constexpr double kOverlapHidden = 1.0;
 inline constexpr double kHostLinkEfficiency = 0.29;      // D6: 18.5 GB/s per direction of PCIe Gen5's 64 GB/s
 inline constexpr double kCpuAdamParamsPerSecond = 0.8e9; // per node: 1.2B parameters in 1.5 s (#6695)
 inline constexpr double kNvmeReadGBps = 10;              // 4 NVMe SSDs in RAID-0 (ds-deepnvme-blog-2024-cpu)
@@ -79,7 +104,9 @@ struct StepTimeInputs {
 
     // Hardware.
     double denseTflops = 0;   // dense 16-bit tensor TFLOPS of one GPU (gpus.tsv)
-    double mfu = kAssumedMfu; // achieved share of it on the FLOPs executed
+    std::string architecture; // gpus.tsv's architecture ("Ampere (GA100)"): picks the calibrated GEMM efficiency
+    bool fp8Gemms = false;    // Transformer Engine fp8: the dense GEMMs run kFp8GemmSpeedup faster
+    double mfu = 0;           // hardware.mfu given: one flat share of peak on every FLOP; 0: the calibrated efficiency
     double intraNodeGBps = 0; // one GPU's link to its peers, one direction, GB/s
     double nicGbps = 0;       // one NIC's line rate, Gbit/s per direction (networks.tsv)
     std::int64_t nicsPerNode = 1;
@@ -105,13 +132,14 @@ struct StepTime {
     // The part of communication that reduces gradients (the all-reduce at stage 0, the reduce-scatters at stages
     // 1–3); the rest all-gathers parameters. Overlap hides both in proportion.
     double gradientReduction = 0;
-    double offload = 0;       // PCIe copies + CPU optimizer + NVMe swap
+    double offload = 0; // PCIe copies + CPU optimizer + NVMe swap
     double bubble = 0;
     double total = 0;
     double tokensPerSecondPerGpu = 0;
 
     // The parts behind the components.
     double flops = 0;                    // executed per GPU per step
+    double gemmEfficiency = 0;           // share of peak the dense FLOPs ran at (hardware.mfu when given)
     double communicationBytes = 0;       // sent per GPU per step
     double communicationLinkSeconds = 0; // before overlap
     double stage3KeptForBackward = 0;    // parameters not gathered again in backward (stage 3)
@@ -129,7 +157,11 @@ struct StepTime {
 // Throws std::invalid_argument naming the input and what is allowed.
 StepTime estimateStepTime(const StepTimeInputs& in);
 
-// The share of communication the wizard assumes hidden: kAssumedOverlap where DeepSpeed overlaps it
+// The calibrated GEMM efficiency of an architecture (gpus.tsv's words: "Volta", "Ampere", "Hopper"; the others take
+// their closest calibrated generation, a stated assumption) at `tokens` per micro-batch per GPU.
+double gemmEfficiency(const std::string& architecture, double tokens);
+
+// The share of communication hidden: kOverlapHidden where DeepSpeed overlaps it
 // (overlap_comm, unset: on at stage 3 only, ds-overlap-comm; a pipeline turns it off, ds-pipe-zero1-overlap),
 // else 0 (stages 0 and 1 reduce after the backward, ds-zero-reduce-boundary).
 double assumedOverlap(int stage, std::optional<bool> overlapComm, bool pipeline);

@@ -146,6 +146,8 @@ nlohmann::json Answers::derived(const std::string& id) const
         return std::string(toString(
             defaultAttentionImpl(GpuCatalog::instance().find(text("hardware.gpu")), text("software.torch_version"))
                 .impl));
+    if (id == "hardware.mfu")
+        return 0.0; // not given: the step model's calibrated efficiency (estimate/StepTime.h)
     if (id == "memory.ran_micro_batch")
         return integer("training.micro_batch_size");
     if (id == "model.largest_layer_params")

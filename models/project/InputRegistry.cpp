@@ -266,6 +266,17 @@ InputRegistry::InputRegistry()
                         "stage 3 without it, torch's linear keeps every gathered weight from forward until backward.";
         add(std::move(zeroInit), "setup", {"zero", "memory"});
     }
+    {
+        InputSpec expandable;
+        expandable.id = "training.expandable_segments";
+        expandable.type = InputType::Boolean;
+        expandable.label = "Expandable allocator segments";
+        expandable.defaultValue = false;
+        expandable.help = "Whether the job runs with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True. PyTorch's "
+                          "allocator then grows its segments instead of caching fixed blocks, so the step model "
+                          "counts a 1% reserve of the peak instead of 5%.";
+        add(std::move(expandable), "setup", {"zero", "memory"});
+    }
     add(derived(count("model.largest_layer_params", "Largest layer", nullptr, 1, 1e13,
                       "Parameters of the largest single module (DeepSpeed counts one module's own parameters, "
                       "usually the embedding or LM head, not a whole transformer block)."),
@@ -369,15 +380,16 @@ InputRegistry::InputRegistry()
     add(number("hardware.inter_node_gbps", "Inter-node bandwidth", 0, 0, 1e5, "Gbit/s",
                "Per-node network bandwidth; 0 takes the figure for hardware.inter_node_network."),
         "setup", {"onebit"});
-    // Sources (resources/knowledge/sources.tsv): megatron-mfu (the 40% default is below its 41–48% on H100).
     add(integer("hardware.nics_per_node", "Network cards per node", 1, 1, 64, "NICs",
                 "Network cards per node carrying inter-node traffic (DGX A100/H100: 8, one per GPU); the node's rate "
                 "is this × the network's per-port rate. Ignored when hardware.inter_node_gbps is given."),
         "setup", {"zero", "onebit"});
-    add(number("hardware.mfu", "Compute efficiency (MFU)", 0.40, 0.05, 1, "",
-               "Share of the GPU's dense 16-bit TFLOPS a step achieves on the FLOPs it runs, recompute included: the "
-               "step-time model's efficiency. 0.40 is the wizard's assumption, below Megatron-LM's 41–48% on H100; "
-               "small micro-batches reach less."),
+    add(derived(number("hardware.mfu", "Compute efficiency (MFU)", nullptr, 0.05, 1, "",
+                       "Share of the GPU's dense 16-bit TFLOPS a step achieves on every FLOP it runs, recompute "
+                       "included. Left unset, the step model uses its calibrated efficiency: by GPU generation, "
+                       "lower for fewer tokens per micro-batch and for attention (README, the step model). Set it "
+                       "to a figure measured on your own stack."),
+                "calibrated by GPU and tokens per micro-batch"),
         "setup", {"zero", "onebit"});
     add(integer("training.total_steps", "Total training steps", 100000, 1, 1e9, "steps",
                 "Optimizer steps in the whole run."),

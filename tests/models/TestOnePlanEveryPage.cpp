@@ -94,8 +94,13 @@ private slots:
                                 return c.code == "pipeline-micro-batch-fits";
                             });
                             QVERIFY2(fit != pipe.checks.end(), qPrintable(name));
-                            const bool fitsGpu = static_cast<double>(zeroBytes) <= stagesShown.usableBytes;
-                            QVERIFY2((fit->level == CheckLevel::Pass) == fitsGpu,
+                            // Up to kTightBand over the capacity fits, tight: a warning, not a failure.
+                            const double bytes = static_cast<double>(zeroBytes), cap = stagesShown.usableBytes;
+                            const bool fitsGpu = bytes <= cap * (1 + kTightBand);
+                            const bool tight = fitsGpu && bytes > cap * (1 - kTightBand);
+                            QVERIFY2((fit->level != CheckLevel::Fail) == fitsGpu,
+                                     qPrintable(name + ": " + q(fit->message)));
+                            QVERIFY2((fit->level == CheckLevel::Warn) == tight,
                                      qPrintable(name + ": " + q(fit->message)));
                             fitting += fitsGpu;
                             ++scenarios;

@@ -152,7 +152,8 @@ QString invariantViolation(const Answers& a)
             return "non-positive size: " + label;
         if ((o.cpuPerNode > 0) != (o.offloadOptimizer != "none" || o.offloadParam != "none"))
             return "host memory without offload, or offload without host memory: " + label;
-        const double usable = a.number("hardware.gpu_memory_gib") * 1073741824.0 * (1 - kPlanHeadroom);
+        // Up to kTightBand over the GPU's capacity fits (tight, with a warning).
+        const double usable = a.number("hardware.gpu_memory_gib") * 1073741824.0 * (1 + kTightBand);
         if (o.fitsGpu != (o.gpuTotal <= usable))
             return "fitsGpu disagrees with usable memory: " + label;
         if (o.fitsCpu != (o.cpuPerNode <= a.number("hardware.cpu_memory_gib") * 1073741824.0))
@@ -186,8 +187,10 @@ QString invariantViolation(const Answers& a)
         // (the simplest of those within 2% of the fastest: the step model cannot tell them apart).
         if (!forced && rec.at("step_seconds").at("total").get<double>() > firstFit->stepSeconds * 1.02)
             return "recommended is more than 2% slower than the fastest fitting option: " + q(rec.dump());
-        if (!hasCheck(adv, "zero-fits-gpu", CheckLevel::Pass) || findCheck(adv, "zero-nothing-fits"))
-            return "a fitting plan lacks zero-fits-gpu or has zero-nothing-fits";
+        // A plan within the tight band fits with a warning instead (zero-tight-fit), never with both.
+        if (hasCheck(adv, "zero-fits-gpu", CheckLevel::Pass) == hasCheck(adv, "zero-tight-fit", CheckLevel::Warn)
+            || findCheck(adv, "zero-nothing-fits"))
+            return "a fitting plan lacks zero-fits-gpu (or zero-tight-fit) or has zero-nothing-fits";
     } else if (!hasCheck(adv, "zero-nothing-fits", CheckLevel::Fail) || findCheck(adv, "zero-fits-gpu")) {
         return "a plan where nothing fits lacks the zero-nothing-fits failure";
     }
@@ -273,11 +276,10 @@ private slots:
 
         // The choices follow from the step model's components (estimate/StepModel.h), not from a preference order;
         // the bytes and seconds behind each are checked against the step model itself in scenarios().
-        // 125M with micro-batch 4 typed (a forced choice): everything fits; stage 0 all-reduces once and has
-        // no bucket of its own beyond the all-reduce, and at this size the stages tie within a time band, so
-        // the simplest, stage 0, is chosen.
-        QTest::newRow("125M 8xA100-80GB: stage 0")
-            << (model125M() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"}) << 0
+        // 125M with micro-batch 4 typed (a forced choice): everything fits; stages 0 and 1 reduce after the backward
+        // while ZeRO-2 reduces during it (overlap_comm), so ZeRO-2 is faster by more than the time band.
+        QTest::newRow("125M 8xA100-80GB: stage 2")
+            << (model125M() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"}) << 2
             << "none"
             << "none" << false << true;
         // 7B, micro 1: stage 0 needs 16Ψ = 112 GB; ZeRO-2 (Ψ-sized reductions overlapped with backward) fits and is
@@ -287,23 +289,22 @@ private slots:
             << "none"
             << "none" << false << true;
         // 7B, micro 4 typed, 2048 tokens: with flash attention (the default on A100) the activations fit without
-        // checkpointing, so none is turned on; over NVLink at one micro-step ZeRO-1 and ZeRO-2 are within 2%, and
-        // the simpler ZeRO-1 is chosen.
+        // checkpointing, so none is turned on; ZeRO-2 hides its reduction behind the backward, ZeRO-1 does not.
         QTest::newRow("7B micro 4 auto: no checkpointing needed with flash attention")
-            << (model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"}) << 1
+            << (model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"training.micro_batch_size=4"}) << 2
             << "none"
             << "none" << false << true;
         // With eager attention the s² scores (5·a·s²·b per layer) no longer fit: checkpointing comes on.
         QTest::newRow("7B micro 4 eager: checkpointing needed")
             << (model7B() + cluster("A100-80GB", 8, 1, 1024)
                 + QStringList{"training.micro_batch_size=4", "model.attention_impl=eager"})
-            << 1 << "none"
+            << 2 << "none"
             << "none" << true << true;
         // 125M with checkpointing forced on.
         QTest::newRow("125M checkpointing on: always")
             << (model125M() + cluster("A100-80GB", 8, 1, 1024)
                 + QStringList{"training.micro_batch_size=4", "training.activation_checkpointing=on"})
-            << 0 << "none"
+            << 2 << "none"
             << "none" << true << true;
         // 70B on one node with 1 TiB: ZeRO-3 needs 16Ψ/8 = 140 GB per GPU; with the optimizer on the CPU the host
         // holds 16 B/parameter of every rank's partition plus pinned gradient buffers, > 1 TiB: nothing fits.
@@ -316,18 +317,19 @@ private slots:
             << (model70B() + cluster("A100-80GB", 8, 1, 2048) + QStringList{"training.micro_batch_size=1"}) << 3
             << "cpu"
             << "none" << false << true;
-        // 70B on 2 nodes (Nd = 16): 16Ψ/16 = 70 GB of states plus the ZeRO-3 working set and buckets exceed the
-        // usable memory, so the optimizer goes to the CPU.
-        QTest::newRow("70B 2x8xA100-80GB: stage 3 optimizer offload")
+        // 70B on 2 nodes (Nd = 16): 16Ψ/16 = 70 GB of states plus the ZeRO-3 working set and buckets, with
+        // checkpointing, come within the tight band of an 80 GB card: ZeRO-3 without offload, as the published
+        // 70B full fine-tunes on 16 A100-80GB run (issue 22), not CPU offload at several times the step time.
+        QTest::newRow("70B 2x8xA100-80GB: stage 3, tight, no offload")
             << (model70B() + cluster("A100-80GB", 8, 2, 1024) + QStringList{"training.micro_batch_size=1"}) << 3
-            << "cpu"
-            << "none" << false << true;
+            << "none"
+            << "none" << true << true;
         // 13B on one V100-32GB: ZeRO-2 with CPU offload keeps 2Ψ = 26 GB of 16-bit parameters on the GPU plus
-        // buckets, over the usable memory; ZeRO-3 with parameters on the CPU too fits.
-        QTest::newRow("13B 1xV100-32GB: stage 3 CPU offload")
-            << (model13B() + cluster("V100-32GB", 1, 1, 1024) + QStringList{"training.micro_batch_size=1"}) << 3
+        // buckets and checkpointed activations, within the card: ZeRO-Offload's own example (13B on one V100).
+        QTest::newRow("13B 1xV100-32GB: stage 2 CPU offload")
+            << (model13B() + cluster("V100-32GB", 1, 1, 1024) + QStringList{"training.micro_batch_size=1"}) << 2
             << "cpu"
-            << "cpu" << false << true;
+            << "none" << true << true;
         // 70B with 256 GiB and NVMe: the host still holds the 16-bit gradient partition and the optimizer's swap
         // buffers (4 × sub_group_size × 4 B per rank), > 256 GiB: nothing fits; closest is everything on NVMe.
         QTest::newRow("70B 256 GiB with NVMe: nothing fits, closest NVMe")
@@ -362,8 +364,9 @@ private slots:
                 + QStringList{"training.micro_batch_size=1", "zero.stage=0"})
             << 0 << "none"
             << "none" << false << false;
-        QTest::newRow("13B 1xV100-32GB forced stage 2: nothing fits")
-            << (model13B() + cluster("V100-32GB", 1, 1, 1024)
+        // Forced to ZeRO-2 on a 16 GB card, the 16-bit parameters alone (26 GB) do not fit.
+        QTest::newRow("13B 1xV100-16GB forced stage 2: nothing fits")
+            << (model13B() + cluster("V100-16GB", 1, 1, 1024)
                 + QStringList{"training.micro_batch_size=1", "zero.stage=2"})
             << 2 << "cpu"
             << "none" << true << false;
