@@ -262,7 +262,7 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
     if (fits)
         adv.checks.push_back({CheckLevel::Pass, "zero-fits-gpu",
                               "Fits: " + gib(static_cast<double>(chosen.gpu.total)) + " of " + gib(usable)
-                                  + " usable per GPU (" + gib(capacity) + " less "
+                                  + " usable per GPU (" + gib(capacity) + ", " + job.capacityNote + ", less "
                                   + std::to_string(int(kPlanHeadroom * 100))
                                   + "% headroom; the CUDA context, NCCL buffers and "
                                   + std::to_string(kFragmentationPercent) + "% fragmentation are counted).",

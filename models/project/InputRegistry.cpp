@@ -119,7 +119,7 @@ bool parseDouble(const std::string& text, double& out)
 
 // The unit a number was typed with, as a factor to the input's own unit: "1 TB" in a GiB field is 1024, "400Gbps"
 // in a Gbit/s field 400, "8 GPUs" in a GPU count 8. Memory sizes are binary, as memory is sold (a vendor's GB is
-// read as GiB, as the GPU catalog does); an SSD's capacity is decimal, as SSDs are sold.
+// read as GiB); an SSD's capacity is decimal, as SSDs are sold.
 struct TypedUnit {
     std::string number; // the text without the unit
     double factor = 1;
@@ -281,11 +281,12 @@ InputRegistry::InputRegistry()
             return s;
         }()},
         "setup", all);
-    add(derived(
-            number(
-                "hardware.gpu_memory_gib", "GPU memory", nullptr, 1, 4096, "GiB",
-                "Memory of one GPU; defaults to the catalog's figure for hardware.gpu (the vendor's GB taken as GiB)."),
-            "the catalog's memory for hardware.gpu"),
+    add(derived(number("hardware.gpu_memory_gib", "GPU memory", nullptr, 1, 4096, "GiB",
+                       "Memory of one GPU as PyTorch reports it (torch.cuda.mem_get_info()'s total, an out-of-memory "
+                       "message's \"total capacity\"); defaults to the catalog's usable capacity for hardware.gpu: "
+                       "measured, e.g. 79.25 GiB for an A100 80GB, or for a GPU nobody measured, its GB × the ratio "
+                       "measured on the card the catalog names for it (the wizard's assumption)."),
+                "the catalog's usable capacity for hardware.gpu"),
         "setup", {"zero", "memory", "pipeline"});
     add(integer("hardware.gpus_per_node", "GPUs per node", 8, 1, 64, "GPUs", "GPUs in each node."), "setup", all);
     add(integer("hardware.nodes", "Nodes", 1, 1, 100000, "nodes", "Number of nodes."), "setup", all);

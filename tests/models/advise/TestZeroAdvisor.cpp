@@ -564,6 +564,33 @@ private slots:
         QVERIFY(!findCheck(adviseZero(answersFrom(checkpointed)), "zero-init-missing"));
     }
 
+    // The capacity a plan is sized against is the card's total as PyTorch reports it, and the fit check says where it
+    // comes from: measured, assumed from a relative's ratio (the catalog's words), or the user's own figure.
+    void capacityIsShownWithItsSource_data()
+    {
+        QTest::addColumn<QStringList>("answers");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("A100-80GB: 79.25 GiB measured, not 80")
+            << QStringList{"hardware.gpu=A100-80GB"} << "(79.25 GiB, as PyTorch reports it, less 5% headroom";
+        QTest::newRow("L40S: NVML's total") << QStringList{"hardware.gpu=L40S"}
+                                            << "(44.99 GiB, nvidia-smi's total; PyTorch reports slightly less, less";
+        QTest::newRow("GH200: nobody measured it")
+            << QStringList{"hardware.gpu=GH200"}
+            << "(94.93 GiB, the wizard's assumption: 96 GB × 0.989, the ratio measured on H100-80GB (the same GH100 "
+               "with HBM3), less";
+        QTest::newRow("the user's figure")
+            << QStringList{"hardware.gpu=GH200", "hardware.gpu_memory_gib=90"} << "(90.00 GiB, as given, less";
+    }
+    void capacityIsShownWithItsSource()
+    {
+        QFETCH(QStringList, answers);
+        QFETCH(QString, says);
+        const Plan plan = makePlan(answersFrom(model1p3B() + answers));
+        const Check* fits = findCheck(*plan.find("zero"), "zero-fits-gpu");
+        QVERIFY(fits);
+        QVERIFY2(q(fits->message).contains(says), fits->message.c_str());
+    }
+
     // ---- activation checkpointing ---------------------------------------------------------------
     void checkpointingModes_data()
     {
