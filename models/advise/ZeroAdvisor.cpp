@@ -135,7 +135,7 @@ void addSuggestions(Advice& adv, const Answers& a, const Job& job)
                           "ds-mem-z3-fp16-partitions"});
 }
 
-void addTradeoffs(Advice& adv, const ZeroDecision& decision)
+void addTradeoffs(Advice& adv, const ZeroDecision& decision, const Job& job)
 {
     const StepPrediction& best = decision.plan();
     const StepCandidate& c = best.candidate;
@@ -162,8 +162,11 @@ void addTradeoffs(Advice& adv, const ZeroDecision& decision)
     if (chosen.offloadOptimizer != "none")
         adv.tradeoffs.push_back(
             {"Offload traffic",
-             "Per optimizer step: " + gib(best.time.pcieBytes) + " per GPU over PCIe (" + seconds(best.time.pcieSeconds)
-                 + "), the optimizer step on the CPU (DeepSpeedCPUAdam, " + seconds(best.time.cpuAdamSeconds) + ")"
+             "Per optimizer step: " + gib(best.time.hostLinkBytes) + " per GPU over the host link ("
+                 + job.step->time.hostLink + ", " + seconds(best.time.hostLinkSeconds)
+                 + "), the optimizer step on the CPU (DeepSpeedCPUAdam on "
+                 + std::to_string(std::lround(job.step->time.cpuCoresPerNode)) + " cores per node, "
+                 + seconds(best.time.cpuAdamSeconds) + ")"
                  + (best.time.nvmeBytes > 0 ? ", and " + gib(best.time.nvmeBytes)
                             + " of NVMe reads and writes per node (" + seconds(best.time.nvmeSeconds) + ")"
                                             : std::string())
@@ -432,7 +435,7 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
     adv.details["memory_convention"] = "per GPU at the step's peak, by component as DeepSpeed " + knowledgeVersion()
         + " allocates them (estimate/StateMemory), activations per operation (estimate/ActivationModel); time by "
           "estimate/StepTime";
-    addTradeoffs(adv, decision);
+    addTradeoffs(adv, decision, job);
     return adv;
 }
 

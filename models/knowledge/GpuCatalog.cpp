@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <optional>
 
 namespace dsw {
@@ -73,11 +74,12 @@ Result<std::vector<GpuSpec>> readGpus(std::string_view tsv)
                                                    "bf16_dense_tflops",
                                                    "fp16_tensor_dense_tflops",
                                                    "intra_node_link",
+                                                   "host_link",
                                                    "source_url",
                                                    "verification"};
     // Indices into `columns`.
     constexpr std::size_t Id = 0, Vendor = 2, Architecture = 3, Cc = 4, Memory = 5, Usable = 7, Basis = 8,
-                          UsableSource = 9, Bf16 = 10, Bf16Tflops = 12, Fp16Tflops = 13, IntraNode = 14;
+                          UsableSource = 9, Bf16 = 10, Bf16Tflops = 12, Fp16Tflops = 13, IntraNode = 14, HostLink = 15;
     using Gpus = Result<std::vector<GpuSpec>>;
     auto rows = readKnowledgeTable(tsv, "gpus.tsv", columns);
     if (!rows)
@@ -104,6 +106,13 @@ Result<std::vector<GpuSpec>> readGpus(std::string_view tsv)
         g.bf16DenseTflops = cell(Bf16Tflops);
         g.fp16DenseTflops = cell(Fp16Tflops);
         g.intraNodeLink = cell(IntraNode);
+        g.hostLink = cell(HostLink);
+        if (std::find(std::begin(kHostLinks), std::end(kHostLinks), r.cells[HostLink]) == std::end(kHostLinks)) {
+            std::string known;
+            for (const std::string_view link : kHostLinks)
+                known += (known.empty() ? "" : ", ") + std::string(link);
+            return Gpus::failure(r.where + ": host_link \"" + g.hostLink + "\" is not one of " + known);
+        }
         if (basis == "torch" || basis == "nvml") {
             const auto gib = positiveNumber(usable);
             if (!gib || *gib > *gb * 1.075)

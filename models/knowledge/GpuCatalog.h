@@ -28,6 +28,7 @@ struct GpuSpec {
     std::string bf16DenseTflops;
     std::string fp16DenseTflops;
     std::string intraNodeLink;
+    std::string hostLink; // host_link: "PCIe Gen3 x16" … "PCIe Gen5 x16", or "NVLink-C2C" (Grace superchips)
 
     // The capacity a program can allocate from, in GiB, as the driver gives it (calibration.md §5, C98–C107):
     // PyTorch's total where it was measured (usable_basis torch), NVML's where only that was (nvml), and for a card
@@ -51,12 +52,15 @@ struct GpuSpec {
 };
 
 // The rows of gpus.tsv (`tsv`) in file order, or the error naming the file, the line and what is wrong: each of its
-// 17 columns once; every row with as many cells as the header; no empty id and no id twice in any case (find()
+// 18 columns once; every row with as many cells as the header; no empty id and no id twice in any case (find()
 // ignores case); memory_gb the whole cell a positive number; bf16_supported y or n (knowledge/KnowledgeTable.h);
 // usable_basis torch or nvml with usable_gib a positive number at most memory_gb × 1.075 (a GiB is 1.074 GB) and
 // usable_source a sources.tsv id, or assumed with usable_gib empty and usable_source "ratio of <id>: <why>", the id
-// of a torch or nvml row.
+// of a torch or nvml row; host_link one of kHostLinks.
 Result<std::vector<GpuSpec>> readGpus(std::string_view tsv);
+
+// The host links gpus.tsv may name, as its host_link cells spell them.
+inline constexpr std::string_view kHostLinks[] = {"PCIe Gen3 x16", "PCIe Gen4 x16", "PCIe Gen5 x16", "NVLink-C2C"};
 
 // The accelerators.
 class GpuCatalog {

@@ -341,6 +341,13 @@ InputRegistry::InputRegistry()
     add(number("hardware.cpu_memory_gib", "CPU memory per node", 1024, 1, 1048576, "GiB",
                "Host RAM of one node, used for offload and for loading the model."),
         "zero", {"zero", "memory"});
+    // The default is the step model's kAssumedCpuCoresPerNode (estimate/StepTime.h; TestStepTime holds them equal).
+    add(integer(
+            "hardware.cpu_cores_per_node", "CPU cores per node", 48, 1, 1024, "cores",
+            "Physical CPU cores of one node, all sockets together: with optimizer offload, DeepSpeed's CPU Adam runs "
+            "on them, faster with more cores until the host's memory bandwidth caps it. 48 is the wizard's assumption "
+            "(the DGX-2 host of DeepSpeed's ZeRO-Offload tutorial, the measurement the rate is fitted on)."),
+        "zero", {"zero", "memory"});
     add(choice("hardware.nvme", "Local NVMe", {"none", "nvme"}, "none",
                "Whether each node has a local NVMe SSD for offload."),
         "zero", {"zero", "nvme", "memory"});

@@ -591,6 +591,36 @@ private slots:
         QVERIFY2(q(fits->message).contains(says), fits->message.c_str());
     }
 
+    // With optimizer offload the trade-off names what prices it: the GPU's host link (gpus.tsv's host_link) and the
+    // node's cores (hardware.cpu_cores_per_node). GH200's NVLink-C2C (C80: 346 GB/s to the GPU) moves the same bytes
+    // over ten times faster than an A100's PCIe Gen4 (C77: 25 GB/s); fewer cores make the CPU step slower.
+    void offloadTradeoffNamesTheHostLinkAndTheCores()
+    {
+        const QStringList offload = model7B()
+            + QStringList{"hardware.gpus_per_node=4", "zero.stage=2", "zero.offload_optimizer=cpu",
+                          "training.micro_batch_size=1"};
+        const auto planOn = [&](const QString& gpu, int cores) {
+            return makePlan(answersFrom(
+                offload
+                + QStringList{"hardware.gpu=" + gpu, QStringLiteral("hardware.cpu_cores_per_node=%1").arg(cores)}));
+        };
+        const auto tradeoff = [](const Plan& plan) {
+            for (const Tradeoff& t : plan.find("zero")->tradeoffs)
+                if (t.title == "Offload traffic")
+                    return q(t.text);
+            return QString();
+        };
+        const Plan gh200 = planOn("GH200", 72), a100 = planOn("A100-80GB", 72), fewCores = planOn("A100-80GB", 8);
+        QVERIFY2(tradeoff(gh200).contains("over the host link (NVLink-C2C, "), qPrintable(tradeoff(gh200)));
+        QVERIFY2(tradeoff(gh200).contains("DeepSpeedCPUAdam on 72 cores per node"), qPrintable(tradeoff(gh200)));
+        QVERIFY2(tradeoff(a100).contains("over the host link (PCIe Gen4 x16, "), qPrintable(tradeoff(a100)));
+        QVERIFY2(tradeoff(fewCores).contains("on 8 cores per node"), qPrintable(tradeoff(fewCores)));
+        const StepTime &onC2c = gh200.zero->plan().time, &onGen4 = a100.zero->plan().time;
+        QCOMPARE(onC2c.hostLinkBytes, onGen4.hostLinkBytes);
+        QVERIFY(onGen4.hostLinkSeconds > 10 * onC2c.hostLinkSeconds);
+        QVERIFY(fewCores.zero->plan().time.cpuAdamSeconds > onGen4.cpuAdamSeconds);
+    }
+
     // ---- activation checkpointing ---------------------------------------------------------------
     void checkpointingModes_data()
     {

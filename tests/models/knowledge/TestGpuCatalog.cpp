@@ -35,6 +35,7 @@ private slots:
             QVERIFY2(g.memoryGb == std::stod(std::string(table.cell(r, "memory_gb"))), id);
             QVERIFY2(g.memoryGb > 0 && g.memoryGb < 1024, "memory_gb of " + id);
             QVERIFY2(g.intraNodeLink == table.cell(r, "intra_node_link"), id);
+            QVERIFY2(g.hostLink == table.cell(r, "host_link"), id);
             // Columns no code reads: each row still names its datasheet and how it was checked.
             QVERIFY2(table.cell(r, "source_url").substr(0, 8) == "https://", "source_url of " + id);
             QVERIFY2(!table.cell(r, "verification").empty(), "verification of " + id);
@@ -72,11 +73,11 @@ private slots:
         const std::string text =
             "memory_gb\tname\tid\tbf16_supported\tcompute_capability\tvendor\tarchitecture\t"
             "memory_vendor_stated\tfp8_supported_how\tbf16_dense_tflops\tfp16_tensor_dense_tflops\t"
-            "intra_node_link\tsource_url\tverification\tusable_source\tusable_basis\tusable_gib\n"
+            "intra_node_link\tsource_url\tverification\thost_link\tusable_source\tusable_basis\tusable_gib\n"
             "24\tX\tX-24\ty\t8.6\tNVIDIA\tAmpere (GA102)\t24 GB\tn\t70\t70\tPCIe\thttps://x\tA\t"
-            "s\tnvml\t22.5\n"
+            "PCIe Gen4 x16\ts\tnvml\t22.5\n"
             "48\tY\tY-48\ty\t8.6\tNVIDIA\tAmpere (GA102)\t48 GB\tn\t70\t70\tPCIe\thttps://y\tB\t"
-            "ratio of X-24: the same die\tassumed\t\n";
+            "NVLink-C2C\tratio of X-24: the same die\tassumed\t\n";
         const auto read = readGpus(text);
         QVERIFY2(read.ok(), read.ok() ? "" : read.error().c_str());
         QCOMPARE(read.value().size(), std::size_t(2));
@@ -87,12 +88,14 @@ private slots:
         QCOMPARE(g.computeCapability, std::string("8.6"));
         QCOMPARE(g.vendor, std::string("NVIDIA"));
         QCOMPARE(g.intraNodeLink, std::string("PCIe"));
+        QCOMPARE(g.hostLink, std::string("PCIe Gen4 x16"));
         QCOMPARE(g.usableGib, 22.5);
         QVERIFY(g.usableBasis == CapacityBasis::Nvml);
         QCOMPARE(g.usableSource, std::string("s"));
         QCOMPARE(g.usableNote(), std::string("nvidia-smi's total; PyTorch reports slightly less"));
         // The second row takes the ratio of the row its usable_source names: 48 × 22.5 / 24.
         const GpuSpec& y = read.value()[1];
+        QCOMPARE(y.hostLink, std::string("NVLink-C2C"));
         QCOMPARE(y.usableGib, 45.0);
         QVERIFY(y.usableBasis == CapacityBasis::Assumed);
         QCOMPARE(y.usableRelative, std::string("X-24"));
@@ -194,6 +197,32 @@ private slots:
         QCOMPARE(QString::fromStdString(g->usableRelative), relative);
     }
 
+    void hostLinks_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("link");
+        QTest::newRow("V100-32GB") << "V100-32GB"
+                                   << "PCIe Gen3 x16";
+        QTest::newRow("T4") << "T4"
+                            << "PCIe Gen3 x16";
+        QTest::newRow("A100-80GB") << "A100-80GB"
+                                   << "PCIe Gen4 x16";
+        QTest::newRow("H100-80GB") << "H100-80GB"
+                                   << "PCIe Gen5 x16";
+        QTest::newRow("GH200: the Grace CPU over NVLink-C2C, not PCIe") << "GH200"
+                                                                        << "NVLink-C2C";
+        QTest::newRow("GB200") << "GB200"
+                               << "NVLink-C2C";
+        QTest::newRow("MI300X") << "MI300X"
+                                << "PCIe Gen5 x16";
+    }
+    void hostLinks()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(QString, link);
+        QCOMPARE(QString::fromStdString(GpuCatalog::instance().find(gpu.toStdString())->hostLink), link);
+    }
+
     void brokenFilesAreRefused_data()
     {
         QTest::addColumn<QByteArray>("text");
@@ -214,9 +243,9 @@ private slots:
         const QList<QByteArray> header = cells(0);
         const qsizetype memory = header.indexOf("memory_gb"), bf16 = header.indexOf("bf16_supported");
         const qsizetype usable = header.indexOf("usable_gib"), basis = header.indexOf("usable_basis"),
-                        usableSource = header.indexOf("usable_source");
+                        usableSource = header.indexOf("usable_source"), hostLink = header.indexOf("host_link");
         const QString second = QString(cells(2)[0]);
-        QVERIFY(memory > 0 && bf16 > 0 && usable > 0 && basis > 0 && usableSource > 0);
+        QVERIFY(memory > 0 && bf16 > 0 && usable > 0 && basis > 0 && usableSource > 0 && hostLink > 0);
         // Line 3 (the second row, V100-32GB) is measured; line 2 (V100-16GB) borrows its ratio.
         QVERIFY(!cells(2)[usable].isEmpty() && cells(1)[basis] == "assumed");
         QVERIFY(cells(1)[usableSource].startsWith("ratio of " + cells(2)[0] + ": "));
@@ -249,6 +278,13 @@ private slots:
             << withCell(3, 0, cells(2)[0].toLower())
             << "gpus.tsv: line 4 (" + second.toLower() + "): the id is given twice";
         QTest::newRow("empty id") << withCell(2, 0, "") << "gpus.tsv: line 3: has an empty id";
+        QTest::newRow("no host_link column")
+            << withCell(0, hostLink, "pcie") << "gpus.tsv: line 1 (the header): unknown column \"pcie\"";
+        QTest::newRow("host link not known")
+            << withCell(2, hostLink, "PCIe 4.0")
+            << "gpus.tsv: line 3 (" + second + "): host_link \"PCIe 4.0\" is not one of";
+        QTest::newRow("host link empty") << withCell(2, hostLink, "")
+                                         << "gpus.tsv: line 3 (" + second + "): host_link \"\" is not one of";
         QTest::newRow("usable not a number")
             << withCell(2, usable, "31.7 GiB") << "gpus.tsv: line 3 (" + second + "): usable_gib \"31.7 GiB\" is not a";
         QTest::newRow("usable zero") << withCell(2, usable, "0")
