@@ -19,10 +19,13 @@
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
 
+#include "util/Count.h"
+
 #include <QRegularExpression>
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace dsw;
 using namespace dsw::test;
@@ -619,6 +622,49 @@ private slots:
         QCOMPARE(onC2c.hostLinkBytes, onGen4.hostLinkBytes);
         QVERIFY(onGen4.hostLinkSeconds > 10 * onC2c.hostLinkSeconds);
         QVERIFY(fewCores.zero->plan().time.cpuAdamSeconds > onGen4.cpuAdamSeconds);
+    }
+
+    // Offload pins its host buffers (pin_memory true): a warning when the chosen plan pins more than half the node's
+    // RAM, a pass otherwise, each with the locked memory every rank needs (ulimit -l); no check without offload.
+    void pinnedHostMemoryIsChecked()
+    {
+        constexpr double GiB = 1073741824.0;
+        const QStringList offload = model7B()
+            + QStringList{"hardware.gpu=A100-80GB", "hardware.gpus_per_node=8", "zero.stage=2",
+                          "zero.offload_optimizer=cpu", "training.micro_batch_size=1"};
+        const Plan roomy = makePlan(answersFrom(offload + QStringList{"hardware.cpu_memory_gib=1024"}));
+        const StepPrediction& plan = roomy.zero->plan();
+        QCOMPARE(plan.candidate.placement.offloadOptimizer, std::string("cpu"));
+        const double pinned = static_cast<double>(plan.memory.hostPinnedPerNode());
+        QVERIFY(pinned > 0 && pinned < 0.5 * 1024 * GiB);
+        const Check* pass = findCheck(*roomy.find("zero"), "offload-pinned-host-memory");
+        QVERIFY(pass);
+        QVERIFY(pass->level == CheckLevel::Pass);
+        QCOMPARE(pass->source, std::string("ds-pin-memory"));
+        QVERIFY2(q(pass->message).contains("ulimit -l"), pass->message.c_str());
+        QVERIFY2(q(pass->message).contains(q("locks " + formatGiB(pinned / 8))), pass->message.c_str());
+
+        // A host that still holds the plan (zero-fits-cpu) but has to pin more than half of its RAM for it.
+        const int tight = static_cast<int>(std::ceil(static_cast<double>(plan.cpuPerNode) / GiB)) + 1;
+        QVERIFY(pinned > 0.5 * tight * GiB);
+        const Answers a = answersFrom(offload + QStringList{QStringLiteral("hardware.cpu_memory_gib=%1").arg(tight)});
+        const Plan tightPlan = makePlan(a);
+        QCOMPARE(static_cast<double>(tightPlan.zero->plan().memory.hostPinnedPerNode()), pinned);
+        const Advice& adv = *tightPlan.find("zero");
+        QVERIFY(hasCheck(adv, "zero-fits-cpu", CheckLevel::Pass));
+        const Check* warn = findCheck(adv, "offload-pinned-host-memory");
+        QVERIFY(warn);
+        QVERIFY(warn->level == CheckLevel::Warn);
+        QVERIFY2(q(warn->message).contains("50%") && q(warn->message).contains("pin_memory false"),
+                 warn->message.c_str());
+        QVERIFY2(q(warn->message).contains("ulimit -l"), warn->message.c_str());
+
+        // Without offload nothing is pinned, and there is no check.
+        QStringList none = offload;
+        none.replaceInStrings("zero.offload_optimizer=cpu", "zero.offload_optimizer=none");
+        const Plan gpuOnly = makePlan(answersFrom(none + QStringList{"hardware.cpu_memory_gib=64"}));
+        QCOMPARE(gpuOnly.zero->plan().memory.hostPinnedPerNode(), std::int64_t{0});
+        QVERIFY(!findCheck(*gpuOnly.find("zero"), "offload-pinned-host-memory"));
     }
 
     // ---- activation checkpointing ---------------------------------------------------------------
