@@ -41,6 +41,7 @@ Job resolveJob(const Answers& a)
         j.shapeError = e.what();
     }
     j.gpuCapacityBytes = a.number("hardware.gpu_memory_gib") * kGiB;
+    j.capacityNote = a.has("hardware.gpu_memory_gib") || !j.gpu ? "as given" : j.gpu->usableNote();
     j.usableGpuBytes = j.gpuCapacityBytes; // what PyTorch reports; kTightBand says how close is tight
     j.hostBytesPerNode = a.number("hardware.cpu_memory_gib") * kGiB;
     return j;
@@ -81,6 +82,7 @@ nlohmann::ordered_json toJson(const Job& j)
     out["training_method"] = "full";
     out["optimizer"] = j.optimizer;
     out["gpu_capacity_bytes"] = j.gpuCapacityBytes;
+    out["gpu_capacity_note"] = j.capacityNote;
     out["gpu_usable_bytes"] = j.usableGpuBytes;
     out["host_bytes_per_node"] = j.hostBytesPerNode;
     out["shape_error"] = j.sized() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(j.shapeError);

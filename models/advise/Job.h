@@ -46,6 +46,9 @@ struct Job {
     std::optional<StepJob> step;
     std::string shapeError;
     double gpuCapacityBytes = 0; // one GPU, hardware.gpu_memory_gib
+    // Where that capacity comes from, for the text shown with it: "as PyTorch reports it", "nvidia-smi's total; …",
+    // "the wizard's assumption: …" (GpuSpec::usableNote), or "as given" when the user set hardware.gpu_memory_gib.
+    std::string capacityNote;
     double usableGpuBytes = 0;   // what a plan may use: the capacity (estimate/StepModel.h: kTightBand)
     double hostBytesPerNode = 0; // hardware.cpu_memory_gib
 

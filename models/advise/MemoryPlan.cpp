@@ -365,7 +365,7 @@ void RemedyPlanner::offloadRemedies()
                            + (next.stage != setup.stage ? " (at stage " + num(next.stage) + ")" : ""),
                        oj{{"zero_optimization", zero}}, "", "",
                        "Moves about " + gib(perGpuTraffic)
-                           + " per GPU per step over PCIe (16-bit gradients out, updated "
+                           + " per GPU per step over the host link (16-bit gradients out, updated "
                              "parameters back) and runs the optimizer step on the CPU (DeepSpeedCPUAdam); needs about "
                            + gib(offloadHostBytes(job, next)) + " of host RAM per node."
                            + (next.offloadOptimizer == "nvme"
@@ -401,7 +401,7 @@ void RemedyPlanner::offloadRemedies()
                               {"offload_param", offloadBlock(next.offloadParam)}}}},
                          "", "",
                          "Fetches about " + gib(perGpuTraffic)
-                             + " per GPU per step over PCIe (parameters for the forward and the "
+                             + " per GPU per step over the host link (parameters for the forward and the "
                                "backward pass); offload_param is valid only with stage 3.",
                          "ds-offload-param-stage3"),
               next);

@@ -19,6 +19,12 @@ namespace {
 using oj = nlohmann::ordered_json;
 constexpr double kGiB = 1073741824.0;
 
+// The share of a node's host RAM its offload may pin, the wizard's assumption: pinned (page-locked) pages cannot be
+// paged out or reclaimed, so the OS, the page cache, the data loaders, each rank's own process memory and, while the
+// model loads, its fp32 copies (zero-load-host-ram) must fit in the rest; half leaves the other half to them, as much
+// as the offload itself takes. Sources (resources/knowledge/sources.tsv): cuda-pinned-not-pageable, ds-pin-memory
+constexpr double kPinnedHostShare = 0.5;
+
 std::string gib(double bytes) { return formatGiB(bytes); }
 
 oj offloadBlock(const std::string& device, const Answers& a)
@@ -135,7 +141,7 @@ void addSuggestions(Advice& adv, const Answers& a, const Job& job)
                           "ds-mem-z3-fp16-partitions"});
 }
 
-void addTradeoffs(Advice& adv, const ZeroDecision& decision)
+void addTradeoffs(Advice& adv, const ZeroDecision& decision, const Job& job)
 {
     const StepPrediction& best = decision.plan();
     const StepCandidate& c = best.candidate;
@@ -162,8 +168,11 @@ void addTradeoffs(Advice& adv, const ZeroDecision& decision)
     if (chosen.offloadOptimizer != "none")
         adv.tradeoffs.push_back(
             {"Offload traffic",
-             "Per optimizer step: " + gib(best.time.pcieBytes) + " per GPU over PCIe (" + seconds(best.time.pcieSeconds)
-                 + "), the optimizer step on the CPU (DeepSpeedCPUAdam, " + seconds(best.time.cpuAdamSeconds) + ")"
+             "Per optimizer step: " + gib(best.time.hostLinkBytes) + " per GPU over the host link ("
+                 + job.step->time.hostLink + ", " + seconds(best.time.hostLinkSeconds)
+                 + "), the optimizer step on the CPU (DeepSpeedCPUAdam on "
+                 + std::to_string(std::lround(job.step->time.cpuCoresPerNode)) + " cores per node, "
+                 + seconds(best.time.cpuAdamSeconds) + ")"
                  + (best.time.nvmeBytes > 0 ? ", and " + gib(best.time.nvmeBytes)
                             + " of NVMe reads and writes per node (" + seconds(best.time.nvmeSeconds) + ")"
                                             : std::string())
@@ -205,6 +214,28 @@ void addOffloadChoiceChecks(Advice& adv, const ZeroDecision& decision)
                                   + " The plan is sized and written as DeepSpeed runs it: " + decision.plan().label()
                                   + ".",
                               rule.source});
+}
+
+// Offload pins its host buffers (pin_memory, true from DeepSpeed 0.19.5 and written so): more than kPinnedHostShare of
+// the node's RAM is a warning; either way each rank must be allowed to lock its share (ulimit -l).
+Check pinnedHostCheck(double pinnedPerNode, const Job& job)
+{
+    const double host = job.hostBytesPerNode;
+    const int ranks = std::max(1, job.layout.gpusPerNode);
+    const bool tooMuch = pinnedPerNode > kPinnedHostShare * host;
+    const std::string share = std::to_string(std::lround(kPinnedHostShare * 100)) + "%";
+    const std::string perRank = gib(pinnedPerNode / ranks);
+    std::string text = "Pinned host memory: " + gib(pinnedPerNode) + " per node of " + gib(host) + " ("
+        + std::to_string(std::lround(host > 0 ? 100 * pinnedPerNode / host : 100)) + "%; offload pins its buffers, "
+        + "pin_memory true). ";
+    if (tooMuch)
+        text += "That is more than the " + share
+            + " the wizard assumes safe: pinned pages cannot be paged out, and the OS, the data loaders, each rank's "
+              "own memory and the model while it loads need the rest. Set pin_memory false in offload_optimizer / "
+              "offload_param (slower copies) or use a host with more RAM. ";
+    text += "Each of the node's " + std::to_string(ranks) + " ranks locks " + perRank
+        + ": its locked-memory limit (ulimit -l) must allow that, or DeepSpeed's docs warn of out-of-memory errors.";
+    return {tooMuch ? CheckLevel::Warn : CheckLevel::Pass, "offload-pinned-host-memory", text, "ds-pin-memory"};
 }
 
 } // namespace
@@ -263,8 +294,8 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
     addOptimizerChecks(adv, placement, job.optimizer);
 
     const std::string cpuFormula = "offloaded states and pinned buffers per node, as DeepSpeed's code allocates them";
-    const std::string counted = " per GPU (the GPU's total as PyTorch reports it; the CUDA context, NCCL buffers and "
-                                "the allocator's reserve are counted)";
+    const std::string counted = " per GPU (" + job.capacityNote
+        + "; the CUDA context, NCCL buffers and the allocator's reserve are counted)";
     const double share = static_cast<double>(chosen.gpu.total) / capacity;
     if (fits && !chosen.tight)
         adv.checks.push_back(
@@ -289,6 +320,8 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
                               "Host memory: " + gib(static_cast<double>(chosen.cpuPerNode)) + " needed per node of "
                                   + gib(job.hostBytesPerNode) + " (" + cpuFormula + ").",
                               "ds-mem-cpu-adam-states"});
+    if (const std::int64_t pinned = chosen.memory.hostPinnedPerNode(); pinned > 0)
+        adv.checks.push_back(pinnedHostCheck(static_cast<double>(pinned), job));
     {
         // Loading the model: a warning with remedies, never a gate on the stage.
         const LoadTimeHostRam load = loadTimeHostRam(job.step->params, job.step->gpusPerNode);
@@ -451,7 +484,7 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
     adv.details["memory_convention"] = "per GPU at the step's peak, by component as DeepSpeed " + knowledgeVersion()
         + " allocates them (estimate/StateMemory), activations per operation (estimate/ActivationModel); time by "
           "estimate/StepTime";
-    addTradeoffs(adv, decision);
+    addTradeoffs(adv, decision, job);
     return adv;
 }
 

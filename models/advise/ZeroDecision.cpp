@@ -18,7 +18,7 @@ const Placement kPlacements[] = {
     {2, "cpu", "none"},  {3, "cpu", "none"},  {3, "cpu", "cpu"},   {3, "nvme", "cpu"},  {3, "nvme", "nvme"},
 };
 
-// Lower stages and less offload first: fewer collectives per layer and nothing crossing PCIe that the model
+// Lower stages and less offload first: fewer collectives per layer and nothing crossing the host link that the model
 // does not time (ZeRO-3's per-module fetch latency, for one).
 std::tuple<bool, int, int, bool> simplicity(const StepPrediction& p)
 {

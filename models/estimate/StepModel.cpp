@@ -156,18 +156,23 @@ StepJob stepJobFrom(const Answers& a)
     t.elementBytes = j.precision == TrainingPrecision::Fp32 ? 4 : 2;
     t.mfu = a.has("hardware.mfu") ? a.number("hardware.mfu") : 0; // not given: the calibrated efficiency
     t.nicsPerNode = a.integer("hardware.nics_per_node");
-    if (const GpuSpec* gpu = GpuCatalog::instance().find(a.text("hardware.gpu"))) {
+    const GpuSpec* gpu = GpuCatalog::instance().find(a.text("hardware.gpu"));
+    const HostLinkRate host = hostLinkRate(gpu ? std::string_view(gpu->hostLink) : kAssumedHostLink);
+    t.hostLink = host.link;
+    t.hostToDeviceGBps = host.hostToDeviceGBps;
+    t.deviceToHostGBps = host.deviceToHostGBps;
+    // Without a peer figure (PCIe-only cards the cell states no rate for), peers talk through the host link.
+    t.intraNodeGBps = std::min(host.hostToDeviceGBps, host.deviceToHostGBps);
+    if (gpu) {
         t.denseTflops = denseTflopsOf(*gpu, j.precision == TrainingPrecision::Bf16).value_or(0);
         t.architecture = gpu->architecture;
         // fp8 asked, on a GPU with fp8 tensor cores (compute capability 8.9 or higher): Transformer Engine's GEMMs.
         const auto cc = gpu->computeCapabilityNumber();
         t.fp8Gemms = a.text("training.precision") == "fp8" && cc && *cc >= 8.9;
-        t.pcieGBps = assumedPcieGBps(pcieGenerationOf(*gpu).value_or(4));
-        t.intraNodeGBps = intraNodeGBpsOf(*gpu).value_or(t.pcieGBps);
-    } else {
-        t.pcieGBps = assumedPcieGBps(4);
-        t.intraNodeGBps = t.pcieGBps;
+        t.intraNodeGBps = intraNodeGBpsOf(*gpu).value_or(t.intraNodeGBps);
     }
+    t.cpuCoresPerNode = static_cast<double>(a.integer("hardware.cpu_cores_per_node"));
+    t.cpuAdamParamsPerSecond = cpuAdamRate(t.cpuCoresPerNode); // default kAssumedCpuCoresPerNode (the registry's)
     t.nicGbps = a.number("hardware.inter_node_gbps");
     if (t.nicGbps > 0)
         t.nicsPerNode = 1; // the node's whole rate was given

@@ -99,8 +99,10 @@ void validate(const StepTimeInputs& in)
     if (dpAcrossNodes)
         requirePositive("nicGbps", in.nicGbps, " when data parallelism spans nodes");
     const bool offload = p.offloadOptimizer != "none" || p.offloadParam != "none";
-    if (offload)
-        requirePositive("pcieGBps", in.pcieGBps, " with offload");
+    if (offload) {
+        requirePositive("hostToDeviceGBps", in.hostToDeviceGBps, " with offload");
+        requirePositive("deviceToHostGBps", in.deviceToHostGBps, " with offload");
+    }
     if (p.offloadOptimizer != "none")
         requirePositive("cpuAdamParamsPerSecond", in.cpuAdamParamsPerSecond, " with optimizer offload");
     if (p.offloadOptimizer == "nvme" || p.offloadParam == "nvme") {
@@ -227,7 +229,7 @@ StepTime estimateStepTime(const StepTimeInputs& in)
                            {"ds-zero-reduce-boundary", "zero-paper-comm-dp", "zero-paper-comm-stage3",
                             "ds-zero3-reuse-distance", "nccl-tests-busbw", "ds-overlap-comm", "belle-zero-stages"}});
 
-    // Offload: what crosses PCIe per partitioned parameter per step, as DeepSpeed's code copies it.
+    // Offload: what crosses the host link per partitioned parameter per step, as DeepSpeed's code copies it.
     const double partition = psi / d;
     const bool optOffload = p.offloadOptimizer != "none";
     const bool paramOffload = p.offloadParam != "none";
@@ -242,9 +244,11 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     }
     if (paramOffload)
         toGpu += (1 + backwardShare) * b * ga; // the partition is fetched for the forward and backward gathers
-    t.pcieBytes = (toHost + toGpu) * partition;
-    if (t.pcieBytes > 0)
-        t.pcieSeconds = t.pcieBytes / (in.pcieGBps * 1e9);
+    t.hostLinkBytes = (toHost + toGpu) * partition;
+    if (toHost > 0)
+        t.hostLinkSeconds += toHost * partition / (in.deviceToHostGBps * 1e9);
+    if (toGpu > 0)
+        t.hostLinkSeconds += toGpu * partition / (in.hostToDeviceGBps * 1e9);
     const double nodeShare = partition * static_cast<double>(in.gpusPerNode); // every GPU of a node holds a partition
     if (optOffload)
         t.cpuAdamSeconds = nodeShare / in.cpuAdamParamsPerSecond;
@@ -260,19 +264,25 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     t.nvmeBytes = reads + writes;
     if (t.nvmeBytes > 0)
         t.nvmeSeconds = reads / (in.nvmeReadGBps * 1e9) + writes / (in.nvmeWriteGBps * 1e9);
-    t.offload = t.pcieSeconds + t.cpuAdamSeconds + t.nvmeSeconds;
+    t.offload = t.hostLinkSeconds + t.cpuAdamSeconds + t.nvmeSeconds;
     if (in.explain)
         t.parts.push_back(
             {"offload",
              t.offload,
-             optOffload || paramOffload ? "PCIe " + num(toHost) + " B to host + " + num(toGpu)
-                     + " B to GPU per partitioned parameter × " + num(partition) + " ÷ " + num(in.pcieGBps)
-                     + " GB/s = " + num(t.pcieSeconds) + " s; CPU Adam " + num(nodeShare) + " parameters per node ÷ "
-                     + num(in.cpuAdamParamsPerSecond) + "/s = " + num(t.cpuAdamSeconds) + " s; NVMe " + num(reads)
+             optOffload || paramOffload
+                 ? "host link" + (in.hostLink.empty() ? std::string() : " (" + in.hostLink + ")") + ": (" + num(toHost)
+                     + " B to host ÷ " + num(in.deviceToHostGBps) + " GB/s + " + num(toGpu) + " B to GPU ÷ "
+                     + num(in.hostToDeviceGBps) + " GB/s) per partitioned parameter × " + num(partition) + " = "
+                     + num(t.hostLinkSeconds) + " s (measured one-direction peaks × " + num(kHostLinkEfficiency)
+                     + ", the share D6's end-to-end copies reached); CPU Adam " + num(nodeShare)
+                     + " parameters per node ÷ " + num(in.cpuAdamParamsPerSecond) + "/s = " + num(t.cpuAdamSeconds)
+                     + " s (" + num(in.cpuCoresPerNode) + " cores: 1/(1/(cores × " + num(kCpuAdamParamsPerCoreSecond)
+                     + "/s) + 1/" + num(kCpuAdamNodeParamsPerSecond) + "/s), fitted on C65 and C70); NVMe " + num(reads)
                      + " B read ÷ " + num(in.nvmeReadGBps) + " GB/s + " + num(writes) + " B written ÷ "
                      + num(in.nvmeWriteGBps) + " GB/s = " + num(t.nvmeSeconds) + " s; serial with the GPU's work"
-                                        : "no offload",
-             {"ds-offload-grad-copy", "ds-offload-param-copy", "ds-activation-offload-cost", "ds-cpu-adam-measured",
+                 : "no offload",
+             {"ds-offload-grad-copy", "ds-offload-param-copy", "ds-activation-offload-cost",
+              "nvbandwidth-a100-bidirectional", "ds-zero-offload-10b", "cpu-adamw-time-slicing",
               "ds-deepnvme-blog-2024-cpu", "zenflow-offload-penalty"}});
 
     // Pipeline bubble.
@@ -345,51 +355,101 @@ std::optional<double> denseTflopsOf(const GpuSpec& gpu, bool bf16)
     return first ? first : leading(bf16 ? gpu.fp16DenseTflops : gpu.bf16DenseTflops);
 }
 
-std::optional<double> intraNodeGBpsOf(const GpuSpec& gpu)
+namespace {
+
+struct Rate {
+    double gbps;
+    bool aggregate; // the unit is followed by "aggregate"
+};
+
+// The figure of a "<number> GB/s", "GB/sec" or "TB/s" starting at cell[i], in GB/s; nothing when cell[i] does not
+// start a number followed by one of those units.
+std::optional<Rate> rateAt(const std::string& cell, std::size_t i)
 {
-    // The first "<number> GB/s", "GB/sec" or "TB/s" in the cell; datasheets state both directions together.
-    const std::string& cell = gpu.intraNodeLink;
-    for (std::size_t i = 0; i < cell.size(); ++i) {
-        if (!std::isdigit(static_cast<unsigned char>(cell[i]))
-            || (i > 0 && (std::isalnum(static_cast<unsigned char>(cell[i - 1])) || cell[i - 1] == '.')))
-            continue;
-        std::size_t j = i;
-        std::string digits;
-        while (j < cell.size()
-               && (std::isdigit(static_cast<unsigned char>(cell[j])) || cell[j] == '.' || cell[j] == ',')) {
-            if (cell[j] != ',')
-                digits.push_back(cell[j]);
-            ++j;
-        }
-        while (j < cell.size() && cell[j] == ' ')
-            ++j;
-        const std::string unit = cell.substr(j, 4);
-        double value = 0;
-        auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-        if (ec != std::errc() || end != digits.data() + digits.size() || !(value > 0))
-            continue;
-        if (unit.rfind("GB/s", 0) == 0)
-            return value / 2;
-        if (unit.rfind("TB/s", 0) == 0)
-            return value * 1000 / 2;
+    if (!std::isdigit(static_cast<unsigned char>(cell[i]))
+        || (i > 0 && (std::isalnum(static_cast<unsigned char>(cell[i - 1])) || cell[i - 1] == '.')))
+        return std::nullopt;
+    std::size_t j = i;
+    std::string digits;
+    while (j < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[j])) || cell[j] == '.' || cell[j] == ',')) {
+        if (cell[j] != ',')
+            digits.push_back(cell[j]);
+        ++j;
+    }
+    while (j < cell.size() && cell[j] == ' ')
+        ++j;
+    const std::string unit = cell.substr(j, 4);
+    double value = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc() || end != digits.data() + digits.size() || !(value > 0))
+        return std::nullopt;
+    const bool tera = unit.rfind("TB/s", 0) == 0;
+    if (!tera && unit.rfind("GB/s", 0) != 0)
+        return std::nullopt;
+    std::size_t next = cell.find_first_not_of("ec ", j + 4); // past "GB/sec" and the spaces after it
+    const bool aggregate = next != std::string::npos && cell.compare(next, 9, "aggregate") == 0;
+    return Rate{tera ? value * 1000 : value, aggregate};
+}
+
+// The count N of "N links" or "'N' links" in the cell (AMD's Infinity Fabric), if any.
+std::optional<double> linkCount(const std::string& cell)
+{
+    for (std::size_t at = cell.find(" links"); at != std::string::npos; at = cell.find(" links", at + 1)) {
+        std::size_t end = at;
+        if (end > 0 && cell[end - 1] == '\'')
+            --end;
+        std::size_t begin = end;
+        while (begin > 0 && std::isdigit(static_cast<unsigned char>(cell[begin - 1])))
+            --begin;
+        if (begin < end)
+            return std::stod(cell.substr(begin, end - begin));
     }
     return std::nullopt;
 }
 
-std::optional<int> pcieGenerationOf(const GpuSpec& gpu)
+} // namespace
+
+std::optional<double> intraNodeGBpsOf(const GpuSpec& gpu)
 {
     const std::string& cell = gpu.intraNodeLink;
-    const auto at = cell.find("PCIe Gen");
-    if (at == std::string::npos || at + 8 >= cell.size() || !std::isdigit(static_cast<unsigned char>(cell[at + 8])))
+    std::optional<double> first;
+    for (std::size_t i = 0; i < cell.size(); ++i) {
+        const auto rate = rateAt(cell, i);
+        if (!rate)
+            continue;
+        if (rate->aggregate) // "896 GB/s aggregate": the GPU's peers together, what a collective over all links gets
+            return rate->gbps / 2;
+        if (!first)
+            first = rate->gbps;
+    }
+    if (!first)
         return std::nullopt;
-    return cell[at + 8] - '0';
+    // AMD states one link's figure: the GPU reaches its peers over all of them.
+    return *first * linkCount(cell).value_or(1) / 2;
 }
 
-double assumedPcieGBps(int generation)
+HostLinkRate hostLinkRate(std::string_view link)
 {
-    // x16 per direction: Gen3 16, Gen4 32, Gen5 64 GB/s (datasheets: 32 / 64 / 128 GB/s both directions).
-    const int gen = std::clamp(generation, 3, 6);
-    return 16.0 * std::pow(2.0, gen - 3) * kHostLinkEfficiency;
+    // Measured one-direction peaks, GB/s (StepTime.h).
+    struct Peak {
+        std::string_view link;
+        double h2d, d2h;
+    };
+    static constexpr Peak peaks[] = {{"PCIe Gen3 x16", 12.15, 12.89},
+                                     {"PCIe Gen4 x16", 25.13, 25},
+                                     {"PCIe Gen5 x16", 35.2, 52.77},
+                                     {"NVLink-C2C", 346, 346 / 1.15}};
+    for (const Peak& p : peaks)
+        if (p.link == link)
+            return {std::string(link), p.h2d, p.d2h, p.h2d * kHostLinkEfficiency, p.d2h * kHostLinkEfficiency};
+    throw std::invalid_argument("step time: host link \"" + std::string(link)
+                                + "\" must be PCIe Gen3 x16, PCIe Gen4 x16, PCIe Gen5 x16 or NVLink-C2C");
+}
+
+double cpuAdamRate(double cores)
+{
+    requirePositive("cpu cores per node", cores);
+    return 1 / (1 / (cores * kCpuAdamParamsPerCoreSecond) + 1 / kCpuAdamNodeParamsPerSecond);
 }
 
 } // namespace dsw

@@ -28,10 +28,10 @@
 //    layer-collective (a gather in forward and in backward and a reduce-scatter: per-module hooks and launches).
 //    Where DeepSpeed overlaps communication with compute (overlap_comm: stages 2–3; stages 0–1 reduce after the
 //    backward, ds-zero-reduce-boundary) kOverlapHidden of min(communication, compute) is hidden.
-//  - Offload: bytes per partitioned parameter per step over PCIe as DeepSpeed's code copies them
-//    (ds-offload-grad-copy, ds-offload-param-copy), at an effective host-link rate (D6: 0.108 s per GB
-//    round trip on 8×H200, ds-activation-offload-cost), plus DeepSpeedCPUAdam on the node's share of
-//    parameters (ds-cpu-adam-measured), plus NVMe swap volume at the NVMe read and write rates.
+//  - Offload: bytes per partitioned parameter per step over the host link as DeepSpeed's code copies them
+//    (ds-offload-grad-copy, ds-offload-param-copy), each direction at its effective rate for the GPU's link
+//    (hostLinkRate), plus DeepSpeedCPUAdam on the node's share of parameters at a rate set by the node's cores and
+//    capped by its memory bandwidth (cpuAdamParamsPerSecond), plus NVMe swap volume at the NVMe read and write rates.
 //  - Pipeline bubble: (p−1)/m of the stage's compute, i.e. (p−1)/(m+p−1) of the pipelined time
 //    (narayanan-bubble), m = micro-batches per step (DeepSpeed's pipeline engine: the accumulation steps).
 #include "estimate/PlacementMemory.h"
@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dsw {
@@ -69,10 +70,67 @@ inline constexpr double kStage3CollectiveLatency = 0.0036;
 // figure for both stages so neither is favoured by assumption. The stage-3 latency above is never hidden: BELLE
 // measured it as time added to the step.
 inline constexpr double kOverlapHidden = 1.0;
-inline constexpr double kHostLinkEfficiency = 0.29;      // D6: 18.5 GB/s per direction of PCIe Gen5's 64 GB/s
-inline constexpr double kCpuAdamParamsPerSecond = 0.8e9; // per node: 1.2B parameters in 1.5 s (#6695)
 inline constexpr double kNvmeReadGBps = 10;              // 4 NVMe SSDs in RAID-0 (ds-deepnvme-blog-2024-cpu)
 inline constexpr double kNvmeWriteGBps = 5;
+
+// The host link. Pinned copies of ≤ 1 GiB, one direction, NUMA-local, as measured (calibration.md C73–C80), GB/s:
+//   PCIe Gen3   H2D 12.15   D2H 12.89   P100 bandwidthTest (C73; V100 10.2 and RTX 2080 Ti 13.1 agree, C74–C75)
+//   PCIe Gen4   H2D 25.13   D2H 25      A100 nvbandwidth (C77; D2H "maintains ~25" in C78)
+//   PCIe Gen5   H2D 35.2    D2H 52.77   H100 nvbandwidth (C79: 35.03–35.39 and 52.76–52.78 over eight GPUs)
+//   NVLink-C2C  H2D 346     D2H 301     GH200 nvbandwidth copy engine (C80; D2H is H2D ÷ 1.15, "H2D is
+//                                       approximately 15% faster than D2H")
+// Offload does not run at these peaks. The one measurement of copies made in training, D6 (8 × H200, Gen5: 0.108 s
+// for each GB sent to the host and back), gives 1/(e·52.77) + 1/(e·35.2) = 0.108 s per GB ⇒ e = 0.44, and C78 shows
+// why: with both directions busy, as gradients leave for the host while parameters come back, an A100's H2D fell
+// from 25.13 to ≈11 GB/s (0.44). The wizard applies e = 0.44 to both directions: for H2D it is C78's measured loss; for D2H, which C78 saw
+// keep its rate, it is what D6's end-to-end copies gave, so the figure is conservative for D2H alone. Copies of
+// 10 GiB and more run ~30% slower still (C77), but DeepSpeed copies in sub-groups and buckets well below that.
+// A GPU the catalog does not know is assumed on PCIe Gen4 x16, the most common link in the catalog.
+// Sources (resources/knowledge/sources.tsv): pcie3-bandwidthtest-p100, nvbandwidth-a100-h2d,
+// nvbandwidth-a100-bidirectional, nvbandwidth-h100-host, nvbandwidth-gh200-c2c, ds-activation-offload-cost
+inline constexpr double kHostLinkEfficiency = 0.44;
+
+struct HostLinkRate {
+    std::string link;        // as gpus.tsv's host_link names it
+    double peakHostToDevice; // the measured one-direction peak, GB/s
+    double peakDeviceToHost;
+    double hostToDeviceGBps; // effective: the peak × kHostLinkEfficiency
+    double deviceToHostGBps;
+};
+// The rates of a host_link cell (knowledge/GpuCatalog.h, kHostLinks); throws std::invalid_argument for another.
+HostLinkRate hostLinkRate(std::string_view link);
+inline constexpr std::string_view kAssumedHostLink = "PCIe Gen4 x16";
+
+// DeepSpeedCPUAdam's rate on one node, from its physical cores: each core adds r parameters per second until the
+// host's memory bandwidth caps the node at R (Adam reads and writes ≈30 bytes per parameter, calibration.md §3):
+//     rate(c) = 1 / (1/(c·r) + 1/R),   r = 0.329e9 parameters/s per core,   R = 1.81e9 parameters/s per node
+// fitted exactly on two rows:
+//   C65  DeepSpeed CPU-Adam, one V100 on a DGX-2 host (2 × 24-core Xeon Platinum 8168, 48 cores): the whole GPT-2
+//        10.3B in 6.22–6.48 s (optimizer_step), 1.62e9/s; one GPU, so the node's share is the whole model.
+//   C70  fp32 AdamW, one rank on one thread (a torch per-parameter loop, not DeepSpeed's vectorised kernel, so
+//        conservative per core): 536.9M elements in 1.93 s, 0.278e9/s.
+// R·30 B = 54 GB/s of host traffic, near the ≈49 GB/s calibration.md derives from C65: past ~20 cores the memory, not
+// the cores, sets the rate (rate(20) = 0.78 R, rate(48) = 0.90 R). Checked against, not fitted on:
+//   C66  11.6B in 8.2 s, CPU not stated (the same team's DGX-2 era): 7.14 s at 48 cores, −13%.
+//   C70  one rank on two threads 1.81 s: 1.11 s, −38% (the per-parameter loop barely uses the second thread);
+//        eight ranks time-sliced on 2 CPUs 17.2 s: 8.9 s, −48% — time-slicing costs beyond the core count, which
+//        the model leaves out (bind cores to ranks: C68 measured 1.3× from --bind_cores_to_rank).
+//   D7   Llama-2-7B on 4 × A100, "the CPU optimizer path > 4 s": 6.74B at 48 cores 4.15 s, within the bound.
+//   #6695  Llama-2 1.2B, DeepSpeedCPUAdam 1.5 s per step, host and GPU count not stated: 0.74 s at 48 cores, −51%;
+//        the constant the wizard used before (0.8e9/s per node) came from this row alone.
+// Left out: C67, 1.35B in 21.8 s on a 10-core Xeon Silver 4210R, 19× slower than this model (1.16 s) and 5× slower
+// per core than C65 (6.2e6 against 34e6 parameters/s per core), so no rate that grows with cores fits both; it was
+// filed as a bug, its reporter expecting "less than 5 seconds", and no cause is given in it.
+// Sources (resources/knowledge/sources.tsv): ds-zero-offload-10b, cpu-adamw-time-slicing, ds-cpu-adam-11b,
+// ds-bind-cores-to-rank, zenflow-offload-penalty, ds-cpu-adam-measured, ds-cpu-adam-slow-host
+inline constexpr double kCpuAdamParamsPerCoreSecond = 0.329e9;
+inline constexpr double kCpuAdamNodeParamsPerSecond = 1.81e9;
+// The wizard's assumption when hardware.cpu_cores_per_node is not given: C65's DGX-2 host, the one host in the data
+// whose cores are known; rate(48) is 0.90 R, and 128 cores would give 0.96 R, so a larger host changes little.
+// Sockets are not an input: R is the memory bandwidth of C65's two-socket host, and no row in the data separates
+// sockets from cores or from the memory generation behind them, so a socket count would only scale R by a guess.
+inline constexpr int kAssumedCpuCoresPerNode = 48;
+double cpuAdamRate(double cores); // parameters per second of one node; cores > 0
 
 struct StepTimeInputs {
     // The model, of one pipeline stage.
@@ -110,10 +168,14 @@ struct StepTimeInputs {
     double intraNodeGBps = 0; // one GPU's link to its peers, one direction, GB/s
     double nicGbps = 0;       // one NIC's line rate, Gbit/s per direction (networks.tsv)
     std::int64_t nicsPerNode = 1;
-    double overlap = 0;                                      // share of communication hidden behind compute, 0..1
-    double pcieGBps = 0;                                     // effective GPU↔host rate per GPU, one direction, GB/s
-    double cpuAdamParamsPerSecond = kCpuAdamParamsPerSecond; // one node's CPUs together
-    double nvmeReadGBps = kNvmeReadGBps;                     // one node's NVMe together
+    double overlap = 0; // share of communication hidden behind compute, 0..1
+    // The host link of each GPU, effective per-direction rates in GB/s (hostLinkRate), and its name for the text.
+    double hostToDeviceGBps = 0;
+    double deviceToHostGBps = 0;
+    std::string hostLink;
+    double cpuAdamParamsPerSecond = cpuAdamRate(kAssumedCpuCoresPerNode); // one node's CPUs together
+    double cpuCoresPerNode = kAssumedCpuCoresPerNode;                     // behind that rate; for the text only
+    double nvmeReadGBps = kNvmeReadGBps;                                  // one node's NVMe together
     double nvmeWriteGBps = kNvmeWriteGBps;
     bool explain = true; // build each part's formula text (the plan search ranks without it)
 };
@@ -132,7 +194,7 @@ struct StepTime {
     // The part of communication that reduces gradients (the all-reduce at stage 0, the reduce-scatters at stages
     // 1–3); the rest all-gathers parameters. Overlap hides both in proportion.
     double gradientReduction = 0;
-    double offload = 0; // PCIe copies + CPU optimizer + NVMe swap
+    double offload = 0; // host-link copies + CPU optimizer + NVMe swap
     double bubble = 0;
     double total = 0;
     double tokensPerSecondPerGpu = 0;
@@ -144,8 +206,8 @@ struct StepTime {
     double communicationLinkSeconds = 0; // before overlap
     double stage3KeptForBackward = 0;    // parameters not gathered again in backward (stage 3)
     double linkGBps = 0;                 // the ring's bottleneck
-    double pcieBytes = 0;                // per GPU per step, both directions
-    double pcieSeconds = 0;
+    double hostLinkBytes = 0;            // per GPU per step, both directions
+    double hostLinkSeconds = 0;
     double cpuAdamSeconds = 0;
     double nvmeBytes = 0; // per node per step, reads and writes
     double nvmeSeconds = 0;
@@ -172,10 +234,9 @@ nlohmann::json stepTimeJson(const StepTime& t);
 
 // What the catalogs say, as the inputs want it (nothing where the catalog has no figure).
 std::optional<double> denseTflopsOf(const GpuSpec& gpu, bool bf16); // falls back to the other 16-bit column
-std::optional<double> intraNodeGBpsOf(const GpuSpec& gpu);          // first GB/s or TB/s figure, halved
-std::optional<int> pcieGenerationOf(const GpuSpec& gpu);            // "PCIe Gen4" → 4
-// Effective per-direction GPU↔host rate: the datasheet's x16 rate for the generation (Gen3 32, Gen4 64,
-// Gen5 128 GB/s both directions) halved, × kHostLinkEfficiency.
-double assumedPcieGBps(int generation);
+// One GPU's peer bandwidth, one direction: the cell's aggregate when it states one ("7 links x 128 GB/s peak (896 GB/s
+// aggregate)"), else links × the per-link figure ("'8' links, … 100 GB/s (per link)"), else its first GB/s or TB/s
+// figure; halved, as datasheets state both directions together.
+std::optional<double> intraNodeGBpsOf(const GpuSpec& gpu);
 
 } // namespace dsw

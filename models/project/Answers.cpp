@@ -56,9 +56,10 @@ std::int64_t Answers::dataParallelSize() const
 
 namespace {
 // The answers a preset supplies and that describe the model (model.params is derived from them).
-constexpr std::array<const char*, 10> kShapeIds = {
-    "model.hidden_size", "model.layers",          "model.attention_heads", "model.kv_heads", "model.head_dim",
-    "model.intermediate_size", "model.vocab_size", "model.mlp",             "model.norm",     "model.tied_embeddings"};
+constexpr std::array<const char*, 10> kShapeIds = {"model.hidden_size",    "model.layers",   "model.attention_heads",
+                                                   "model.kv_heads",       "model.head_dim", "model.intermediate_size",
+                                                   "model.vocab_size",     "model.mlp",      "model.norm",
+                                                   "model.tied_embeddings"};
 } // namespace
 
 const ModelSpec* Answers::preset() const
@@ -77,17 +78,28 @@ nlohmann::json Answers::fromPreset(const std::string& id) const
     if (!m)
         return nullptr;
     const TransformerShape& s = m->shape;
-    if (id == "model.hidden_size") return s.hidden;
-    if (id == "model.layers") return s.layers;
-    if (id == "model.attention_heads") return s.heads;
-    if (id == "model.kv_heads") return s.kvHeads;
-    if (id == "model.head_dim") return s.headWidth();
-    if (id == "model.intermediate_size") return s.intermediate;
-    if (id == "model.vocab_size") return s.vocab;
-    if (id == "model.mlp") return std::string(toString(s.mlp));
-    if (id == "model.norm") return std::string(toString(s.norm));
-    if (id == "model.tied_embeddings") return s.tiedEmbeddings;
-    if (id == "model.architecture") return m->architecture;
+    if (id == "model.hidden_size")
+        return s.hidden;
+    if (id == "model.layers")
+        return s.layers;
+    if (id == "model.attention_heads")
+        return s.heads;
+    if (id == "model.kv_heads")
+        return s.kvHeads;
+    if (id == "model.head_dim")
+        return s.headWidth();
+    if (id == "model.intermediate_size")
+        return s.intermediate;
+    if (id == "model.vocab_size")
+        return s.vocab;
+    if (id == "model.mlp")
+        return std::string(toString(s.mlp));
+    if (id == "model.norm")
+        return std::string(toString(s.norm));
+    if (id == "model.tied_embeddings")
+        return s.tiedEmbeddings;
+    if (id == "model.architecture")
+        return m->architecture;
     return nullptr;
 }
 
@@ -154,7 +166,7 @@ nlohmann::json Answers::derived(const std::string& id) const
         return integer("model.vocab_size") * integer("model.hidden_size");
     if (id == "hardware.gpu_memory_gib") {
         const GpuSpec* gpu = GpuCatalog::instance().find(text("hardware.gpu"));
-        return gpu ? gpu->memoryGb : 0.0;
+        return gpu ? gpu->usableGib : 0.0; // as PyTorch reports it (GpuSpec::usableGib)
     }
     if (id == "training.global_batch_size")
         return integer("training.micro_batch_size") * integer("training.gradient_accumulation_steps")

@@ -119,7 +119,7 @@ bool parseDouble(const std::string& text, double& out)
 
 // The unit a number was typed with, as a factor to the input's own unit: "1 TB" in a GiB field is 1024, "400Gbps"
 // in a Gbit/s field 400, "8 GPUs" in a GPU count 8. Memory sizes are binary, as memory is sold (a vendor's GB is
-// read as GiB, as the GPU catalog does); an SSD's capacity is decimal, as SSDs are sold.
+// read as GiB); an SSD's capacity is decimal, as SSDs are sold.
 struct TypedUnit {
     std::string number; // the text without the unit
     double factor = 1;
@@ -292,11 +292,12 @@ InputRegistry::InputRegistry()
             return s;
         }()},
         "setup", all);
-    add(derived(
-            number(
-                "hardware.gpu_memory_gib", "GPU memory", nullptr, 1, 4096, "GiB",
-                "Memory of one GPU; defaults to the catalog's figure for hardware.gpu (the vendor's GB taken as GiB)."),
-            "the catalog's memory for hardware.gpu"),
+    add(derived(number("hardware.gpu_memory_gib", "GPU memory", nullptr, 1, 4096, "GiB",
+                       "Memory of one GPU as PyTorch reports it (torch.cuda.mem_get_info()'s total, an out-of-memory "
+                       "message's \"total capacity\"); defaults to the catalog's usable capacity for hardware.gpu: "
+                       "measured, e.g. 79.25 GiB for an A100 80GB, or for a GPU nobody measured, its GB × the ratio "
+                       "measured on the card the catalog names for it (the wizard's assumption)."),
+                "the catalog's usable capacity for hardware.gpu"),
         "setup", {"zero", "memory", "pipeline"});
     add(integer("hardware.gpus_per_node", "GPUs per node", 8, 1, 64, "GPUs", "GPUs in each node."), "setup", all);
     add(integer("hardware.nodes", "Nodes", 1, 1, 100000, "nodes", "Number of nodes."), "setup", all);
@@ -350,6 +351,13 @@ InputRegistry::InputRegistry()
         "zero", {"zero", "memory"});
     add(number("hardware.cpu_memory_gib", "CPU memory per node", 1024, 1, 1048576, "GiB",
                "Host RAM of one node, used for offload and for loading the model."),
+        "zero", {"zero", "memory"});
+    // The default is the step model's kAssumedCpuCoresPerNode (estimate/StepTime.h; TestStepTime holds them equal).
+    add(integer(
+            "hardware.cpu_cores_per_node", "CPU cores per node", 48, 1, 1024, "cores",
+            "Physical CPU cores of one node, all sockets together: with optimizer offload, DeepSpeed's CPU Adam runs "
+            "on them, faster with more cores until the host's memory bandwidth caps it. 48 is the wizard's assumption "
+            "(the DGX-2 host of DeepSpeed's ZeRO-Offload tutorial, the measurement the rate is fitted on)."),
         "zero", {"zero", "memory"});
     add(choice("hardware.nvme", "Local NVMe", {"none", "nvme"}, "none",
                "Whether each node has a local NVMe SSD for offload."),

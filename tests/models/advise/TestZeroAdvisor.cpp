@@ -19,10 +19,13 @@
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
 
+#include "util/Count.h"
+
 #include <QRegularExpression>
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace dsw;
 using namespace dsw::test;
@@ -565,6 +568,106 @@ private slots:
         QStringList checkpointed = stage3 + QStringList{"training.zero_init=false"};
         checkpointed.replaceInStrings("training.activation_checkpointing=off", "training.activation_checkpointing=on");
         QVERIFY(!findCheck(adviseZero(answersFrom(checkpointed)), "zero-init-missing"));
+    }
+
+    // The capacity a plan is sized against is the card's total as PyTorch reports it, and the fit check says where it
+    // comes from: measured, assumed from a relative's ratio (the catalog's words), or the user's own figure.
+    void capacityIsShownWithItsSource_data()
+    {
+        QTest::addColumn<QStringList>("answers");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("A100-80GB: 79.25 GiB measured, not 80")
+            << QStringList{"hardware.gpu=A100-80GB"} << "of 79.25 GiB per GPU (as PyTorch reports it;";
+        QTest::newRow("L40S: NVML's total") << QStringList{"hardware.gpu=L40S"}
+                                            << "of 44.99 GiB per GPU (nvidia-smi's total; PyTorch reports slightly less;";
+        QTest::newRow("GH200: nobody measured it")
+            << QStringList{"hardware.gpu=GH200"}
+            << "of 94.93 GiB per GPU (the wizard's assumption: 96 GB × 0.989, the ratio measured on H100-80GB (the "
+               "same GH100 with HBM3);";
+        QTest::newRow("the user's figure")
+            << QStringList{"hardware.gpu=GH200", "hardware.gpu_memory_gib=90"} << "of 90.00 GiB per GPU (as given;";
+    }
+    void capacityIsShownWithItsSource()
+    {
+        QFETCH(QStringList, answers);
+        QFETCH(QString, says);
+        const Plan plan = makePlan(answersFrom(model1p3B() + answers));
+        const Check* fits = findCheck(*plan.find("zero"), "zero-fits-gpu");
+        QVERIFY(fits);
+        QVERIFY2(q(fits->message).contains(says), fits->message.c_str());
+    }
+
+    // With optimizer offload the trade-off names what prices it: the GPU's host link (gpus.tsv's host_link) and the
+    // node's cores (hardware.cpu_cores_per_node). GH200's NVLink-C2C (C80: 346 GB/s to the GPU) moves the same bytes
+    // over ten times faster than an A100's PCIe Gen4 (C77: 25 GB/s); fewer cores make the CPU step slower.
+    void offloadTradeoffNamesTheHostLinkAndTheCores()
+    {
+        const QStringList offload = model7B()
+            + QStringList{"hardware.gpus_per_node=4", "zero.stage=2", "zero.offload_optimizer=cpu",
+                          "training.micro_batch_size=1"};
+        const auto planOn = [&](const QString& gpu, int cores) {
+            return makePlan(answersFrom(
+                offload
+                + QStringList{"hardware.gpu=" + gpu, QStringLiteral("hardware.cpu_cores_per_node=%1").arg(cores)}));
+        };
+        const auto tradeoff = [](const Plan& plan) {
+            for (const Tradeoff& t : plan.find("zero")->tradeoffs)
+                if (t.title == "Offload traffic")
+                    return q(t.text);
+            return QString();
+        };
+        const Plan gh200 = planOn("GH200", 72), a100 = planOn("A100-80GB", 72), fewCores = planOn("A100-80GB", 8);
+        QVERIFY2(tradeoff(gh200).contains("over the host link (NVLink-C2C, "), qPrintable(tradeoff(gh200)));
+        QVERIFY2(tradeoff(gh200).contains("DeepSpeedCPUAdam on 72 cores per node"), qPrintable(tradeoff(gh200)));
+        QVERIFY2(tradeoff(a100).contains("over the host link (PCIe Gen4 x16, "), qPrintable(tradeoff(a100)));
+        QVERIFY2(tradeoff(fewCores).contains("on 8 cores per node"), qPrintable(tradeoff(fewCores)));
+        const StepTime &onC2c = gh200.zero->plan().time, &onGen4 = a100.zero->plan().time;
+        QCOMPARE(onC2c.hostLinkBytes, onGen4.hostLinkBytes);
+        QVERIFY(onGen4.hostLinkSeconds > 10 * onC2c.hostLinkSeconds);
+        QVERIFY(fewCores.zero->plan().time.cpuAdamSeconds > onGen4.cpuAdamSeconds);
+    }
+
+    // Offload pins its host buffers (pin_memory true): a warning when the chosen plan pins more than half the node's
+    // RAM, a pass otherwise, each with the locked memory every rank needs (ulimit -l); no check without offload.
+    void pinnedHostMemoryIsChecked()
+    {
+        constexpr double GiB = 1073741824.0;
+        const QStringList offload = model7B()
+            + QStringList{"hardware.gpu=A100-80GB", "hardware.gpus_per_node=8", "zero.stage=2",
+                          "zero.offload_optimizer=cpu", "training.micro_batch_size=1"};
+        const Plan roomy = makePlan(answersFrom(offload + QStringList{"hardware.cpu_memory_gib=1024"}));
+        const StepPrediction& plan = roomy.zero->plan();
+        QCOMPARE(plan.candidate.placement.offloadOptimizer, std::string("cpu"));
+        const double pinned = static_cast<double>(plan.memory.hostPinnedPerNode());
+        QVERIFY(pinned > 0 && pinned < 0.5 * 1024 * GiB);
+        const Check* pass = findCheck(*roomy.find("zero"), "offload-pinned-host-memory");
+        QVERIFY(pass);
+        QVERIFY(pass->level == CheckLevel::Pass);
+        QCOMPARE(pass->source, std::string("ds-pin-memory"));
+        QVERIFY2(q(pass->message).contains("ulimit -l"), pass->message.c_str());
+        QVERIFY2(q(pass->message).contains(q("locks " + formatGiB(pinned / 8))), pass->message.c_str());
+
+        // A host that still holds the plan (zero-fits-cpu) but has to pin more than half of its RAM for it.
+        const int tight = static_cast<int>(std::ceil(static_cast<double>(plan.cpuPerNode) / GiB)) + 1;
+        QVERIFY(pinned > 0.5 * tight * GiB);
+        const Answers a = answersFrom(offload + QStringList{QStringLiteral("hardware.cpu_memory_gib=%1").arg(tight)});
+        const Plan tightPlan = makePlan(a);
+        QCOMPARE(static_cast<double>(tightPlan.zero->plan().memory.hostPinnedPerNode()), pinned);
+        const Advice& adv = *tightPlan.find("zero");
+        QVERIFY(hasCheck(adv, "zero-fits-cpu", CheckLevel::Pass));
+        const Check* warn = findCheck(adv, "offload-pinned-host-memory");
+        QVERIFY(warn);
+        QVERIFY(warn->level == CheckLevel::Warn);
+        QVERIFY2(q(warn->message).contains("50%") && q(warn->message).contains("pin_memory false"),
+                 warn->message.c_str());
+        QVERIFY2(q(warn->message).contains("ulimit -l"), warn->message.c_str());
+
+        // Without offload nothing is pinned, and there is no check.
+        QStringList none = offload;
+        none.replaceInStrings("zero.offload_optimizer=cpu", "zero.offload_optimizer=none");
+        const Plan gpuOnly = makePlan(answersFrom(none + QStringList{"hardware.cpu_memory_gib=64"}));
+        QCOMPARE(gpuOnly.zero->plan().memory.hostPinnedPerNode(), std::int64_t{0});
+        QVERIFY(!findCheck(*gpuOnly.find("zero"), "offload-pinned-host-memory"));
     }
 
     // ---- activation checkpointing ---------------------------------------------------------------

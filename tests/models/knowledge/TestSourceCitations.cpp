@@ -1,7 +1,8 @@
 // Every source id the program cites is in resources/knowledge/sources.tsv, and every id there is cited:
 //  - in the code: a string literal equal to an id, or a comment "Sources (resources/knowledge/sources.tsv): a, b";
 //    a literal one or two edits away from an id is a typo of it;
-//  - in the knowledge data: networks.tsv's source_id, every "source" of deepspeed.json and deepspeed-schema.json;
+//  - in the knowledge data: networks.tsv's source_id, gpus.tsv's usable_source, every "source" of deepspeed.json and
+//    deepspeed-schema.json;
 //  - in what a user sees: every "source"/"sources" of `recommend --format json` for each workflow's scenarios,
 //    and of the lint findings on every real config of the corpus.
 // And a quote lives once, in sources.tsv: prose takes it with quoteOf / quoteExcerpt, and no string literal in the
@@ -134,15 +135,19 @@ std::set<std::string> dataCitations()
 {
     std::set<std::string> cited;
     const QString dir = QStringLiteral(DSW_SOURCE_DIR "/resources/knowledge/");
-    const QStringList networks = readAll(dir + "networks.tsv").split('\n', Qt::SkipEmptyParts);
-    const int column = networks.value(0).split('\t').indexOf("source_id");
-    for (int i = 1; column >= 0 && i < networks.size(); ++i)
-        cited.insert(networks[i].split('\t').value(column).toStdString());
+    // networks.tsv's source_id and gpus.tsv's usable_source (where a capacity is assumed, that cell states the
+    // assumption, "ratio of <row>: <why>", and the row it names cites the measurement).
+    for (const auto& [file, name] : {std::pair{"networks.tsv", "source_id"}, std::pair{"gpus.tsv", "usable_source"}}) {
+        const QStringList rows = readAll(dir + file).split('\n', Qt::SkipEmptyParts);
+        const int column = rows.value(0).split('\t').indexOf(name);
+        for (int i = 1; column >= 0 && i < rows.size(); ++i)
+            if (const QString id = rows[i].split('\t').value(column); !id.startsWith("ratio of "))
+                cited.insert(id.toStdString());
+    }
     for (const char* file : {"deepspeed.json", "deepspeed-schema.json"})
         collectSources(oj::parse(readAll(dir + file).toStdString()), cited);
     return cited;
 }
-
 
 // The C++ sources of models/, ui/ and app/ with their paths.
 QList<QPair<QString, QString>> codeFiles()
@@ -171,7 +176,8 @@ QStringList literalChains(QString code)
     for (auto m = literal.globalMatch(code); m.hasNext();) {
         const auto match = m.next();
         QString text = match.captured(1);
-        text.replace(QStringLiteral("\\\""), QStringLiteral("\"")).replace(QStringLiteral("\\\\"), QStringLiteral("\\"));
+        text.replace(QStringLiteral("\\\""), QStringLiteral("\""))
+            .replace(QStringLiteral("\\\\"), QStringLiteral("\\"));
         if (last >= 0 && code.mid(last, match.capturedStart() - last).trimmed().isEmpty())
             chains.last() += text;
         else
@@ -289,8 +295,10 @@ void TestSourceCitations::quoteExcerptCutsAtPassages()
 {
     // ds-offload-stages: "CPU offloading is available with ZeRO stage 1, 2, 3. NVMe offloading is available only
     // with ZeRO stage 3."
-    QCOMPARE(quoteExcerpt("ds-offload-stages", "CPU offloading"), "\"CPU offloading is available with ZeRO stage 1, 2, 3.\"");
-    QCOMPARE(quoteExcerpt("ds-offload-stages", "NVMe offloading"), "\"NVMe offloading is available only with ZeRO stage 3.\"");
+    QCOMPARE(quoteExcerpt("ds-offload-stages", "CPU offloading"),
+             "\"CPU offloading is available with ZeRO stage 1, 2, 3.\"");
+    QCOMPARE(quoteExcerpt("ds-offload-stages", "NVMe offloading"),
+             "\"NVMe offloading is available only with ZeRO stage 3.\"");
     QCOMPARE(quoteExcerpt("ds-offload-stages", "NVMe", "ZeRO"), "\"NVMe offloading is available only with ZeRO\"");
     // " … " ends a passage without its ellipsis; "; " too.
     QCOMPARE(quoteExcerpt("ds-sparse-blog", "SA empowers", "respectively"),
@@ -304,8 +312,8 @@ void TestSourceCitations::quoteExcerptCutsAtPassages()
 // Every quoteExcerpt("id", "from"[, "through"]) in the code resolves (a call that throws would stop a page).
 void TestSourceCitations::everyExcerptTheCodeTakesIsInTheCatalog()
 {
-    static const QRegularExpression call(QStringLiteral(
-        "quoteExcerpt\\(\\s*\"([^\"]+)\"\\s*,\\s*\"((?:[^\"\\\\]|\\\\.)+)\"\\s*(?:,\\s*\"((?:[^\"\\\\]|\\\\.)+)\"\\s*)?\\)"));
+    static const QRegularExpression call(QStringLiteral("quoteExcerpt\\(\\s*\"([^\"]+)\"\\s*,\\s*\"((?:[^\"\\\\]|\\\\.)"
+                                                        "+)\"\\s*(?:,\\s*\"((?:[^\"\\\\]|\\\\.)+)\"\\s*)?\\)"));
     QStringList broken;
     int calls = 0;
     for (const auto& [path, text] : codeFiles()) {
