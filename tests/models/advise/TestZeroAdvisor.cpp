@@ -13,6 +13,7 @@
 //   70B:  L 80, h 8192, a 64, v 32000 (largest = 32000·8192 = 262144000)
 #include "Plan.h"
 #include "TestAnswers.h"
+#include "advise/BatchKeys.h"
 #include "advise/ConfigComposer.h"
 #include "advise/ZeroAdvisor.h"
 #include "advise/ZeroDecision.h"
@@ -782,8 +783,15 @@ private slots:
             << qint64(8) << false;
         QTest::newRow("global 256 infers accumulation 8")
             << QStringList{"training.global_batch_size=256"} << qint64(256) << qint64(-1) << false;
-        QTest::newRow("global 100 is not a multiple of 32")
-            << QStringList{"training.global_batch_size=100"} << qint64(32) << qint64(1) << true;
+        // The global batch alone: DeepSpeed takes accumulation 1 and micro-batch 40 // 8 = 5, never the wizard's default
+        // micro-batch 4 (40 is no multiple of 4 × 8); the search splits the 5 samples per GPU.
+        QTest::newRow("global 40 alone: 5 per GPU, searched")
+            << QStringList{"training.global_batch_size=40"} << qint64(40) << qint64(-1) << false;
+        QTest::newRow("global 512 on 256 GPUs: 2 per GPU, searched")
+            << QStringList{"training.global_batch_size=512", "hardware.nodes=32"} << qint64(512) << qint64(-1) << false;
+        // 100 is no multiple of the 8 GPUs: DeepSpeed derives micro-batch 100 // 8 = 12 and rejects 12 × 1 × 8 = 96.
+        QTest::newRow("global 100 is not a multiple of the 8 GPUs")
+            << QStringList{"training.global_batch_size=100"} << qint64(96) << qint64(1) << true;
         // Global batch and accumulation without a micro-batch: DeepSpeed derives the micro-batch (256 / 8 / 2 = 16),
         // so the answers agree; the search then splits the 32 samples per GPU as for any untyped micro-batch.
         QTest::newRow("global and accumulation infer the micro-batch")
@@ -816,6 +824,33 @@ private slots:
         QVERIFY(zero);
         QCOMPARE(hasCheck(*zero, "batch-size-mismatch", CheckLevel::Fail), mismatch);
         QCOMPARE(hasCheck(*zero, "batch-identity", CheckLevel::Pass), !mismatch);
+    }
+
+    // A global batch alone is DeepSpeed's "train_batch_size only": the samples per GPU are fixed, how they are split
+    // into micro-batch × accumulation is the search's; the page never says "as typed" for it.
+    void aGlobalBatchAloneIsSearched()
+    {
+        const Answers a = answersFrom(model7B() + QStringList{"training.global_batch_size=40"});
+        const BatchKeys keys = batchKeys(a);
+        QCOMPARE(keys.microBatch, std::int64_t{5}); // 40 // 8, accumulation 1
+        QCOMPARE(keys.gradientAccumulation, std::int64_t{1});
+        QVERIFY(keys.check.level == CheckLevel::Pass);
+        const Plan plan = makePlan(a);
+        QVERIFY(!plan.zero->fixed.batchAsTyped && !plan.zero->fixed.microBatch);
+        const Advice* zero = plan.find("zero");
+        QVERIFY2(zero->headline.find("as typed") == std::string::npos, zero->headline.c_str());
+        QVERIFY2(q(zero->headline).startsWith("Recommended: "), zero->headline.c_str());
+        const StepCandidate& c = plan.zero->plan().candidate;
+        QCOMPARE(c.microBatch * c.accumulation, std::int64_t{5});
+        QCOMPARE(plan.config.at("train_batch_size").get<std::int64_t>(), std::int64_t{40});
+        QVERIFY(hasCheck(*zero, "batch-identity", CheckLevel::Pass));
+
+        // Not a multiple of the data-parallel size: an error naming the numbers, kept as typed.
+        const Advice bad = adviseZero(answersFrom(model7B() + QStringList{"training.global_batch_size=100"}));
+        const Check* mismatch = findCheck(bad, "batch-size-mismatch");
+        QVERIFY(mismatch && mismatch->level == CheckLevel::Fail);
+        for (const char* part : {"global batch 100", "data-parallel size 8", "100 // 8 = 12", "uses 96"})
+            QVERIFY2(mismatch->message.find(part) != std::string::npos, mismatch->message.c_str());
     }
 
     // ---- composer ----------------------------------------------------------------------------------
