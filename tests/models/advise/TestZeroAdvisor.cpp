@@ -533,6 +533,34 @@ private slots:
         QVERIFY2(violation.isEmpty(), qPrintable(violation));
     }
 
+    // When what the user fixed is what does not fit, the GPUs present are enough for ZeRO-3 at micro-batch 1: the page
+    // says so and names the wizard's pick, never "would fit on about 1 GPUs (1 nodes of 8)".
+    void nothingFitsWithWhatWasFixedSaysSo()
+    {
+        const Answers a =
+            answersFrom(model7B() + cluster("A100-80GB", 8, 1, 1024)
+                        + QStringList{"training.micro_batch_size=256", "training.activation_checkpointing=off"});
+        const Plan plan = makePlan(a);
+        QVERIFY(!plan.zero->fits() && plan.zero->wizardPick);
+        const Check* c = findCheck(*plan.find("zero"), "zero-nothing-fits");
+        QVERIFY(c);
+        const QString m = q(c->message);
+        QVERIFY2(!m.contains("would fit on about"), qPrintable(m));
+        QVERIFY2(!m.contains("No ZeRO stage or offload fits"), qPrintable(m));
+        QVERIFY2(m.contains("micro-batch 256") && m.contains("activation checkpointing off"), qPrintable(m));
+        QVERIFY2(m.contains(q(plan.zero->candidates.at(*plan.zero->wizardPick).label())), qPrintable(m));
+
+        // More GPUs than present (so more than one node): the count and the nodes.
+        const Check* more = findCheck(adviseZero(answersFrom(model70B() + cluster("A100-80GB", 8, 1, 256)
+                                                             + QStringList{"training.micro_batch_size=1"})),
+                                      "zero-nothing-fits");
+        QVERIFY(more);
+        QVERIFY2(
+            q(more->message).contains(QRegularExpression(QStringLiteral("about (\\d+) GPUs \\((\\d+) nodes of 8"))),
+            more->message.c_str());
+        QVERIFY2(!q(more->message).contains("1 nodes"), more->message.c_str());
+    }
+
     void nvmePathMissingIsAFailedCheck()
     {
         const Advice adv =
