@@ -289,12 +289,14 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
                               "ds-mem-cpu-adam-states"});
     {
         // Loading the model: a warning with remedies, never a gate on the stage.
-        const LoadTimeHostRam load = loadTimeHostRam(job.step->params, job.step->gpusPerNode);
+        // Built under zero.Init at stage 3, each rank holds the largest layer, not the whole model (estimator rule).
+        const LoadTimeHostRam load = loadTimeHostRam(job.step->params, job.step->largestLayer, job.step->gpusPerNode,
+                                                     placement.stage, job.step->zeroInit);
         const bool enough = static_cast<double>(load.bytesPerNode) <= job.hostBytesPerNode;
         adv.checks.push_back({enough ? CheckLevel::Pass : CheckLevel::Warn, "zero-load-host-ram",
                               "Loading the model: " + gib(static_cast<double>(load.bytesPerNode))
-                                  + " of host RAM per node of " + gib(job.hostBytesPerNode)
-                                  + (enough ? "." : ". " + load.warning),
+                                  + " of host RAM per node of " + gib(job.hostBytesPerNode) + ": " + load.basis + "."
+                                  + (enough ? "" : " " + load.warning),
                               load.source});
     }
     if (const MemoryComponent* held = chosen.memory.find("zero3_linear_held", MemoryPlace::Gpu);

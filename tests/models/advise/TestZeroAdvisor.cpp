@@ -19,6 +19,7 @@
 #include "advise/ZeroDecision.h"
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
+#include "util/Count.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -559,6 +560,34 @@ private slots:
             q(more->message).contains(QRegularExpression(QStringLiteral("about (\\d+) GPUs \\((\\d+) nodes of 8"))),
             more->message.c_str());
         QVERIFY2(!q(more->message).contains("1 nodes"), more->message.c_str());
+    }
+
+    // The load-time host RAM follows training.zero_init and the plan's stage: under zero.Init at ZeRO-3 each rank holds
+    // the largest layer, not the whole fp32 model (DeepSpeed's estimator convention), and the check says which.
+    void loadTimeHostRamFollowsZeroInit()
+    {
+        const QStringList stage3 = model70B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"zero.stage=3"};
+        const std::int64_t largest = 32000LL * 8192, whole = 70'000'000'000LL;
+        auto loadCheck = [](const Answers& a) {
+            const Advice adv = adviseZero(a);
+            const Check* c = findCheck(adv, "zero-load-host-ram");
+            return c ? *c : Check{};
+        };
+        const Check init = loadCheck(answersFrom(stage3));
+        QVERIFY2(q(init.message).contains(q(formatGiB(4.0 * largest * 8))), init.message.c_str());
+        QVERIFY2(q(init.message).contains("zero.Init") && q(init.message).contains("largest layer"),
+                 init.message.c_str());
+        QVERIFY(init.level == CheckLevel::Pass);
+        const Check without = loadCheck(answersFrom(stage3 + QStringList{"training.zero_init=false"}));
+        QVERIFY2(q(without.message).contains(q(formatGiB(4.0 * whole * 8))), without.message.c_str());
+        QVERIFY2(q(without.message).contains("training.zero_init false") && q(without.message).contains("whole model"),
+                 without.message.c_str());
+        QVERIFY(without.level == CheckLevel::Warn); // 2 TiB per node against 1 TiB
+        // Below stage 3 zero.Init does not partition: the whole model, whatever training.zero_init says.
+        const Check stage2 =
+            loadCheck(answersFrom(model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"zero.stage=2"}));
+        QVERIFY2(q(stage2.message).contains(q(formatGiB(4.0 * 7e9 * 8))) && q(stage2.message).contains("whole model"),
+                 stage2.message.c_str());
     }
 
     void nvmePathMissingIsAFailedCheck()
