@@ -193,6 +193,13 @@ std::vector<DerivedInput> derivedInputs(const Plan& plan, const Answers& answers
     return out;
 }
 
+std::vector<std::string> inputsNotAsked(const Answers& answers, const std::string& step)
+{
+    if (step != "memory")
+        return {};
+    return memory::ranSetupFrom(answers).notAsked;
+}
+
 std::string batchChangeNote(const nlohmann::ordered_json& before, const nlohmann::ordered_json& after,
                             const std::string& editedId)
 {
