@@ -198,9 +198,12 @@ InputRegistry::InputRegistry()
                "A model from the catalog (resources/knowledge/models.tsv), e.g. llama-3.1-8b: it supplies every "
                "model.* answer you have not given. none: the answers alone describe the model."),
         "setup", modelUsers);
-    add(derived(count("model.params", "Parameters", 7000000000LL, 1e6, 1e14,
-                      "Total trainable parameters; accepts 7B, 350M, 1.3e9 or 7000000000. When not given, counted "
-                      "from the shape; a given count more than 5% from the shape's is reported."),
+    // The whole model, frozen or trained: DeepSpeed partitions and (with full fine-tuning, the one training method
+    // modelled) trains all of it; a LoRA adapter's count would size a model hundreds of times too small.
+    add(derived(count("model.params", "Total parameters", 7000000000LL, 1e6, 1e14,
+                      "Total parameters of the whole model (every weight, frozen or trained: for LoRA or QLoRA the "
+                      "base model's count, not the adapter's); accepts 7B, 350M, 1.3e9 or 7000000000. When not "
+                      "given, counted from the shape; a given count more than 5% from the shape's is reported."),
                 "counted from the shape when model.preset or a model dimension is given, else 7B"),
         "setup", {"zero", "memory", "onebit", "pipeline"});
     add(integer("model.layers", "Transformer layers", 32, 1, 10000, "layers", "Number of transformer blocks."), "setup",

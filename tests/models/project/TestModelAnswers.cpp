@@ -125,6 +125,21 @@ private slots:
             answersFrom(llama70 + QStringList{"model.mlp=swiglu", "model.kv_heads=8", "model.intermediate_size=28672"})));
         QVERIFY(!paramsShapeMismatch(answersFrom({"model.preset=llama-3.1-8b"}))); // not given
     }
+
+    // model.params is the whole model's count: a LoRA user must not type the adapter's.
+    void theParameterCountIsTheWholeModels()
+    {
+        const InputSpec* params = InputRegistry::instance().find("model.params");
+        QCOMPARE(params->label, std::string("Total parameters"));
+        QVERIFY2(params->help.find("trainable") == std::string::npos, params->help.c_str());
+        QVERIFY2(params->help.find("LoRA") != std::string::npos && params->help.find("adapter") != std::string::npos,
+                 params->help.c_str());
+        // "trainable" is said only where DeepSpeed counts trainable parameters (the pipeline's "parameters" method).
+        for (const InputSpec& spec : InputRegistry::instance().all())
+            if ((spec.label + spec.help).find("trainable") != std::string::npos)
+                QCOMPARE(spec.id, std::string("pipeline.partition_method"));
+    }
+
 };
 
 QTEST_APPLESS_MAIN(TestModelAnswers)
