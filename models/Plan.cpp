@@ -119,6 +119,9 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
     plan.findings = std::move(composed.findings);
     if (auto warning = paramsShapeMismatch(answers))
         plan.findings.push_back({CheckLevel::Warn, "params-disagree-with-shape", *warning, {"zero", "memory"}});
+    if (auto warning = seqLenBeyondMaxPosition(answers))
+        plan.findings.push_back(
+            {CheckLevel::Warn, "seq-len-exceeds-max-position", *warning, {"zero", "memory", "sparse"}});
     return plan;
 }
 
@@ -172,7 +175,10 @@ Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
     plan.config = applySuggestions(project.importedConfig, plan.suggestions);
     // The imported config is the file's, not the composition: only the findings about the answers stay.
     plan.findings.erase(std::remove_if(plan.findings.begin(), plan.findings.end(),
-                                       [](const Finding& f) { return f.code != "params-disagree-with-shape"; }),
+                                       [](const Finding& f) {
+                                           return f.code != "params-disagree-with-shape"
+                                               && f.code != "seq-len-exceeds-max-position";
+                                       }),
                         plan.findings.end());
     lintPlan(plan, project.answers, project.importedText);
     return plan;

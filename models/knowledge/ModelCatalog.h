@@ -16,6 +16,7 @@ struct ModelSpec {
     std::string name; // e.g. "Llama 3.1 8B"
     TransformerShape shape;
     std::int64_t maxPosition = 0;                // the context the config allows (max_position_embeddings)
+    double dropout = 0;                          // the dropout probability it trains with (0: none), 0 ≤ p < 1
     std::string architecture;                    // decoder | encoder | encoder-decoder (model.architecture)
     std::optional<std::int64_t> publishedParams; // the count its card or paper states, when it states one
     bool moe = false;

@@ -88,6 +88,10 @@ nlohmann::json Answers::fromPreset(const std::string& id) const
     if (id == "model.norm") return std::string(toString(s.norm));
     if (id == "model.tied_embeddings") return s.tiedEmbeddings;
     if (id == "model.architecture") return m->architecture;
+    if (id == "model.max_position")
+        return m->maxPosition;
+    if (id == "model.dropout")
+        return m->dropout;
     return nullptr;
 }
 

@@ -216,6 +216,21 @@ InputRegistry::InputRegistry()
         "setup", {"zero", "memory", "pipeline"});
     add(integer("model.seq_len", "Sequence length", 2048, 1, 10000000, "tokens", "Training sequence length."), "setup",
         {"zero", "memory", "sparse", "pipeline"});
+    // Sources (resources/knowledge/sources.tsv): hf-bert-config (what max_position_embeddings is).
+    add(integer("model.max_position", "Maximum position", 0, 0, 1e9, "tokens",
+                "The longest sequence the model's positions cover (max_position_embeddings, or n_positions, in its "
+                "config.json); 0 = unknown. A preset or an imported config.json sets it; a model.seq_len beyond it "
+                "is warned about (RoPE scaling or position interpolation is then needed; learned position "
+                "embeddings have no row for it)."),
+        "setup", {"zero", "memory", "sparse", "pipeline"});
+    // Sources (resources/knowledge/sources.tsv): bert-dropout, hf-gpt2-dropout, hf-bert-config.
+    add(number("model.dropout", "Dropout probability", 0.0, 0, 0.99, "",
+               "The dropout probability training runs with (hidden_dropout_prob / attention_probs_dropout_prob in "
+               "BERT's config.json, resid_pdrop / attn_pdrop / embd_pdrop in GPT-2's, attention_dropout where "
+               "present); 0 = none. Any value above 0 adds the dropout masks (and, with eager attention, the dropped "
+               "probabilities) to the activations. Default 0: today's recipes (Llama, Qwen, Gemma, Mistral configs: "
+               "0.0) train without; BERT and GPT-2 train with 0.1, which their presets and config.json set."),
+        "setup", {"zero", "memory", "pipeline"});
     add(derived(integer("model.kv_heads", "Key/value heads", nullptr, 1, 4096, "heads",
                         "Key/value heads per layer: fewer than the attention heads is grouped-query attention "
                         "(GQA), 1 is multi-query (MQA); must divide model.attention_heads."),

@@ -15,4 +15,9 @@ std::optional<std::string> modelShapeError(const Answers& answers);
 // norm given), not for layers / hidden / heads / vocabulary alone, whose count rests on the registry's defaults.
 std::optional<std::string> paramsShapeMismatch(const Answers& answers);
 
+// When model.seq_len exceeds model.max_position (the model's max_position_embeddings; 0 = unknown): a warning naming
+// both numbers and what training past the model's positions needs (RoPE scaling or position interpolation for rotary
+// positions; learned position embeddings have no row for it and fail).
+std::optional<std::string> seqLenBeyondMaxPosition(const Answers& answers);
+
 } // namespace dsw

@@ -113,6 +113,45 @@ private slots:
         QVERIFY(!answersOf(readHfModelConfig(sample("qwen2.5-7b.json")).value()).count("model.head_dim"));
     }
 
+    // max_position_embeddings | n_positions fill model.max_position (0 when absent); the dropout keys of each family
+    // fill model.dropout with the largest, the config class's default 0.1 where BERT, GPT-2 or T5 leave them out.
+    void positionsAndDropout_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<qint64>("maxPosition");
+        QTest::addColumn<double>("dropout");
+        QTest::newRow("gpt2: n_positions, resid/attn/embd_pdrop") << "@gpt2.json" << 1024LL << 0.1;
+        QTest::newRow("qwen2.5: attention_dropout 0.0") << "@qwen2.5-7b.json" << 131072LL << 0.0;
+        QTest::newRow("llama 2: no dropout key") << "@llama-2-7b.json" << 2048LL << 0.0;
+        QTest::newRow("bert: hidden and attention dropout") << R"({"model_type": "bert", "hidden_size": 64,
+            "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100, "intermediate_size": 256,
+            "hidden_dropout_prob": 0.1, "attention_probs_dropout_prob": 0.05, "max_position_embeddings": 512})"
+                                                            << 512LL << 0.1;
+        QTest::newRow("t5 without dropout_rate: T5Config's 0.1") << R"({"model_type": "t5", "d_model": 64,
+            "num_layers": 2, "num_heads": 4, "vocab_size": 100, "d_ff": 256, "is_encoder_decoder": true})"
+                                                                 << 0LL << 0.1;
+    }
+    void positionsAndDropout()
+    {
+        QFETCH(QString, json);
+        QFETCH(qint64, maxPosition);
+        QFETCH(double, dropout);
+        const oj config = json.startsWith('@') ? sample(json.mid(1)) : oj::parse(json.toStdString());
+        auto read = readHfModelConfig(config);
+        QVERIFY2(read, read ? "" : read.error().c_str());
+        const auto a = answersOf(read.value());
+        QCOMPARE(a.at("model.max_position").get<qint64>(), maxPosition);
+        QCOMPARE(a.at("model.dropout").get<double>(), dropout);
+        QCOMPARE(read.value().dropout, dropout);
+    }
+    void aDropoutThatIsNotAProbabilityIsNamed()
+    {
+        auto read = readHfModelConfig(oj::parse(R"({"model_type": "gpt2", "n_embd": 64, "n_layer": 2, "n_head": 4,
+            "vocab_size": 100, "resid_pdrop": 1.5})"));
+        QVERIFY(!read);
+        QVERIFY2(read.error().find("resid_pdrop") != std::string::npos, read.error().c_str());
+    }
+
     void encoderDecoder()
     {
         // T5-3B's keys (google-t5/t5-3b config.json): d_model, d_kv, d_ff, num_heads, num_layers, relu MLP.

@@ -25,6 +25,8 @@ private slots:
             QVERIFY2(m.sourceUrl.rfind("https://", 0) == 0, m.id.c_str());
             QVERIFY2(!m.verification.empty() && !m.name.empty(), m.id.c_str());
             QVERIFY2(m.maxPosition > 0, m.id.c_str());
+            QVERIFY2(m.dropout >= 0 && m.dropout < 1, m.id.c_str());
+            QVERIFY2(m.verification.find("dropout") != std::string::npos, m.id.c_str()); // its value's source
         }
     }
 
@@ -55,6 +57,11 @@ private slots:
         const ModelSpec* bert = ModelCatalog::instance().find("bert-large");
         QCOMPARE(bert->architecture, std::string("encoder"));
         QVERIFY(bert->shape.mlp == MlpKind::Gelu && bert->shape.norm == NormKind::LayerNorm);
+        // Dropout as their config.json (or paper) trains them: BERT and GPT-2 with 0.1, Llama without.
+        QCOMPARE(bert->dropout, 0.1);
+        QCOMPARE(ModelCatalog::instance().find("gpt2-xl")->dropout, 0.1);
+        QCOMPARE(llama->dropout, 0.0);
+        QCOMPARE(llama->maxPosition, 131072LL);
         const ModelSpec* t5 = ModelCatalog::instance().find("t5-3b");
         QCOMPARE(t5->architecture, std::string("encoder-decoder"));
         QCOMPARE(t5->shape.crossAttentionLayers, 24LL);
@@ -80,18 +87,24 @@ private slots:
 
     void badRowsAreReportedNotKept()
     {
-        const std::string header = "id\tname\tarchitecture\thidden\tlayers\theads\tkv_heads\thead_dim\tintermediate\tvocab\t"
-                                   "max_position\tmlp\tnorm\ttied_embeddings\tbias\tlearned_positions\t"
-                                   "cross_attention_layers\tparams\tmoe\tsource_url\tverification\n";
-        auto row = [](const std::string& id, const std::string& hidden, const std::string& kv, const std::string& mlp) {
-            return id + "\tX\tdecoder\t" + hidden + "\t2\t4\t" + kv + "\t\t64\t100\t512\t" + mlp
+        const std::string header =
+            "id\tname\tarchitecture\thidden\tlayers\theads\tkv_heads\thead_dim\tintermediate\tvocab\t"
+            "max_position\tdropout\tmlp\tnorm\ttied_embeddings\tbias\tlearned_positions\t"
+            "cross_attention_layers\tparams\tmoe\tsource_url\tverification\n";
+        auto row = [](const std::string& id, const std::string& hidden, const std::string& kv, const std::string& mlp,
+                      const std::string& dropout = "0") {
+            return id + "\tX\tdecoder\t" + hidden + "\t2\t4\t" + kv + "\t\t64\t100\t512\t" + dropout + "\t" + mlp
                 + "\trmsnorm\tn\tnone\t0\t0\t\tn\thttps://example.org\tA\n";
         };
         const ModelCatalog catalog(header + row("good", "64", "2", "swiglu") + row("good", "64", "2", "swiglu")
                                    + row("odd-hidden", "66", "2", "swiglu") + row("bad-kv", "64", "3", "swiglu")
-                                   + row("bad-mlp", "64", "2", "relu") + row("bad-number", "6x4", "2", "gelu"));
+                                   + row("bad-mlp", "64", "2", "relu") + row("bad-number", "6x4", "2", "gelu")
+                                   + row("bad-dropout", "64", "2", "swiglu", "1.5")
+                                   + row("no-dropout", "64", "2", "swiglu", ""));
         QCOMPARE(catalog.all().size(), std::size_t(1));
-        QCOMPARE(catalog.problems().size(), std::size_t(5));
+        QCOMPARE(catalog.problems().size(), std::size_t(7));
+        QVERIFY(catalog.problems()[5].find("dropout '1.5'") != std::string::npos);
+        QVERIFY(catalog.problems()[6].find("dropout ''") != std::string::npos);
         QVERIFY(catalog.problems()[0].find("repeated") != std::string::npos);
         QVERIFY(catalog.problems()[1].find("model.hidden_size") != std::string::npos);
         QVERIFY(catalog.problems()[2].find("model.kv_heads") != std::string::npos);
