@@ -68,6 +68,23 @@ struct Reader {
         }
         return std::nullopt;
     }
+    // The first of `keys` present and not null; error if it is not a whole number of at least 0.
+    std::optional<std::int64_t> count(std::initializer_list<const char*> keys)
+    {
+        for (const char* key : keys) {
+            auto it = json.find(key);
+            if (it == json.end() || it->is_null())
+                continue;
+            if (!it->is_number_integer() || it->get<std::int64_t>() < 0) {
+                if (error.empty())
+                    error =
+                        std::string("\"") + key + "\" is " + it->dump() + "; a whole number of at least 0 is needed";
+                return std::nullopt;
+            }
+            return it->get<std::int64_t>();
+        }
+        return std::nullopt;
+    }
     std::optional<std::string> text(const char* key) const
     {
         auto it = json.find(key);
@@ -230,11 +247,17 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
         out.dropout = 0.1;
         out.notes.push_back("no dropout key: 0.1, the " + family + " config class's default");
     }
-    if (const auto experts = r.whole({"num_local_experts", "num_experts", "n_routed_experts"}); experts && *experts > 1) {
-        out.moe = true;
-        out.notes.push_back("a mixture-of-experts model (" + std::to_string(*experts)
-                            + " experts): modelled as dense for now, one MLP of intermediate_size per layer; the "
-                              "other experts' parameters and the routing are not counted");
+    // Routed experts per MoE layer: Mixtral's num_local_experts, Qwen-MoE's num_experts, DeepSeek's n_routed_experts.
+    // 0 (some dense configs write it) and 1 are a dense model.
+    if (const auto experts = r.count({"num_local_experts", "num_experts", "n_routed_experts"});
+        experts && *experts > 1) {
+        out.experts = *experts;
+        const auto perToken = r.count({"num_experts_per_tok"});
+        out.notes.push_back("a mixture-of-experts model, " + std::to_string(*experts) + " experts per MoE layer"
+                            + (perToken ? " (" + std::to_string(*perToken) + " per token)" : std::string())
+                            + ", model.experts " + std::to_string(*experts)
+                            + ": mixture of experts is not modelled yet, so no page gives it a memory, a step time "
+                              "or a fit; each says what to do instead");
     }
     if (!r.error.empty())
         return fail(r.error);
@@ -256,7 +279,8 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
                    {"model.tied_embeddings", s.tiedEmbeddings},
                    {"model.architecture", architecture},
                    {"model.max_position", out.maxPosition}, // 0 (unknown) when the config gives none
-                   {"model.dropout", out.dropout}};
+                   {"model.dropout", out.dropout},
+                   {"model.experts", out.experts}}; // 1 for a dense model, replacing an earlier MoE answer
     if (s.headDim > 0 && s.headDim != s.hidden / s.heads)
         out.answers.emplace_back("model.head_dim", s.headDim);
     for (auto& [id, value] : out.answers) {

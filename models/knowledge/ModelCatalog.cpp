@@ -46,7 +46,7 @@ struct Columns {
         , dropout(of(t, "dropout"))
         , architecture(of(t, "architecture"))
         , params(of(t, "params"))
-        , moe(of(t, "moe"))
+        , experts(of(t, "experts"))
         , sourceUrl(of(t, "source_url"))
         , verification(of(t, "verification"))
     {
@@ -54,7 +54,7 @@ struct Columns {
     static Column of(const TsvTable& t, std::string_view name) { return {name, t.column(name)}; }
 
     Column id, name, hidden, layers, heads, kvHeads, headDim, intermediate, vocab, mlp, norm, bias, tiedEmbeddings,
-        learnedPositions, crossAttentionLayers, maxPosition, dropout, architecture, params, moe, sourceUrl,
+        learnedPositions, crossAttentionLayers, maxPosition, dropout, architecture, params, experts, sourceUrl,
         verification;
 };
 
@@ -131,7 +131,9 @@ ModelSpec parseRow(const Row& row, const Columns& c)
         throw std::invalid_argument("architecture '" + m.architecture + "' is not decoder, encoder or encoder-decoder");
     if (!cell(row, c.params).empty())
         m.publishedParams = whole(row, c.params, false);
-    m.moe = yesNo(row, c.moe);
+    m.experts = whole(row, c.experts, false);
+    if (m.experts < 1)
+        throw std::invalid_argument("experts '0' is not allowed: 1 for a dense model, else the experts per MoE layer");
     m.sourceUrl = cell(row, c.sourceUrl);
     m.verification = cell(row, c.verification);
     if (m.sourceUrl.empty() || m.verification.empty())

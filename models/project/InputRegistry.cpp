@@ -231,6 +231,14 @@ InputRegistry::InputRegistry()
                "probabilities) to the activations. Default 0: today's recipes (Llama, Qwen, Gemma, Mistral configs: "
                "0.0) train without; BERT and GPT-2 train with 0.1, which their presets and config.json set."),
         "setup", {"zero", "memory", "pipeline"});
+    // Kept as a fact of the model so that no page sizes a mixture of experts as the dense model its shape describes
+    // (advise/Job.h, Job::notModelled). Sources (resources/knowledge/sources.tsv): ds-moe-tutorial.
+    add(integer("model.experts", "Experts per MoE layer", 1, 1, 100000, "experts",
+                "Routed experts in each mixture-of-experts layer (num_local_experts in Mixtral's config.json, "
+                "num_experts in Qwen-MoE's, n_routed_experts in DeepSeek's); 1 = a dense model. A preset or an "
+                "imported config.json sets it. Mixture of experts is not modelled yet: above 1 no page gives a "
+                "memory, a step time or a fit, and each says what to do instead."),
+        "setup", {"zero", "precision", "memory", "onebit", "pipeline"});
     add(derived(integer("model.kv_heads", "Key/value heads", nullptr, 1, 4096, "heads",
                         "Key/value heads per layer: fewer than the attention heads is grouped-query attention "
                         "(GQA), 1 is multi-query (MQA); must divide model.attention_heads."),
