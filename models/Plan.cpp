@@ -96,7 +96,9 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
         }
     }
     const ZeroDecision* zero = plan.zero ? &*plan.zero : nullptr;
-    plan.workflows.push_back(zero ? adviseZero(plan.job, *zero, source) : adviseZeroShapeInvalid(sizingError));
+    plan.workflows.push_back(zero                                ? adviseZero(plan.job, *zero, source)
+                                 : !plan.job.notModelled.empty() ? adviseZeroNotModelled(plan.job, source)
+                                                                 : adviseZeroShapeInvalid(sizingError));
     const Answers answers = zero ? withChosenBatch(source, *zero) : source;
     plan.workflows.push_back(advisePrecision(plan.job, zero, answers)); // bf16 states need its ZeRO stage
     PipelineAdvice pipeline = advisePipeline(plan.job, zero, answers, partitioning);

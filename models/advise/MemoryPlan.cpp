@@ -41,7 +41,7 @@ std::optional<std::string> ranValue(const Answers& a, const std::string& id, con
 FailedJob failedJobFrom(const Job& job, const Answers& a, std::optional<std::int64_t> messageGpuBytes)
 {
     if (!job.step)
-        throw std::invalid_argument(job.shapeError);
+        throw std::invalid_argument(job.unsizedCheck().message);
     FailedJob j;
     j.step = *job.step;
     j.params = j.step.params;

@@ -232,6 +232,34 @@ Advice adviseZeroShapeInvalid(const std::string& error)
     return adv;
 }
 
+Advice adviseZeroNotModelled(const Job& job, const Answers& a)
+{
+    Advice adv;
+    adv.workflow = "zero";
+    adv.status = AdviceStatus::NeedsInput;
+    adv.headline = "Mixture of experts is not modelled yet: no ZeRO stage is sized or recommended for this model";
+    Check why = job.unsizedCheck();
+    // A stage the user set does not depend on the sizing: it is written as set. Choosing one is what needs the
+    // sizing, so with zero.stage auto the config has no ZeRO block (DeepSpeed then runs without ZeRO).
+    if (const std::string stage = a.text("zero.stage"); !stage.empty() && stage != "auto") {
+        auto offload = [&](const char* id) {
+            const std::string v = a.text(id);
+            return v.empty() || v == "auto" ? std::string("none") : v;
+        };
+        const Placement asked{static_cast<int>(a.integer("zero.stage")), offload("zero.offload_optimizer"),
+                              offload("zero.offload_param")};
+        adv.fragment = zeroFragment(asked, a);
+        why.message += " The config writes zero_optimization as you set it (zero.stage " + stage
+            + ", zero.offload_optimizer and zero.offload_param), unsized.";
+    } else {
+        why.message += " The config has no zero_optimization block, so DeepSpeed would run without ZeRO: set "
+                       "zero.stage (and the offloads) once you have sized the model, and the config writes them.";
+    }
+    adv.checks.push_back(why);
+    adv.sources = {why.source, "ds-estimators"};
+    return adv;
+}
+
 Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a)
 {
     Advice adv;

@@ -28,7 +28,8 @@ std::optional<std::string> paramsShapeMismatch(const Answers& answers)
     // user's own, and a gap between it and model.params theirs to resolve.
     const bool described = answers.preset()
         || std::any_of(std::begin(kDetailIds), std::end(kDetailIds), [&](const char* id) { return answers.has(id); });
-    if (!answers.has("model.params") || !described)
+    // A mixture of experts' count is the experts' too; the shape counts one MLP per layer (model.experts).
+    if (!answers.has("model.params") || !described || answers.integer("model.experts") > 1)
         return std::nullopt;
     const TransformerShape shape = answers.modelShape();
     if (shapeError(shape))
