@@ -177,9 +177,11 @@ std::vector<DerivedInput> derivedInputs(const Plan& plan, const Answers& answers
         const char* configKey;
         const char* why;
     };
+    // Without a ZeRO decision (a model not sized) no page chose the micro-batch: the batch answers or the default did.
     const Key keys[] = {
         {"training.micro_batch_size", "train_micro_batch_size_per_gpu",
-         "chosen by the ZeRO page: the step model's best micro-batch"},
+         plan.zero ? "chosen by the ZeRO page: the step model's best micro-batch"
+                   : "the default, or global batch ÷ data-parallel GPUs: no plan was sized to choose one"},
         {"training.gradient_accumulation_steps", "gradient_accumulation_steps",
          "global batch ÷ (micro-batch × data-parallel GPUs)"},
         {"training.global_batch_size", "train_batch_size", "micro-batch × accumulation × data-parallel GPUs"}};
@@ -191,6 +193,13 @@ std::vector<DerivedInput> derivedInputs(const Plan& plan, const Answers& answers
         out.push_back({k.id, plan.config.at(k.configKey), k.why});
     }
     return out;
+}
+
+std::vector<std::string> inputsNotAsked(const Answers& answers, const std::string& step)
+{
+    if (step != "memory")
+        return {};
+    return memory::ranSetupFrom(answers).notAsked;
 }
 
 std::string batchChangeNote(const nlohmann::ordered_json& before, const nlohmann::ordered_json& after,

@@ -96,7 +96,9 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
         }
     }
     const ZeroDecision* zero = plan.zero ? &*plan.zero : nullptr;
-    plan.workflows.push_back(zero ? adviseZero(plan.job, *zero, source) : adviseZeroShapeInvalid(sizingError));
+    plan.workflows.push_back(zero                                ? adviseZero(plan.job, *zero, source)
+                                 : !plan.job.notModelled.empty() ? adviseZeroNotModelled(plan.job, source)
+                                                                 : adviseZeroShapeInvalid(sizingError));
     const Answers answers = zero ? withChosenBatch(source, *zero) : source;
     plan.workflows.push_back(advisePrecision(plan.job, zero, answers)); // bf16 states need its ZeRO stage
     PipelineAdvice pipeline = advisePipeline(plan.job, zero, answers, partitioning);
@@ -119,6 +121,9 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
     plan.findings = std::move(composed.findings);
     if (auto warning = paramsShapeMismatch(answers))
         plan.findings.push_back({CheckLevel::Warn, "params-disagree-with-shape", *warning, {"zero", "memory"}});
+    if (auto warning = seqLenBeyondMaxPosition(answers))
+        plan.findings.push_back(
+            {CheckLevel::Warn, "seq-len-exceeds-max-position", *warning, {"zero", "memory", "sparse"}});
     return plan;
 }
 
@@ -172,7 +177,10 @@ Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
     plan.config = applySuggestions(project.importedConfig, plan.suggestions);
     // The imported config is the file's, not the composition: only the findings about the answers stay.
     plan.findings.erase(std::remove_if(plan.findings.begin(), plan.findings.end(),
-                                       [](const Finding& f) { return f.code != "params-disagree-with-shape"; }),
+                                       [](const Finding& f) {
+                                           return f.code != "params-disagree-with-shape"
+                                               && f.code != "seq-len-exceeds-max-position";
+                                       }),
                         plan.findings.end());
     lintPlan(plan, project.answers, project.importedText);
     return plan;

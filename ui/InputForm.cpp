@@ -14,6 +14,7 @@
 #include <QSignalBlocker>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace dsw {
 
@@ -164,7 +165,16 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, bool sections, 
         layout->addRow(label, editor);
         layout->addRow(QString(), error);
         layout->addRow(QString(), notice);
-        m_fields[spec->id] = {spec, editor, error, notice, {}, pending};
+        m_fields[spec->id] = {spec, editor, error, notice, {}, pending, layout};
+    }
+}
+
+void InputForm::hideNotAsked(const std::vector<std::string>& notAsked)
+{
+    for (auto& [id, field] : m_fields) {
+        const bool asked = std::find(notAsked.begin(), notAsked.end(), id) == notAsked.end();
+        if (field.layout && field.layout->isRowVisible(field.editor) != asked)
+            field.layout->setRowVisible(field.editor, asked);
     }
 }
 

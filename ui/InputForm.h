@@ -31,6 +31,10 @@ public:
     // not given, shown as derived (placeholders that say so), not as the registry's default.
     void load(const Answers& answers, const std::vector<DerivedInput>& derived = {});
 
+    // Hides the rows of `notAsked` (inputs the page does not ask with the answers it shows: Pages.h inputsNotAsked)
+    // and shows every other row.
+    void hideNotAsked(const std::vector<std::string>& notAsked);
+
     // How long a pause in typing applies a one-line field, in milliseconds.
     static constexpr int kApplyAfterMs = 700;
 
@@ -47,6 +51,7 @@ private:
         QLabel* notice;            // what the last paste, drop or typing had cut
         QString textWhenCut;       // the field's text after that cut: committing it keeps the note
         QTimer* pending = nullptr; // a one-line field's typing not applied yet
+        QFormLayout* layout = nullptr; // the form its row is in
     };
     void commit(Field& field, const QString& text);
     void showCut(Field& field, qsizetype offered, qsizetype kept, qsizetype limit);

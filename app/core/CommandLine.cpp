@@ -133,6 +133,12 @@ int runEstimate(const QStringList& args, QTextStream& out)
     applySets(p.values("set"), answers);
     if (const auto error = modelShapeError(answers))
         throw BadInput{QString::fromStdString(*error)};
+    // Not even DeepSpeed's rows: for a mixture of experts they would be read as this job's, and the step model's are
+    // a dense model's.
+    if (const std::int64_t experts = answers.integer("model.experts"); experts > 1)
+        throw BadInput{
+            QString::fromStdString("model.experts " + std::to_string(experts)
+                                   + " (estimate sizes dense models, model.experts 1): " + moeNotModelled(experts))};
     if (!p.isSet("json")) { // the text prints neither the step model nor the conventions: they are not computed
         out << QStringLiteral("Model with %1 parameters on %2 node(s) × %3 GPU(s); largest layer %4%5\n")
                    .arg(QString::fromStdString(formatCount(params)))

@@ -45,7 +45,7 @@ PlanFigures planFigures(const Answers& answers)
     PlanFigures f;
     const Job job = resolveJob(answers);
     if (!job.sized()) {
-        f.label = job.shapeError;
+        f.label = job.unsizedCheck().message;
         return f;
     }
     try {

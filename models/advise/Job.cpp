@@ -35,16 +35,41 @@ Job resolveJob(const Answers& a)
     j.zeroLimit = zeroStageCap(j.optimizer, l.pipeline);
 
     j.batch = batchKeys(a);
+    j.experts = std::max<std::int64_t>(1, a.integer("model.experts"));
     try {
         j.step = stepJobFrom(a);
     } catch (const std::invalid_argument& e) { // the model's shape contradicts itself: nothing can be sized
         j.shapeError = e.what();
+    }
+    if (j.experts > 1) { // a mixture of experts: no page sizes it as the dense model its shape describes
+        j.step.reset();
+        j.notModelled = moeNotModelled(j.experts);
     }
     j.gpuCapacityBytes = a.number("hardware.gpu_memory_gib") * kGiB;
     j.capacityNote = a.has("hardware.gpu_memory_gib") || !j.gpu ? "as given" : j.gpu->usableNote();
     j.usableGpuBytes = j.gpuCapacityBytes; // what PyTorch reports; kTightBand says how close is tight
     j.hostBytesPerNode = a.number("hardware.cpu_memory_gib") * kGiB;
     return j;
+}
+
+std::string moeNotModelled(std::int64_t experts)
+{
+    // Sources (resources/knowledge/sources.tsv): ds-moe-tutorial, ds-estimators.
+    return "Mixture of experts is not modelled yet: this model has " + std::to_string(experts)
+        + " experts per MoE layer (model.experts), and ds-wizard's step model counts one dense MLP per layer and no "
+          "routing, so it would size only a fraction of the model's parameters. No memory, step time or fit is "
+          "given for it. What you can do: count its model states with DeepSpeed's estimator on the real model "
+          "(deepspeed.runtime.zero.stage3.estimate_zero3_model_states_mem_needs_all_live(model, num_gpus_per_node, "
+          "num_nodes), which counts every expert's parameters but not the activations), and place the experts "
+          "with expert parallelism as DeepSpeed's Mixture of Experts tutorial describes (deepspeed.moe.layer.MoE "
+          "with ep_size); set model.experts to 1 only for a dense model.";
+}
+
+Check Job::unsizedCheck() const
+{
+    if (!notModelled.empty())
+        return {CheckLevel::Fail, "moe-not-modelled", notModelled, "ds-moe-tutorial"};
+    return {CheckLevel::Fail, "model-shape-invalid", shapeError, ""};
 }
 
 nlohmann::ordered_json toJson(const Job& j)
@@ -85,7 +110,10 @@ nlohmann::ordered_json toJson(const Job& j)
     out["gpu_capacity_note"] = j.capacityNote;
     out["gpu_usable_bytes"] = j.usableGpuBytes;
     out["host_bytes_per_node"] = j.hostBytesPerNode;
-    out["shape_error"] = j.sized() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(j.shapeError);
+    out["shape_error"] = j.shapeError.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(j.shapeError);
+    out["experts"] = j.experts;
+    out["not_modelled"] =
+        j.notModelled.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(j.notModelled);
     return out;
 }
 

@@ -3,6 +3,7 @@
 // runs and why, the highest ZeRO stage the other features allow and why, the parallel layout, the training method,
 // the model's shape as the step model sizes it, and the bytes there are. makePlan builds it once and hands it to
 // every advisor and view; a fact two pages need is a field here, never re-derived from the answers' strings.
+#include "advise/Advice.h"
 #include "advise/BatchKeys.h"
 #include "estimate/StepModel.h"
 #include "knowledge/CombinationRules.h"
@@ -42,9 +43,15 @@ struct Job {
     TrainingMethod method = TrainingMethod::Full;
     std::string optimizer; // training.optimizer (adamw, onebit-adam, …)
     BatchKeys batch;       // the batch as the answers give it, before the ZeRO page picks a micro-batch
-    // The step model's job (estimate/StepModel.h); none when the model's shape contradicts itself (shapeError).
+    // The step model's job (estimate/StepModel.h); none when the model's shape contradicts itself (shapeError) or
+    // the model is one the step model does not describe (notModelled).
     std::optional<StepJob> step;
     std::string shapeError;
+    // model.experts: routed experts per mixture-of-experts layer, 1 for a dense model. Mixture of experts is not
+    // modelled yet (the step model counts one dense MLP per layer and no routing, so it would size only a fraction
+    // of such a model): above 1 the job is not sized and notModelled says why and what the user can do.
+    std::int64_t experts = 1;
+    std::string notModelled;
     double gpuCapacityBytes = 0; // one GPU, hardware.gpu_memory_gib
     // Where that capacity comes from, for the text shown with it: "as PyTorch reports it", "nvidia-smi's total; …",
     // "the wizard's assumption: …" (GpuSpec::usableNote), or "as given" when the user set hardware.gpu_memory_gib.
@@ -53,10 +60,17 @@ struct Job {
     double hostBytesPerNode = 0; // hardware.cpu_memory_gib
 
     bool sized() const { return step.has_value(); }
+    // Why the job is not sized, as every page that sizes says it: moe-not-modelled (notModelled) or
+    // model-shape-invalid (shapeError), a failed check. Only for a job that is not sized.
+    Check unsizedCheck() const;
     bool onebit() const { return isOnebitOptimizer(optimizer); }
 };
 
 Job resolveJob(const Answers& answers);
+
+// Why a model with `experts` experts per MoE layer is not sized, and what the user can do instead (Job::notModelled;
+// the estimate command refuses with it).
+std::string moeNotModelled(std::int64_t experts);
 
 // The job as `recommend --format json` prints it ("job").
 nlohmann::ordered_json toJson(const Job& job);

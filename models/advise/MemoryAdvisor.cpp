@@ -152,6 +152,12 @@ MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
         adv.status = AdviceStatus::NeedsInput;
         adv.missing = {"memory.oom_message"};
         adv.headline = "Paste the out-of-memory message to diagnose it.";
+        if (!plannedJob.notModelled.empty()) { // said before a message is pasted, as a warning: the page is optional
+            Check why = plannedJob.unsizedCheck();
+            why.level = CheckLevel::Warn;
+            why.message = "A message pasted here is read, but no remedy is sized. " + why.message;
+            adv.checks.push_back(why);
+        }
         return out;
     }
     const OomReport r = parseOomMessage(message);
@@ -205,10 +211,12 @@ MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
                           r.kind == OomKind::CudaOutOfMemory  ? "pytorch-oom-message"
                               : r.kind == OomKind::HostKilled ? "axolotl-faq-exit9"
                                                               : "ds-batch-assert"});
-    if (!plannedJob.sized()) { // the model's shape contradicts itself: nothing can be sized
+    if (!plannedJob.sized()) { // the model's shape contradicts itself, or it is not modelled: nothing can be sized
         adv.status = AdviceStatus::NeedsInput;
-        adv.headline = "The model's shape contradicts itself";
-        adv.checks.push_back({CheckLevel::Fail, "model-shape-invalid", plannedJob.shapeError, ""});
+        adv.headline = plannedJob.notModelled.empty()
+            ? "The model's shape contradicts itself"
+            : "Mixture of experts is not modelled yet: the message is read, no remedy is sized";
+        adv.checks.push_back(plannedJob.unsizedCheck());
         return out;
     }
     const FailedJob job = failedJobFrom(plannedJob, answers, r.totalCapacity);

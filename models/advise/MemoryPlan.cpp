@@ -41,7 +41,7 @@ std::optional<std::string> ranValue(const Answers& a, const std::string& id, con
 FailedJob failedJobFrom(const Job& job, const Answers& a, std::optional<std::int64_t> messageGpuBytes)
 {
     if (!job.step)
-        throw std::invalid_argument(job.shapeError);
+        throw std::invalid_argument(job.unsizedCheck().message);
     FailedJob j;
     j.step = *job.step;
     j.params = j.step.params;
@@ -67,15 +67,21 @@ RanSetup ranSetupFrom(const Answers& a)
     s.micro = std::max<std::int64_t>(1, a.integer("memory.ran_micro_batch"));
     s.accumulation = std::max<std::int64_t>(1, a.integer("training.gradient_accumulation_steps"));
     const auto stage = ranValue(a, "memory.ran_stage", "zero.stage");
-    if (stage && stage->size() == 1 && (*stage)[0] >= '0' && (*stage)[0] <= '3')
+    const bool stageKnown = stage && stage->size() == 1 && (*stage)[0] >= '0' && (*stage)[0] <= '3';
+    if (stageKnown)
         s.stage = (*stage)[0] - '0';
     else
         r.notGiven.push_back("memory.ran_stage");
-    if (const auto d = ranValue(a, "memory.ran_offload_optimizer", "zero.offload_optimizer"))
+    // At a stage where DeepSpeed does not read an offload, the run had none, whatever was answered.
+    if (stageKnown && s.stage == 0)
+        r.notAsked.push_back("memory.ran_offload_optimizer");
+    else if (const auto d = ranValue(a, "memory.ran_offload_optimizer", "zero.offload_optimizer"))
         s.offloadOptimizer = *d;
     else
         r.notGiven.push_back("memory.ran_offload_optimizer");
-    if (const auto d = ranValue(a, "memory.ran_offload_param", "zero.offload_param"))
+    if (stageKnown && s.stage < 3)
+        r.notAsked.push_back("memory.ran_offload_param");
+    else if (const auto d = ranValue(a, "memory.ran_offload_param", "zero.offload_param"))
         s.offloadParam = *d;
     else
         r.notGiven.push_back("memory.ran_offload_param");

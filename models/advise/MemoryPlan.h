@@ -26,9 +26,12 @@ struct Setup {
 
 // The setup the failed job ran, as the memory.ran_* answers give it. What they leave out takes DeepSpeed's and
 // PyTorch's defaults (ZeRO off, no offload, no checkpointing), never the wizard's pick, and is listed in notGiven.
+// An offload that cannot exist at the stage it ran (parameter offload below stage 3, any offload at stage 0: DeepSpeed
+// reads neither there, knowledge/CombinationRules.h) is not asked: it is in notAsked, never in notGiven.
 struct RanSetup {
     Setup setup;
     std::vector<std::string> notGiven; // answer ids: memory.ran_stage, memory.ran_offload_optimizer, ...
+    std::vector<std::string> notAsked; // memory.ran_offload_param below stage 3, memory.ran_offload_optimizer at 0
 };
 
 // The job that ran out of memory, as the steps size it: the plan's job (advise/Job.h) on the GPU the message names.

@@ -395,6 +395,8 @@ Advice adviseOnebit(const Job& job, const ZeroDecision* zero, const Answers& a)
     const std::string verdict = verdictText(s, suitable, fits0);
 
     addChecks(adv, a, zero, s, kind, chosen);
+    if (!job.notModelled.empty()) // no step time, so no verdict on the communication: said, a warning unless chosen
+        adv.checks.push_back(softened(job.unsizedCheck(), chosen));
     if (chosen) {
         adv.fragment = optimizerBlock(kind, a, s);
         adv.headline = kind.name + (suitable ? " fits — " : " — ") + verdict

@@ -42,8 +42,11 @@ OnebitStep onebitStep(const Job& job, const ZeroDecision* zero, const Answers& a
     s.plan = s.zeroPlan;
     s.plan.placement = Placement{0, "none", "none"};
     try {
-        if (!job.step)
-            throw std::invalid_argument(job.shapeError);
+        if (!job.step) // said short: the verdict quotes it, and the page's moe-not-modelled check says the rest
+            throw std::invalid_argument(job.notModelled.empty()
+                                            ? job.shapeError
+                                            : "mixture of experts is not modelled yet (model.experts "
+                                                + std::to_string(job.experts) + ")");
         s.job = job.step;
         // The ZeRO page sized this plan already when it chose stage 0 (the same numbers: predictStep is pure).
         const StepPrediction* sized = nullptr;

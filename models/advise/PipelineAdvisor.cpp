@@ -265,6 +265,7 @@ struct PipelineSetup {
     bool checkpointing = false;
     std::optional<StepJob> job; // the answers' step job; empty (with jobError) when the shape contradicts itself
     std::string jobError;
+    bool notModelled = false; // the job is not sized because the model is not modelled (a mixture of experts)
     StepCandidate candidate;                // the ZeRO page's placement as the pipeline engine runs it
     std::int64_t largestLayer = 0;          // model.largest_layer_params, before it is held to a stage's parameters
     std::optional<StepPrediction> heaviest; // the step model's prediction for the stage needing the most memory
@@ -553,7 +554,13 @@ void addPlan(Advice& adv, PipelineStages& view, const Answers& a, PipelineSetup&
     if (haveWorst) {
         addFitCheck(adv, s, worstStage, layersPerStage, paramsPerStage, blocksPerStage);
         addGradAccumulation(adv, a, s, stageJob(s, worstStage, paramsPerStage[worstStage], blocksPerStage[worstStage]));
-    } else
+    } else if (s.notModelled) // a mixture of experts: said under its own code, never as a fit
+        adv.checks.push_back({CheckLevel::Fail, "moe-not-modelled",
+                              "The stages' memory and time are not estimated, and the parameters per stage count one "
+                              "dense MLP per layer: "
+                                  + s.jobError,
+                              "ds-moe-tutorial"});
+    else
         adv.checks.push_back(
             {CheckLevel::Fail, "pipeline-micro-batch-fits", "The stages' memory is not estimated: " + s.jobError, ""});
     adv.headline = std::to_string(s.stages) + " pipeline stages × " + std::to_string(s.dataParallel)
@@ -743,7 +750,8 @@ PipelineAdvice advisePipeline(const Job& job, const ZeroDecision* zero, const An
         if (!job.layout.divides()) // DeepSpeed refuses this topology (a failed check): memory only, no step time
             s.job->time.denseTflops = 0;
     } else {
-        s.jobError = job.shapeError;
+        s.jobError = job.unsizedCheck().message;
+        s.notModelled = !job.notModelled.empty();
     }
     s.usable = job.usableGpuBytes; // as predictStep's usableGpuBytes
     s.bubble = static_cast<double>(s.stages - 1) / static_cast<double>(s.batch.gradientAccumulation + s.stages - 1);

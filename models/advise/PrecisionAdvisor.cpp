@@ -219,6 +219,14 @@ Advice advisePrecision(const Job& job, const ZeroDecision* zero, const Answers& 
         adv.checks.push_back({CheckLevel::Pass, "precision-single-mode",
                               "Only " + use + " is enabled: \"this mode cannot be combined with the fp16 mode\".",
                               "ds-bf16-docs"});
+    if (!job.notModelled.empty()) { // the precision stands; what it saves in memory is not sized
+        Check why = job.unsizedCheck();
+        why.level = CheckLevel::Warn;
+        why.message = "The precision does not depend on the model's size and is written; the memory it takes or "
+                      "saves is not sized. "
+            + why.message;
+        adv.checks.push_back(why);
+    }
     adv.details["precision"] = use;
     return adv;
 }

@@ -108,12 +108,20 @@ std::string seconds(double s)
     return buf;
 }
 
-// When nothing fits: how many GPUs ZeRO-3 without offload, at micro-batch 1 with checkpointing, would need. The step
-// model's parameters, gradients and optimizer states are partitioned over the data-parallel ranks; the rest
-// (buffers, activations, context, fragmentation) is per GPU, so GPUs = states over all ranks ÷ (usable − the rest).
-void addSuggestions(Advice& adv, const Answers& a, const Job& job)
+// When the chosen plan does not fit. With nothing fixed that rules plans out: how many GPUs ZeRO-3 without
+// offload, at micro-batch 1 with checkpointing, would need. The step model's parameters, gradients and optimizer
+// states are partitioned over the data-parallel ranks; the rest (buffers, activations, context, fragmentation) is
+// per GPU, so GPUs = states over all ranks ÷ (usable − the rest). When that count is not more than the GPUs present,
+// GPU memory is not what stops that plan (host RAM is, or what the user fixed rules it out): that is said instead.
+void addSuggestions(Advice& adv, const Answers& a, const Job& job, const ZeroDecision& decision)
 {
+    const StepPrediction& closest = decision.plan();
     std::string what;
+    std::string opening = "No ZeRO stage or offload fits this model on this hardware. ";
+    if (decision.wizardPick) // what the user fixed rules out every plan that fits
+        opening = "No plan with your " + decision.fixed.text() + " fits: the closest, " + closest.label() + ", "
+            + closest.whyNot() + ". The wizard's pick, " + decision.candidates.at(*decision.wizardPick).label()
+            + ", fits; change or clear those answers to use it. ";
     // Only where ZeRO-3 is allowed: a pipeline limits the stages to 0–1, the 1-bit optimizers to 0.
     if (job.zeroLimit.maxStage >= 3) {
         const std::int64_t perRank = std::max<std::int64_t>(1, job.batch.microBatch * job.batch.gradientAccumulation);
@@ -121,24 +129,29 @@ void addSuggestions(Advice& adv, const Answers& a, const Job& job)
         const std::int64_t states = p.gpu.params + p.gpu.grads + p.gpu.optimizer;
         const double partitioned = static_cast<double>(states) * static_cast<double>(job.layout.data);
         const double room = p.usableGpuBytes - static_cast<double>(p.gpu.total - states);
-        if (room > 0) {
-            const auto gpus = static_cast<std::int64_t>(std::ceil(partitioned / room));
-            const std::int64_t G = job.layout.gpusPerNode;
-            what += "ZeRO-3 without offload, micro-batch 1 and activation checkpointing would fit on about "
-                + std::to_string(gpus) + " GPUs (" + std::to_string((gpus + G - 1) / G) + " nodes of "
-                + std::to_string(G) + "; the step model's states over all ranks ÷ what one GPU has left). ";
-        } else {
+        const std::string plan = "ZeRO-3 without offload, micro-batch 1 and activation checkpointing";
+        const std::int64_t present = job.layout.world;
+        if (room <= 0) {
             what += "Even one sample's activations, the buffers and the largest layer exceed a GPU: use a GPU with "
                     "more memory, a shorter sequence, or tensor/sequence parallelism. ";
+        } else if (const auto gpus = static_cast<std::int64_t>(std::ceil(partitioned / room)); gpus > present) {
+            const std::int64_t G = job.layout.gpusPerNode;
+            const std::int64_t nodes = (gpus + G - 1) / G;
+            what += plan + " would fit on about " + std::to_string(gpus) + " GPUs (" + std::to_string(nodes)
+                + (nodes == 1 ? " node" : " nodes") + " of " + std::to_string(G)
+                + "; the step model's states over all ranks ÷ what one GPU has left). ";
+        } else if (!decision.wizardPick && !p.fits()) {
+            // GPU memory is not what stops it: the host (or NVMe) is.
+            what += plan + " fits the " + std::to_string(present) + " GPUs present ("
+                + gib(static_cast<double>(p.gpu.total)) + " of " + gib(p.usableGpuBytes) + " usable per GPU), but it "
+                + p.whyNot() + (p.fitsCpu ? ". " : " of " + gib(job.hostBytesPerNode) + " (hardware.cpu_memory_gib). ");
         }
     }
     if (a.text("hardware.nvme") != "nvme" || a.text("hardware.nvme_path").empty())
         what += "A local NVMe SSD (hardware.nvme = nvme with hardware.nvme_path) allows ZeRO-Infinity offload. ";
     if (a.integer("training.micro_batch_size") > 1)
         what += "A smaller micro-batch with more gradient accumulation cuts activation memory. ";
-    adv.checks.push_back({CheckLevel::Fail, "zero-nothing-fits",
-                          "No ZeRO stage or offload fits this model on this hardware. " + what,
-                          "ds-mem-z3-fp16-partitions"});
+    adv.checks.push_back({CheckLevel::Fail, "zero-nothing-fits", opening + what, "ds-mem-z3-fp16-partitions"});
 }
 
 void addTradeoffs(Advice& adv, const ZeroDecision& decision, const Job& job)
@@ -250,6 +263,34 @@ Advice adviseZeroShapeInvalid(const std::string& error)
     return adv;
 }
 
+Advice adviseZeroNotModelled(const Job& job, const Answers& a)
+{
+    Advice adv;
+    adv.workflow = "zero";
+    adv.status = AdviceStatus::NeedsInput;
+    adv.headline = "Mixture of experts is not modelled yet: no ZeRO stage is sized or recommended for this model";
+    Check why = job.unsizedCheck();
+    // A stage the user set does not depend on the sizing: it is written as set. Choosing one is what needs the
+    // sizing, so with zero.stage auto the config has no ZeRO block (DeepSpeed then runs without ZeRO).
+    if (const std::string stage = a.text("zero.stage"); !stage.empty() && stage != "auto") {
+        auto offload = [&](const char* id) {
+            const std::string v = a.text(id);
+            return v.empty() || v == "auto" ? std::string("none") : v;
+        };
+        const Placement asked{static_cast<int>(a.integer("zero.stage")), offload("zero.offload_optimizer"),
+                              offload("zero.offload_param")};
+        adv.fragment = zeroFragment(asked, a);
+        why.message += " The config writes zero_optimization as you set it (zero.stage " + stage
+            + ", zero.offload_optimizer and zero.offload_param), unsized.";
+    } else {
+        why.message += " The config has no zero_optimization block, so DeepSpeed would run without ZeRO: set "
+                       "zero.stage (and the offloads) once you have sized the model, and the config writes them.";
+    }
+    adv.checks.push_back(why);
+    adv.sources = {why.source, "ds-estimators"};
+    return adv;
+}
+
 Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a)
 {
     Advice adv;
@@ -314,7 +355,7 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
                    "micro-batch, activation checkpointing or a higher ZeRO stage.",
              "oom-reserve-v100"});
     else
-        addSuggestions(adv, a, job);
+        addSuggestions(adv, a, job, decision);
     if (fits && chosen.cpuPerNode > 0)
         adv.checks.push_back({CheckLevel::Pass, "zero-fits-cpu",
                               "Host memory: " + gib(static_cast<double>(chosen.cpuPerNode)) + " needed per node of "
@@ -324,12 +365,14 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
         adv.checks.push_back(pinnedHostCheck(static_cast<double>(pinned), job));
     {
         // Loading the model: a warning with remedies, never a gate on the stage.
-        const LoadTimeHostRam load = loadTimeHostRam(job.step->params, job.step->gpusPerNode);
+        // Built under zero.Init at stage 3, each rank holds the largest layer, not the whole model (estimator rule).
+        const LoadTimeHostRam load = loadTimeHostRam(job.step->params, job.step->largestLayer, job.step->gpusPerNode,
+                                                     placement.stage, job.step->zeroInit);
         const bool enough = static_cast<double>(load.bytesPerNode) <= job.hostBytesPerNode;
         adv.checks.push_back({enough ? CheckLevel::Pass : CheckLevel::Warn, "zero-load-host-ram",
                               "Loading the model: " + gib(static_cast<double>(load.bytesPerNode))
-                                  + " of host RAM per node of " + gib(job.hostBytesPerNode)
-                                  + (enough ? "." : ". " + load.warning),
+                                  + " of host RAM per node of " + gib(job.hostBytesPerNode) + ": " + load.basis + "."
+                                  + (enough ? "" : " " + load.warning),
                               load.source});
     }
     if (const MemoryComponent* held = chosen.memory.find("zero3_linear_held", MemoryPlace::Gpu);

@@ -13,5 +13,8 @@ namespace dsw {
 Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& answers);
 // The advice when the model's shape contradicts itself (job.shapeError): nothing can be sized.
 Advice adviseZeroShapeInvalid(const std::string& error);
+// The advice for a job that is not modelled (job.notModelled: a mixture of experts): no stage is sized or chosen;
+// the config holds the ZeRO block only when zero.stage is set, as set.
+Advice adviseZeroNotModelled(const Job& job, const Answers& answers);
 
 } // namespace dsw

@@ -281,8 +281,11 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
             && (!f.microBatch || c.microBatch == job.batch.microBatch);
     };
     std::vector<std::int64_t> micros = microBatchesFor(perRank);
-    if (const std::int64_t own = job.batch.microBatch; std::find(micros.begin(), micros.end(), own) == micros.end())
-        micros.push_back(own); // the answers' own micro-batch is always a candidate
+    // A micro-batch the user fixed (typed, or kept with batch answers that contradict each other) is always a
+    // candidate; one the batch keys only derived (a global batch alone: all of a GPU's samples at once) is not.
+    if (const std::int64_t own = job.batch.microBatch;
+        f.microBatch && std::find(micros.begin(), micros.end(), own) == micros.end())
+        micros.push_back(own);
     // Activations per (checkpointing, micro-batch), shared by every placement (estimate/StepModel.h).
     std::vector<ModelActivations> activations;
     for (const bool ckpt : {false, true})

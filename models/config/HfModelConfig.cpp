@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <optional>
 #include <string_view>
 
@@ -32,6 +33,17 @@ constexpr std::array<std::string_view, 7> kEncoders = {"bert",      "roberta",  
 // Families with a learned position table (the others use rotary or relative positions).
 constexpr std::array<std::string_view, 10> kLearnedPositions = {
     "gpt2", "gpt_bigcode", "gpt_neo", "opt", "bert", "roberta", "electra", "albert", "distilbert", "deberta"};
+// Dropout keys of the families' configs, each a probability: BERT's hidden_dropout_prob and
+// attention_probs_dropout_prob, GPT-2's resid_pdrop, attn_pdrop and embd_pdrop, attention_dropout and hidden_dropout
+// (Llama, Qwen, Mistral, Gemma, Falcon, BLOOM), OPT's and BART's dropout, T5's dropout_rate.
+constexpr std::array<const char*, 9> kDropoutKeys = {"hidden_dropout_prob", "attention_probs_dropout_prob",
+                                                     "resid_pdrop",         "attn_pdrop",
+                                                     "embd_pdrop",          "attention_dropout",
+                                                     "hidden_dropout",      "dropout",
+                                                     "dropout_rate"};
+// Families whose config class defaults those keys to 0.1 (BertConfig, RobertaConfig, GPT2Config, T5Config), used when
+// the config.json leaves them out. Sources (resources/knowledge/sources.tsv): hf-gpt2-dropout, bert-dropout.
+constexpr std::array<std::string_view, 4> kDropoutByDefault = {"bert", "roberta", "gpt2", "t5"};
 // Families with a bias on every linear and norm.
 constexpr std::array<std::string_view, 9> kAllBiases = {"gpt2",    "gpt_bigcode", "gpt_neo", "gpt_neox",  "opt",
                                                         "bert",    "roberta",     "electra", "distilbert"};
@@ -56,10 +68,45 @@ struct Reader {
         }
         return std::nullopt;
     }
+    // The first of `keys` present and not null; error if it is not a whole number of at least 0.
+    std::optional<std::int64_t> count(std::initializer_list<const char*> keys)
+    {
+        for (const char* key : keys) {
+            auto it = json.find(key);
+            if (it == json.end() || it->is_null())
+                continue;
+            if (!it->is_number_integer() || it->get<std::int64_t>() < 0) {
+                if (error.empty())
+                    error =
+                        std::string("\"") + key + "\" is " + it->dump() + "; a whole number of at least 0 is needed";
+                return std::nullopt;
+            }
+            return it->get<std::int64_t>();
+        }
+        return std::nullopt;
+    }
     std::optional<std::string> text(const char* key) const
     {
         auto it = json.find(key);
         return it != json.end() && it->is_string() ? std::optional(it->get<std::string>()) : std::nullopt;
+    }
+    // The largest of `keys` present and not null; error if one is not a probability 0 ≤ p < 1.
+    std::optional<double> probability(const std::array<const char*, 9>& keys)
+    {
+        std::optional<double> out;
+        for (const char* key : keys) {
+            auto it = json.find(key);
+            if (it == json.end() || it->is_null())
+                continue;
+            if (!it->is_number() || !(it->get<double>() >= 0 && it->get<double>() < 1)) {
+                if (error.empty())
+                    error =
+                        std::string("\"") + key + "\" is " + it->dump() + "; a probability from 0 to below 1 is needed";
+                return std::nullopt;
+            }
+            out = std::max(out.value_or(0.0), it->get<double>());
+        }
+        return out;
     }
     std::optional<bool> flag(const char* key)
     {
@@ -74,6 +121,13 @@ struct Reader {
         return it->get<bool>();
     }
 };
+
+std::string formatProbability(double p)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", p);
+    return text;
+}
 
 std::string names(std::initializer_list<const char*> keys)
 {
@@ -187,11 +241,23 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
     out.maxPosition = r.whole({"max_position_embeddings", "n_positions"}).value_or(0);
     if (oneOf(family, kLearnedPositions))
         s.learnedPositions = out.maxPosition;
-    if (const auto experts = r.whole({"num_local_experts", "num_experts", "n_routed_experts"}); experts && *experts > 1) {
-        out.moe = true;
-        out.notes.push_back("a mixture-of-experts model (" + std::to_string(*experts)
-                            + " experts): modelled as dense for now, one MLP of intermediate_size per layer; the "
-                              "other experts' parameters and the routing are not counted");
+    if (const auto dropout = r.probability(kDropoutKeys)) {
+        out.dropout = *dropout;
+    } else if (oneOf(family, kDropoutByDefault)) {
+        out.dropout = 0.1;
+        out.notes.push_back("no dropout key: 0.1, the " + family + " config class's default");
+    }
+    // Routed experts per MoE layer: Mixtral's num_local_experts, Qwen-MoE's num_experts, DeepSeek's n_routed_experts.
+    // 0 (some dense configs write it) and 1 are a dense model.
+    if (const auto experts = r.count({"num_local_experts", "num_experts", "n_routed_experts"});
+        experts && *experts > 1) {
+        out.experts = *experts;
+        const auto perToken = r.count({"num_experts_per_tok"});
+        out.notes.push_back("a mixture-of-experts model, " + std::to_string(*experts) + " experts per MoE layer"
+                            + (perToken ? " (" + std::to_string(*perToken) + " per token)" : std::string())
+                            + ", model.experts " + std::to_string(*experts)
+                            + ": mixture of experts is not modelled yet, so no page gives it a memory, a step time "
+                              "or a fit; each says what to do instead");
     }
     if (!r.error.empty())
         return fail(r.error);
@@ -211,7 +277,10 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
                    {"model.mlp", std::string(toString(s.mlp))},
                    {"model.norm", std::string(toString(s.norm))},
                    {"model.tied_embeddings", s.tiedEmbeddings},
-                   {"model.architecture", architecture}};
+                   {"model.architecture", architecture},
+                   {"model.max_position", out.maxPosition}, // 0 (unknown) when the config gives none
+                   {"model.dropout", out.dropout},
+                   {"model.experts", out.experts}}; // 1 for a dense model, replacing an earlier MoE answer
     if (s.headDim > 0 && s.headDim != s.hidden / s.heads)
         out.answers.emplace_back("model.head_dim", s.headDim);
     for (auto& [id, value] : out.answers) {
@@ -222,7 +291,12 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
     }
     if (out.maxPosition > 0)
         out.notes.push_back("max_position_embeddings " + std::to_string(out.maxPosition)
-                            + " is the longest context; model.seq_len (the training length) is not changed");
+                            + " is the longest context (model.max_position); model.seq_len (the training length) is "
+                              "not changed, and a longer one is warned about");
+    if (out.dropout > 0)
+        out.notes.push_back("dropout " + formatProbability(out.dropout)
+                            + " (model.dropout): the activations count its masks, applied to the attention "
+                              "probabilities and both residual branches");
     return out;
 }
 

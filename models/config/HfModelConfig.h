@@ -21,9 +21,10 @@ struct HfModelImport {
     std::string architecture; // the first of "architectures", e.g. "LlamaForCausalLM"
     TransformerShape shape;
     std::int64_t maxPosition = 0; // max_position_embeddings | n_positions; 0 when absent
-    bool moe = false;             // num_local_experts / num_experts / n_routed_experts > 1
+    double dropout = 0;           // the largest dropout probability the config trains with (model.dropout)
+    std::int64_t experts = 1;     // num_local_experts | num_experts | n_routed_experts; 1: dense (model.experts)
     std::vector<std::pair<std::string, nlohmann::json>> answers; // model.* id -> value, valid for the registry
-    std::vector<std::string> notes; // what was assumed or left out (MoE modelled as dense, a missing key's default)
+    std::vector<std::string> notes; // what was assumed or left out (a mixture of experts, a missing key's default)
 };
 
 // Fails naming the key when the config lacks one the shape needs or has one of the wrong type, and when the shape

@@ -6,6 +6,7 @@
 
 #include "estimate/DeepSpeedEstimator.h"
 #include "util/CheckedMath.h"
+#include "util/Count.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -642,19 +643,38 @@ const MemoryComponent* StateMemory::find(std::string_view id, MemoryPlace place)
     return nullptr;
 }
 
-LoadTimeHostRam loadTimeHostRam(std::int64_t params, int gpusPerNode)
+LoadTimeHostRam loadTimeHostRam(std::int64_t params, std::int64_t largestLayerParams, int gpusPerNode, int stage,
+                                bool zeroInit)
 {
     require(params >= 1, "params: must be at least 1");
+    require(largestLayerParams >= 0, "largest_layer_params: must not be negative");
     require(gpusPerNode >= 1, "gpus_per_node: must be at least 1");
     LoadTimeHostRam r;
-    r.bytesPerNode = mulSat(4, params, gpusPerNode);
-    r.source = "ds-memory-docs-fp32";
-    r.warning = "Loading without zero.Init, each of the node's " + std::to_string(gpusPerNode)
-        + " ranks builds the whole model in fp32 (4 bytes/parameter) before DeepSpeed partitions it. "
-          "Remedies: load in bf16 (torch_dtype=torch.bfloat16 halves it); from_pretrained(..., "
-          "low_cpu_mem_usage=True) avoids a second copy; at ZeRO-3 build the model under "
-          "deepspeed.zero.Init (with Transformers, create HfDeepSpeedConfig before from_pretrained) so "
-          "each rank materialises only its partition.";
+    // DeepSpeed's estimate_zero3_model_states_mem_needs without offload: largest_layer_params × 4 × GPUs per node
+    // with zero_init, total_params × 4 × GPUs per node without (deepspeed-facts §1.2; estimate/DeepSpeedEstimator).
+    r.partitioned = zeroInit && stage == 3;
+    const std::int64_t count = r.partitioned ? std::min(largestLayerParams, params) : params;
+    r.bytesPerNode = mulSat(4, count, gpusPerNode);
+    const std::string ranks = std::to_string(gpusPerNode);
+    if (r.partitioned) {
+        r.source = "ds-estimators";
+        r.basis = "built under zero.Init at ZeRO-3 (training.zero_init), each of the node's " + ranks
+            + " ranks holds at most the largest layer whole in fp32 (" + formatCount(count) + " parameters × 4 bytes × "
+            + ranks + ", DeepSpeed's estimator with zero_init)";
+        r.warning = "Remedies: load in bf16 (torch_dtype=torch.bfloat16 halves it); check that the model is really "
+                    "built inside deepspeed.zero.Init (with Transformers, create HfDeepSpeedConfig before "
+                    "from_pretrained), else every rank builds the whole model.";
+    } else {
+        r.source = "ds-memory-docs-fp32";
+        r.basis = std::string(zeroInit ? "below ZeRO-3 zero.Init does not partition the model, so"
+                                       : "without zero.Init (training.zero_init false),")
+            + " each of the node's " + ranks + " ranks builds the whole model in fp32 (" + formatCount(count)
+            + " parameters × 4 bytes × " + ranks + ") before DeepSpeed partitions it";
+        r.warning = "Remedies: load in bf16 (torch_dtype=torch.bfloat16 halves it); from_pretrained(..., "
+                    "low_cpu_mem_usage=True) avoids a second copy; at ZeRO-3 build the model under "
+                    "deepspeed.zero.Init (with Transformers, create HfDeepSpeedConfig before from_pretrained) so "
+                    "each rank materialises only its partition.";
+    }
     return r;
 }
 

@@ -137,14 +137,20 @@ inline constexpr double kAllocatorReserveExpandable = 0.01;
 // stages 1-2, which DeepSpeed runs as CPU offload) are sized as DeepSpeed runs them, with a note.
 StateMemory sizeStateMemory(const StateMemoryInputs& in);
 
-// Host RAM a node needs while loading the model without zero.Init: every rank materialises the whole
-// model in fp32 (DeepSpeed's docs: "the 4 in 4*n_gpus"). A warning with remedies, never a gate.
+// Host RAM a node needs while the model is built, 4 bytes (fp32, DeepSpeed's docs: "the 4 in 4*n_gpus") per
+// parameter a rank materialises × the node's ranks, as DeepSpeed's ZeRO-3 estimator counts it: under zero.Init
+// at stage 3 (training.zero_init) each rank builds the model partitioned and holds at most the largest layer
+// whole; without zero.Init, or below stage 3 where zero.Init does not partition, every rank builds the whole
+// model. A warning with remedies, never a gate.
 struct LoadTimeHostRam {
     std::int64_t bytesPerNode;
+    bool partitioned;    // zero.Init at stage 3: the largest layer per rank, not the whole model
+    std::string basis;   // which of the two and the product, for the message
     std::string warning; // what happens and the remedies
     std::string source;  // sources.tsv id
 };
-LoadTimeHostRam loadTimeHostRam(std::int64_t params, int gpusPerNode);
+LoadTimeHostRam loadTimeHostRam(std::int64_t params, std::int64_t largestLayerParams, int gpusPerNode, int stage,
+                                bool zeroInit);
 
 std::string toString(MemoryPlace place);
 std::string toString(MemoryPhase phase);

@@ -118,7 +118,8 @@ StepJob stepJobFrom(const Answers& a)
     j.seqLen = a.integer("model.seq_len");
     j.attention = attentionImplFrom(a.text("model.attention_impl")).value_or(AttentionImpl::Flash);
     j.loss = lossImplFrom(a.text("model.loss_impl")).value_or(LossImpl::Standard);
-    j.dropout = false; // today's pre-training and fine-tuning recipes run without dropout (Llama, Qwen configs: 0.0)
+    // model.dropout: 0 by default (Llama, Qwen configs: 0.0); BERT and GPT-2 train with 0.1 (their presets say so).
+    j.dropout = a.number("model.dropout") > 0;
     const nlohmann::json zeroInit = a.value("training.zero_init");
     j.zeroInit = !zeroInit.is_boolean() || zeroInit.get<bool>();
     const nlohmann::json expandable = a.value("training.expandable_segments");

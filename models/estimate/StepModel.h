@@ -38,7 +38,7 @@ struct StepJob {
     std::int64_t seqLen = 0;
     AttentionImpl attention = AttentionImpl::Flash;
     LossImpl loss = LossImpl::Standard;
-    bool dropout = false;
+    bool dropout = false;            // model.dropout > 0: masks (and eager attention's dropped probabilities) are saved
     bool zeroInit = true;            // training.zero_init: the model was built under deepspeed.zero.Init
     bool expandableSegments = false; // training.expandable_segments: PyTorch's allocator reserves less
 

@@ -43,9 +43,10 @@ struct Columns {
         , learnedPositions(of(t, "learned_positions"))
         , crossAttentionLayers(of(t, "cross_attention_layers"))
         , maxPosition(of(t, "max_position"))
+        , dropout(of(t, "dropout"))
         , architecture(of(t, "architecture"))
         , params(of(t, "params"))
-        , moe(of(t, "moe"))
+        , experts(of(t, "experts"))
         , sourceUrl(of(t, "source_url"))
         , verification(of(t, "verification"))
     {
@@ -53,7 +54,8 @@ struct Columns {
     static Column of(const TsvTable& t, std::string_view name) { return {name, t.column(name)}; }
 
     Column id, name, hidden, layers, heads, kvHeads, headDim, intermediate, vocab, mlp, norm, bias, tiedEmbeddings,
-        learnedPositions, crossAttentionLayers, maxPosition, architecture, params, moe, sourceUrl, verification;
+        learnedPositions, crossAttentionLayers, maxPosition, dropout, architecture, params, experts, sourceUrl,
+        verification;
 };
 
 // One row of models.tsv, its cells read in place.
@@ -73,6 +75,18 @@ std::int64_t whole(const Row& row, const Column& column, bool emptyIsZero)
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size() || value < 0)
         throw std::invalid_argument(std::string(column.name) + " '" + std::string(text) + "' is not a whole number");
+    return value;
+}
+
+// A probability 0 ≤ p < 1 written as a decimal (0, 0.1).
+double probability(const Row& row, const Column& column)
+{
+    const std::string_view text = cell(row, column);
+    double value = -1;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !(value >= 0 && value < 1))
+        throw std::invalid_argument(std::string(column.name) + " '" + std::string(text)
+                                    + "' is not a probability from 0 to below 1");
     return value;
 }
 
@@ -111,12 +125,15 @@ ModelSpec parseRow(const Row& row, const Columns& c)
     s.learnedPositions = whole(row, c.learnedPositions, true);
     s.crossAttentionLayers = whole(row, c.crossAttentionLayers, true);
     m.maxPosition = whole(row, c.maxPosition, false);
+    m.dropout = probability(row, c.dropout);
     m.architecture = cell(row, c.architecture);
     if (m.architecture != "decoder" && m.architecture != "encoder" && m.architecture != "encoder-decoder")
         throw std::invalid_argument("architecture '" + m.architecture + "' is not decoder, encoder or encoder-decoder");
     if (!cell(row, c.params).empty())
         m.publishedParams = whole(row, c.params, false);
-    m.moe = yesNo(row, c.moe);
+    m.experts = whole(row, c.experts, false);
+    if (m.experts < 1)
+        throw std::invalid_argument("experts '0' is not allowed: 1 for a dense model, else the experts per MoE layer");
     m.sourceUrl = cell(row, c.sourceUrl);
     m.verification = cell(row, c.verification);
     if (m.sourceUrl.empty() || m.verification.empty())

@@ -16,9 +16,10 @@ struct ModelSpec {
     std::string name; // e.g. "Llama 3.1 8B"
     TransformerShape shape;
     std::int64_t maxPosition = 0;                // the context the config allows (max_position_embeddings)
+    double dropout = 0;                          // the dropout probability it trains with (0: none), 0 ≤ p < 1
     std::string architecture;                    // decoder | encoder | encoder-decoder (model.architecture)
     std::optional<std::int64_t> publishedParams; // the count its card or paper states, when it states one
-    bool moe = false;
+    std::int64_t experts = 1; // routed experts per mixture-of-experts layer (model.experts); 1: dense
     std::string sourceUrl;
     std::string verification; // how the values were checked
 };

@@ -5,10 +5,10 @@
 
 namespace dsw {
 
-// The trainable parameters of a transformer of this shape, by part. Counted: the token embedding v·h, an untied
-// output head v·h, learned position embeddings, per block the attention projections q = h·(a·d), k and v =
-// h·(kv·d) each, o = (a·d)·h (d the head width), the MLP (2·h·I for GELU, 3·h·I for a gated MLP such as SwiGLU),
-// two norms (weight, and bias for LayerNorm), the biases of `shape.bias`, cross-attention blocks (as many weights as
+// The parameters of a transformer of this shape (all of them, trained or frozen), by part. Counted: the token embedding
+// v·h, an untied output head v·h, learned position embeddings, per block the attention projections q = h·(a·d), k and v
+// = h·(kv·d) each, o = (a·d)·h (d the head width), the MLP (2·h·I for GELU, 3·h·I for a gated MLP such as SwiGLU), two
+// norms (weight, and bias for LayerNorm), the biases of `shape.bias`, cross-attention blocks (as many weights as
 // self-attention, and one norm), and the final norm. Not counted: poolers, token-type embeddings, per-head q/k norms,
 // extra norms some families add (Gemma 2's post-norms): each under 0.5% of the models in the catalog.
 struct ParameterBreakdown {

@@ -78,28 +78,23 @@ nlohmann::json Answers::fromPreset(const std::string& id) const
     if (!m)
         return nullptr;
     const TransformerShape& s = m->shape;
-    if (id == "model.hidden_size")
-        return s.hidden;
-    if (id == "model.layers")
-        return s.layers;
-    if (id == "model.attention_heads")
-        return s.heads;
-    if (id == "model.kv_heads")
-        return s.kvHeads;
-    if (id == "model.head_dim")
-        return s.headWidth();
-    if (id == "model.intermediate_size")
-        return s.intermediate;
-    if (id == "model.vocab_size")
-        return s.vocab;
-    if (id == "model.mlp")
-        return std::string(toString(s.mlp));
-    if (id == "model.norm")
-        return std::string(toString(s.norm));
-    if (id == "model.tied_embeddings")
-        return s.tiedEmbeddings;
-    if (id == "model.architecture")
-        return m->architecture;
+    // One answer per line reads as the table it is.
+    // clang-format off
+    if (id == "model.hidden_size") return s.hidden;
+    if (id == "model.layers") return s.layers;
+    if (id == "model.attention_heads") return s.heads;
+    if (id == "model.kv_heads") return s.kvHeads;
+    if (id == "model.head_dim") return s.headWidth();
+    if (id == "model.intermediate_size") return s.intermediate;
+    if (id == "model.vocab_size") return s.vocab;
+    if (id == "model.mlp") return std::string(toString(s.mlp));
+    if (id == "model.norm") return std::string(toString(s.norm));
+    if (id == "model.tied_embeddings") return s.tiedEmbeddings;
+    if (id == "model.architecture") return m->architecture;
+    if (id == "model.max_position") return m->maxPosition;
+    if (id == "model.dropout") return m->dropout;
+    if (id == "model.experts") return m->experts;
+    // clang-format on
     return nullptr;
 }
 

@@ -198,9 +198,12 @@ InputRegistry::InputRegistry()
                "A model from the catalog (resources/knowledge/models.tsv), e.g. llama-3.1-8b: it supplies every "
                "model.* answer you have not given. none: the answers alone describe the model."),
         "setup", modelUsers);
-    add(derived(count("model.params", "Parameters", 7000000000LL, 1e6, 1e14,
-                      "Total trainable parameters; accepts 7B, 350M, 1.3e9 or 7000000000. When not given, counted "
-                      "from the shape; a given count more than 5% from the shape's is reported."),
+    // The whole model, frozen or trained: DeepSpeed partitions and (with full fine-tuning, the one training method
+    // modelled) trains all of it; a LoRA adapter's count would size a model hundreds of times too small.
+    add(derived(count("model.params", "Total parameters", 7000000000LL, 1e6, 1e14,
+                      "Total parameters of the whole model (every weight, frozen or trained: for LoRA or QLoRA the "
+                      "base model's count, not the adapter's); accepts 7B, 350M, 1.3e9 or 7000000000. When not "
+                      "given, counted from the shape; a given count more than 5% from the shape's is reported."),
                 "counted from the shape when model.preset or a model dimension is given, else 7B"),
         "setup", {"zero", "memory", "onebit", "pipeline"});
     add(integer("model.layers", "Transformer layers", 32, 1, 10000, "layers", "Number of transformer blocks."), "setup",
@@ -213,6 +216,29 @@ InputRegistry::InputRegistry()
         "setup", {"zero", "memory", "pipeline"});
     add(integer("model.seq_len", "Sequence length", 2048, 1, 10000000, "tokens", "Training sequence length."), "setup",
         {"zero", "memory", "sparse", "pipeline"});
+    // Sources (resources/knowledge/sources.tsv): hf-bert-config (what max_position_embeddings is).
+    add(integer("model.max_position", "Maximum position", 0, 0, 1e9, "tokens",
+                "The longest sequence the model's positions cover (max_position_embeddings, or n_positions, in its "
+                "config.json); 0 = unknown. A preset or an imported config.json sets it; a model.seq_len beyond it "
+                "is warned about (RoPE scaling or position interpolation is then needed; learned position "
+                "embeddings have no row for it)."),
+        "setup", {"zero", "memory", "sparse", "pipeline"});
+    // Sources (resources/knowledge/sources.tsv): bert-dropout, hf-gpt2-dropout, hf-bert-config.
+    add(number("model.dropout", "Dropout probability", 0.0, 0, 0.99, "",
+               "The dropout probability training runs with (hidden_dropout_prob / attention_probs_dropout_prob in "
+               "BERT's config.json, resid_pdrop / attn_pdrop / embd_pdrop in GPT-2's, attention_dropout where "
+               "present); 0 = none. Any value above 0 adds the dropout masks (and, with eager attention, the dropped "
+               "probabilities) to the activations. Default 0: today's recipes (Llama, Qwen, Gemma, Mistral configs: "
+               "0.0) train without; BERT and GPT-2 train with 0.1, which their presets and config.json set."),
+        "setup", {"zero", "memory", "pipeline"});
+    // Kept as a fact of the model so that no page sizes a mixture of experts as the dense model its shape describes
+    // (advise/Job.h, Job::notModelled). Sources (resources/knowledge/sources.tsv): ds-moe-tutorial.
+    add(integer("model.experts", "Experts per MoE layer", 1, 1, 100000, "experts",
+                "Routed experts in each mixture-of-experts layer (num_local_experts in Mixtral's config.json, "
+                "num_experts in Qwen-MoE's, n_routed_experts in DeepSeek's); 1 = a dense model. A preset or an "
+                "imported config.json sets it. Mixture of experts is not modelled yet: above 1 no page gives a "
+                "memory, a step time or a fit, and each says what to do instead."),
+        "setup", {"zero", "precision", "memory", "onebit", "pipeline"});
     add(derived(integer("model.kv_heads", "Key/value heads", nullptr, 1, 4096, "heads",
                         "Key/value heads per layer: fewer than the attention heads is grouped-query attention "
                         "(GQA), 1 is multi-query (MQA); must divide model.attention_heads."),

@@ -229,11 +229,52 @@ private slots:
         const oj plan = oj::parse(r.out.toStdString());
         QVERIFY(!plan.contains("suggestions")); // no imported ds_config
         QVERIFY(plan.at("input_errors").empty());
-        // MoE is recognised and said to be modelled as dense.
-        r = run({"import", QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/mixtral-8x7b-v0.1.json"), "-o",
-                 m_dir.filePath("mixtral.dswiz")});
+    }
+
+    // Refuse what is not modelled (issue 22 item 5): a mixture of experts keeps its expert count in the project it
+    // is imported into, and neither recommend (text or JSON) nor estimate ever says it fits or sizes it.
+    void aMixtureOfExpertsIsNeverSaidToFit()
+    {
+        const QString project = m_dir.filePath("mixtral.dswiz");
+        Run r = run({"import", QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/mixtral-8x7b-v0.1.json"), "-o", project});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY(r.out.contains("modelled as dense"));
+        QVERIFY2(r.out.contains("model.experts 8") && r.out.contains("not modelled yet"), r.out.constData());
+        QFile f(project);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(oj::parse(f.readAll().toStdString()).at("answers").at("model.experts").get<int>(), 8);
+
+        const QStringList on8H100{
+            "--project", project, "--set", "hardware.gpu=H100-80GB", "--set", "hardware.gpus_per_node=8"};
+        const QRegularExpression fitOrFigure(QStringLiteral("\\bfits\\b|\\bwould fit\\b|GiB|\\d s per step"),
+                                             QRegularExpression::CaseInsensitiveOption);
+        r = run(QStringList{"recommend", "--format", "text"} + on8H100);
+        QCOMPARE(r.exitCode, 0);
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY2(!text.contains(fitOrFigure), qPrintable(text));
+        QVERIFY2(text.contains("moe-not-modelled: Mixture of experts is not modelled yet"), qPrintable(text));
+        r = run(QStringList{"recommend"} + on8H100);
+        QCOMPARE(r.exitCode, 0);
+        const oj plan = oj::parse(r.out.toStdString());
+        QCOMPARE(plan.at("job").at("experts").get<int>(), 8);
+        QVERIFY(!plan.at("workflows").at("zero").contains("candidates")); // nothing sized, nothing chosen
+        QVERIFY(!plan.at("config").contains("zero_optimization"));
+        // No fit claimed, not even a key "fits" (snippets may say "1 GiB": the text above has no figure).
+        QVERIFY2(!QString::fromUtf8(r.out).contains(
+                     QRegularExpression(QStringLiteral("\\bfits\\b|\\bwould fit\\b|\\d s per step"),
+                                        QRegularExpression::CaseInsensitiveOption)),
+                 r.out.constData());
+
+        // estimate sizes nothing for it, not even DeepSpeed's rows: one line naming the input, exit 2.
+        for (const QString& format : {QString(), QStringLiteral("--json")}) {
+            QStringList args{"estimate", "--params", "46.7B", "--gpus-per-node", "8",
+                             "--nodes",  "1",        "--set", "model.experts=8"};
+            if (!format.isEmpty())
+                args << format;
+            r = run(args);
+            oneLineNaming(r, "model.experts 8");
+            QVERIFY(r.err.contains("not modelled yet"));
+            QVERIFY(r.out.isEmpty());
+        }
     }
 
     void importRefusesWhatIsNeitherConfig()

@@ -125,6 +125,25 @@ private slots:
         QVERIFY(!filledModel);
         QVERIFY(document.project().answers == before);
     }
+
+    // A mixture of experts keeps its expert count in the open project, and the page says it is not modelled (the
+    // note that said so was lost after the import); a dense model imported after it puts model.experts back to 1.
+    void importOfAMixtureOfExpertsKeepsTheExperts()
+    {
+        ProjectDocument document;
+        QStringList notes;
+        QVERIFY(
+            document.importConfigFile(QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/mixtral-8x7b-v0.1.json"), &notes)
+                .isEmpty());
+        QCOMPARE(document.project().answers.integer("model.experts"), 8LL);
+        QVERIFY(notes.join(' ').contains("not modelled yet"));
+        QVERIFY(!document.plan().zero);
+        QCOMPARE(QString::fromStdString(document.plan().find("zero")->checks.front().code),
+                 QString("moe-not-modelled"));
+        QVERIFY(document.importConfigFile(QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/qwen2.5-7b.json")).isEmpty());
+        QCOMPARE(document.project().answers.integer("model.experts"), 1LL);
+        QVERIFY(document.plan().zero);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProjectDocument)

@@ -96,9 +96,14 @@ private slots:
         QVERIFY2(numeric >= 20, "the registry's numeric inputs were not found");
         QTest::newRow("all at min") << allMin;
         QTest::newRow("all at max") << allMax;
+        // model.experts at its maximum is a mixture of experts, which nothing sizes: the same maxima with a dense
+        // model keep the step model's arithmetic at its extremes covered.
+        Answers allMaxDense = allMax;
+        allMaxDense.set("model.experts", 1);
+        QTest::newRow("all at max, dense") << allMaxDense;
         // The largest balanced partition the wizard computes, and the same inputs with every pipeline number at
         // its maximum but an instant partition method.
-        Answers uniform = allMax;
+        Answers uniform = allMaxDense;
         uniform.set("pipeline.partition_method", "uniform");
         QTest::newRow("all at max, uniform partition") << uniform;
         Answers balancedLimit;

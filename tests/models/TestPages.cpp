@@ -49,6 +49,7 @@ private slots:
     void theSummarySaysRecommendsAgainstForOneBitAdam();
     void thePageBeingVisitedNeverSaysNotVisited();
     void batchValuesTheConfigWasWrittenWithAreShownAsDerived();
+    void theMemoryPageHidesOffloadsTheRunCannotHave();
     void aGlobalBatchThatMovesWithoutABatchEditIsSaid();
 };
 
@@ -241,6 +242,20 @@ void TestPages::batchValuesTheConfigWasWrittenWithAreShownAsDerived()
     QVERIFY(accumulation != derived.end());
     QCOMPARE(accumulation->value.get<std::int64_t>(), plan.config["gradient_accumulation_steps"].get<std::int64_t>());
     QVERIFY(find("training.micro_batch_size") != derived.end());
+}
+
+// The out-of-memory form shows the failed run's parameter offload only when the run could have one (stage 3, or a
+// stage not given); its optimizer offload is hidden at stage 0. No other page hides a field.
+void TestPages::theMemoryPageHidesOffloadsTheRunCannotHave()
+{
+    using Ids = std::vector<std::string>;
+    QCOMPARE(inputsNotAsked(answersFrom({"memory.ran_stage=2"}), "memory"), Ids{"memory.ran_offload_param"});
+    QCOMPARE(inputsNotAsked(answersFrom({"zero.stage=1"}), "memory"), Ids{"memory.ran_offload_param"});
+    QCOMPARE(inputsNotAsked(answersFrom({"memory.ran_stage=0"}), "memory"),
+             (Ids{"memory.ran_offload_optimizer", "memory.ran_offload_param"}));
+    QVERIFY(inputsNotAsked(answersFrom({"memory.ran_stage=3"}), "memory").empty());
+    QVERIFY(inputsNotAsked(Answers{}, "memory").empty()); // the stage is not given: everything is asked
+    QVERIFY(inputsNotAsked(answersFrom({"memory.ran_stage=2"}), "zero").empty());
 }
 
 void TestPages::aGlobalBatchThatMovesWithoutABatchEditIsSaid()

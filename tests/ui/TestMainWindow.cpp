@@ -301,6 +301,23 @@ private slots:
         QVERIFY2(memoryChecks.contains("Optional: give Out-of-memory message"), qPrintable(memoryChecks));
     }
 
+    // The out-of-memory page does not ask for a parameter offload the run could not have had (stage 0–2).
+    void theMemoryPageHidesAParameterOffloadBelowStage3()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        w.goToStep("memory");
+        auto* param = w.findChild<QComboBox*>("memory.ran_offload_param");
+        QVERIFY(param);
+        w.document()->setAnswer("memory.ran_stage", "2");
+        QVERIFY(param->isHidden());
+        QVERIFY(!w.findChild<QComboBox*>("memory.ran_offload_optimizer")->isHidden());
+        w.document()->setAnswer("memory.ran_stage", "3");
+        QVERIFY(!param->isHidden());
+        QVERIFY(param->isVisible());
+    }
+
     void derivedBatchValuesAreShownAsDerived()
     {
         MainWindow w;

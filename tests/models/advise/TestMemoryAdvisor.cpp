@@ -8,6 +8,7 @@
 // Models (s = 2048): 7B: Ψ = 7e9, L 32, h 4096, largest 32000·4096 = 131072000.
 #include "PlanFor.h"
 #include "TestAnswers.h"
+#include "advise/MemoryPlan.h"
 #include "config/ConfigImporter.h"
 #include "config/ConfigText.h"
 #include "estimate/StepModel.h"
@@ -153,6 +154,7 @@ private slots:
     void savingsAtMostWhatWasInUse();
     void mismatchWithThePrediction();
     void theSetupAskedIsUsed();
+    void offloadsTheStageCannotHaveAreNotAsked();
     void anImportedConfigGivesTheSetup();
     void firstLineFixes();
     void sourcesAreKnown();
@@ -613,6 +615,37 @@ void TestMemoryAdvisor::theSetupAskedIsUsed()
     QVERIFY2(c->message.find("memory.ran_stage") != std::string::npos
                  && c->message.find("unknown") != std::string::npos,
              c->message.c_str());
+}
+
+void TestMemoryAdvisor::offloadsTheStageCannotHaveAreNotAsked()
+{
+    // DeepSpeed reads offload_param only at stage 3 and no offload at stage 0 (knowledge/CombinationRules.h): a run at
+    // such a stage had none, so the page neither asks for it nor lists it as not given.
+    const QStringList base = model7B() + "hardware.gpu=A100-80GB" + "hardware.gpus_per_node=8";
+    const QString message = "@new_format_a100_rank3_backward.txt";
+    auto notGivenAt = [&](const QStringList& settings) {
+        return adviseMemory(answersFrom(base + settings, message)).details["ran_setup_not_given"];
+    };
+    const oj atStage2 = notGivenAt({"memory.ran_stage=2"});
+    JSON_COMPARE(atStage2, oj::array({"memory.ran_offload_optimizer", "memory.ran_checkpointing"}));
+    const auto ran2 = memory::ranSetupFrom(answersFrom(base + "memory.ran_stage=2", message));
+    QCOMPARE(ran2.notAsked, std::vector<std::string>{"memory.ran_offload_param"});
+    QCOMPARE(ran2.setup.offloadParam, std::string("none"));
+    // The ZeRO page's forced stage stands for the run's (memory.ran_stage auto).
+    JSON_COMPARE(notGivenAt({"zero.stage=1"}), oj::array({"memory.ran_offload_optimizer", "memory.ran_checkpointing"}));
+    // Stage 0: neither offload.
+    JSON_COMPARE(notGivenAt({"memory.ran_stage=0"}), oj::array({"memory.ran_checkpointing"}));
+    QCOMPARE(memory::ranSetupFrom(answersFrom(base + "memory.ran_stage=0", message)).notAsked,
+             (std::vector<std::string>{"memory.ran_offload_optimizer", "memory.ran_offload_param"}));
+    // Stage 3, or a stage not given: both are asked.
+    JSON_COMPARE(notGivenAt({"memory.ran_stage=3"}),
+                 oj::array({"memory.ran_offload_optimizer", "memory.ran_offload_param", "memory.ran_checkpointing"}));
+    QVERIFY(memory::ranSetupFrom(answersFrom(base + "memory.ran_stage=3", message)).notAsked.empty());
+    QVERIFY(memory::ranSetupFrom(answersFrom(base, message)).notAsked.empty());
+    // A parameter offload answered for a stage-2 run changes nothing: DeepSpeed ignored it.
+    const Advice given = adviseMemory(answersFrom(base + ran("2,none,cpu,0"), message));
+    QVERIFY(given.details["ran_setup"]["offload_param"] == "none");
+    QVERIFY(given.details["ran_setup_not_given"].empty());
 }
 
 void TestMemoryAdvisor::anImportedConfigGivesTheSetup()

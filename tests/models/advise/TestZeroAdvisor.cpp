@@ -13,11 +13,13 @@
 //   70B:  L 80, h 8192, a 64, v 32000 (largest = 32000·8192 = 262144000)
 #include "Plan.h"
 #include "TestAnswers.h"
+#include "advise/BatchKeys.h"
 #include "advise/ConfigComposer.h"
 #include "advise/ZeroAdvisor.h"
 #include "advise/ZeroDecision.h"
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
+#include "util/Count.h"
 
 #include "util/Count.h"
 
@@ -538,6 +540,62 @@ private slots:
         QVERIFY2(violation.isEmpty(), qPrintable(violation));
     }
 
+    // When what the user fixed is what does not fit, the GPUs present are enough for ZeRO-3 at micro-batch 1: the page
+    // says so and names the wizard's pick, never "would fit on about 1 GPUs (1 nodes of 8)".
+    void nothingFitsWithWhatWasFixedSaysSo()
+    {
+        const Answers a =
+            answersFrom(model7B() + cluster("A100-80GB", 8, 1, 1024)
+                        + QStringList{"training.micro_batch_size=256", "training.activation_checkpointing=off"});
+        const Plan plan = makePlan(a);
+        QVERIFY(!plan.zero->fits() && plan.zero->wizardPick);
+        const Check* c = findCheck(*plan.find("zero"), "zero-nothing-fits");
+        QVERIFY(c);
+        const QString m = q(c->message);
+        QVERIFY2(!m.contains("would fit on about"), qPrintable(m));
+        QVERIFY2(!m.contains("No ZeRO stage or offload fits"), qPrintable(m));
+        QVERIFY2(m.contains("micro-batch 256") && m.contains("activation checkpointing off"), qPrintable(m));
+        QVERIFY2(m.contains(q(plan.zero->candidates.at(*plan.zero->wizardPick).label())), qPrintable(m));
+
+        // More GPUs than present (so more than one node): the count and the nodes.
+        const Check* more = findCheck(adviseZero(answersFrom(model70B() + cluster("A100-80GB", 8, 1, 256)
+                                                             + QStringList{"training.micro_batch_size=1"})),
+                                      "zero-nothing-fits");
+        QVERIFY(more);
+        QVERIFY2(
+            q(more->message).contains(QRegularExpression(QStringLiteral("about (\\d+) GPUs \\((\\d+) nodes of 8"))),
+            more->message.c_str());
+        QVERIFY2(!q(more->message).contains("1 nodes"), more->message.c_str());
+    }
+
+    // The load-time host RAM follows training.zero_init and the plan's stage: under zero.Init at ZeRO-3 each rank holds
+    // the largest layer, not the whole fp32 model (DeepSpeed's estimator convention), and the check says which.
+    void loadTimeHostRamFollowsZeroInit()
+    {
+        const QStringList stage3 = model70B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"zero.stage=3"};
+        const std::int64_t largest = 32000LL * 8192, whole = 70'000'000'000LL;
+        auto loadCheck = [](const Answers& a) {
+            const Advice adv = adviseZero(a);
+            const Check* c = findCheck(adv, "zero-load-host-ram");
+            return c ? *c : Check{};
+        };
+        const Check init = loadCheck(answersFrom(stage3));
+        QVERIFY2(q(init.message).contains(q(formatGiB(4.0 * largest * 8))), init.message.c_str());
+        QVERIFY2(q(init.message).contains("zero.Init") && q(init.message).contains("largest layer"),
+                 init.message.c_str());
+        QVERIFY(init.level == CheckLevel::Pass);
+        const Check without = loadCheck(answersFrom(stage3 + QStringList{"training.zero_init=false"}));
+        QVERIFY2(q(without.message).contains(q(formatGiB(4.0 * whole * 8))), without.message.c_str());
+        QVERIFY2(q(without.message).contains("training.zero_init false") && q(without.message).contains("whole model"),
+                 without.message.c_str());
+        QVERIFY(without.level == CheckLevel::Warn); // 2 TiB per node against 1 TiB
+        // Below stage 3 zero.Init does not partition: the whole model, whatever training.zero_init says.
+        const Check stage2 =
+            loadCheck(answersFrom(model7B() + cluster("A100-80GB", 8, 1, 1024) + QStringList{"zero.stage=2"}));
+        QVERIFY2(q(stage2.message).contains(q(formatGiB(4.0 * 7e9 * 8))) && q(stage2.message).contains("whole model"),
+                 stage2.message.c_str());
+    }
+
     void nvmePathMissingIsAFailedCheck()
     {
         const Advice adv =
@@ -888,8 +946,15 @@ private slots:
             << qint64(8) << false;
         QTest::newRow("global 256 infers accumulation 8")
             << QStringList{"training.global_batch_size=256"} << qint64(256) << qint64(-1) << false;
-        QTest::newRow("global 100 is not a multiple of 32")
-            << QStringList{"training.global_batch_size=100"} << qint64(32) << qint64(1) << true;
+        // The global batch alone: DeepSpeed takes accumulation 1 and micro-batch 40 // 8 = 5, never the wizard's default
+        // micro-batch 4 (40 is no multiple of 4 × 8); the search splits the 5 samples per GPU.
+        QTest::newRow("global 40 alone: 5 per GPU, searched")
+            << QStringList{"training.global_batch_size=40"} << qint64(40) << qint64(-1) << false;
+        QTest::newRow("global 512 on 256 GPUs: 2 per GPU, searched")
+            << QStringList{"training.global_batch_size=512", "hardware.nodes=32"} << qint64(512) << qint64(-1) << false;
+        // 100 is no multiple of the 8 GPUs: DeepSpeed derives micro-batch 100 // 8 = 12 and rejects 12 × 1 × 8 = 96.
+        QTest::newRow("global 100 is not a multiple of the 8 GPUs")
+            << QStringList{"training.global_batch_size=100"} << qint64(96) << qint64(1) << true;
         // Global batch and accumulation without a micro-batch: DeepSpeed derives the micro-batch (256 / 8 / 2 = 16),
         // so the answers agree; the search then splits the 32 samples per GPU as for any untyped micro-batch.
         QTest::newRow("global and accumulation infer the micro-batch")
@@ -922,6 +987,33 @@ private slots:
         QVERIFY(zero);
         QCOMPARE(hasCheck(*zero, "batch-size-mismatch", CheckLevel::Fail), mismatch);
         QCOMPARE(hasCheck(*zero, "batch-identity", CheckLevel::Pass), !mismatch);
+    }
+
+    // A global batch alone is DeepSpeed's "train_batch_size only": the samples per GPU are fixed, how they are split
+    // into micro-batch × accumulation is the search's; the page never says "as typed" for it.
+    void aGlobalBatchAloneIsSearched()
+    {
+        const Answers a = answersFrom(model7B() + QStringList{"training.global_batch_size=40"});
+        const BatchKeys keys = batchKeys(a);
+        QCOMPARE(keys.microBatch, std::int64_t{5}); // 40 // 8, accumulation 1
+        QCOMPARE(keys.gradientAccumulation, std::int64_t{1});
+        QVERIFY(keys.check.level == CheckLevel::Pass);
+        const Plan plan = makePlan(a);
+        QVERIFY(!plan.zero->fixed.batchAsTyped && !plan.zero->fixed.microBatch);
+        const Advice* zero = plan.find("zero");
+        QVERIFY2(zero->headline.find("as typed") == std::string::npos, zero->headline.c_str());
+        QVERIFY2(q(zero->headline).startsWith("Recommended: "), zero->headline.c_str());
+        const StepCandidate& c = plan.zero->plan().candidate;
+        QCOMPARE(c.microBatch * c.accumulation, std::int64_t{5});
+        QCOMPARE(plan.config.at("train_batch_size").get<std::int64_t>(), std::int64_t{40});
+        QVERIFY(hasCheck(*zero, "batch-identity", CheckLevel::Pass));
+
+        // Not a multiple of the data-parallel size: an error naming the numbers, kept as typed.
+        const Advice bad = adviseZero(answersFrom(model7B() + QStringList{"training.global_batch_size=100"}));
+        const Check* mismatch = findCheck(bad, "batch-size-mismatch");
+        QVERIFY(mismatch && mismatch->level == CheckLevel::Fail);
+        for (const char* part : {"global batch 100", "data-parallel size 8", "100 // 8 = 12", "uses 96"})
+            QVERIFY2(mismatch->message.find(part) != std::string::npos, mismatch->message.c_str());
     }
 
     // ---- composer ----------------------------------------------------------------------------------

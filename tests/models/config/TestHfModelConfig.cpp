@@ -1,6 +1,6 @@
 // config/HfModelConfig: Hugging Face config.json files (real ones, tests/data/hf-configs/SOURCES.tsv) fill the model
-// answers; MoE configs are recognised and modelled as dense; a DeepSpeed config, an HF config and neither are told
-// apart; a config whose shape contradicts itself or lacks a key is refused naming it.
+// answers; MoE configs are recognised and keep their expert count; a DeepSpeed config, an HF config and neither are
+// told apart; a config whose shape contradicts itself or lacks a key is refused naming it.
 #include "config/HfModelConfig.h"
 #include "knowledge/ParameterCount.h"
 
@@ -55,23 +55,25 @@ private slots:
         QTest::addColumn<QString>("mlp");
         QTest::addColumn<QString>("norm");
         QTest::addColumn<bool>("tied");
-        QTest::addColumn<bool>("moe");
+        QTest::addColumn<qint64>("experts");
+        // clang-format off
         QTest::newRow("llama-2-7b") << "llama-2-7b.json" << 4096LL << 32LL << 32LL << 32LL << 11008LL << 32000LL
-                                    << "swiglu" << "rmsnorm" << false << false;
+                                    << "swiglu" << "rmsnorm" << false << 1LL;
         QTest::newRow("llama-3.2-1b") << "llama-3.2-1b-instruct.json" << 2048LL << 16LL << 32LL << 8LL << 8192LL
-                                      << 128256LL << "swiglu" << "rmsnorm" << true << false;
+                                      << 128256LL << "swiglu" << "rmsnorm" << true << 1LL;
         QTest::newRow("qwen2.5-7b") << "qwen2.5-7b.json" << 3584LL << 28LL << 28LL << 4LL << 18944LL << 152064LL
-                                    << "swiglu" << "rmsnorm" << false << false;
+                                    << "swiglu" << "rmsnorm" << false << 1LL;
         // GPT-2: n_embd / n_layer / n_head, no n_inner (4h), tied by PretrainedConfig's default.
         QTest::newRow("gpt2") << "gpt2.json" << 768LL << 12LL << 12LL << 12LL << 3072LL << 50257LL << "gelu"
-                              << "layernorm" << true << false;
+                              << "layernorm" << true << 1LL;
         // Gemma 2: GeGLU is gated (three matrices), tied by Gemma2Config's default.
         QTest::newRow("gemma-2-2b") << "gemma-2-2b.json" << 2304LL << 26LL << 8LL << 4LL << 9216LL << 256000LL
-                                    << "swiglu" << "rmsnorm" << true << false;
+                                    << "swiglu" << "rmsnorm" << true << 1LL;
         QTest::newRow("mixtral") << "mixtral-8x7b-v0.1.json" << 4096LL << 32LL << 32LL << 8LL << 14336LL << 32000LL
-                                 << "swiglu" << "rmsnorm" << false << true;
+                                 << "swiglu" << "rmsnorm" << false << 8LL;
         QTest::newRow("qwen3-moe") << "qwen3-30b-a3b.json" << 2048LL << 48LL << 32LL << 4LL << 6144LL << 151936LL
-                                   << "swiglu" << "rmsnorm" << false << true;
+                                   << "swiglu" << "rmsnorm" << false << 128LL;
+        // clang-format on
     }
     void realConfigs()
     {
@@ -85,7 +87,7 @@ private slots:
         QFETCH(QString, mlp);
         QFETCH(QString, norm);
         QFETCH(bool, tied);
-        QFETCH(bool, moe);
+        QFETCH(qint64, experts);
         const oj json = sample(file);
         QVERIFY(classifyConfigFile(json) == ConfigFileKind::HuggingFaceModel);
         auto read = readHfModelConfig(json);
@@ -100,8 +102,49 @@ private slots:
         QCOMPARE(QString::fromStdString(a.at("model.mlp").get<std::string>()), mlp);
         QCOMPARE(QString::fromStdString(a.at("model.norm").get<std::string>()), norm);
         QCOMPARE(a.at("model.tied_embeddings").get<bool>(), tied);
-        QCOMPARE(read.value().moe, moe);
-        QCOMPARE(mentions(read.value().notes, "modelled as dense"), moe);
+        // A mixture of experts keeps its expert count (model.experts), and the note says it is not modelled.
+        QCOMPARE(read.value().experts, experts);
+        QCOMPARE(a.at("model.experts").get<qint64>(), experts);
+        QCOMPARE(mentions(read.value().notes, "mixture of experts is not modelled yet"), experts > 1);
+    }
+
+    // Each family's key for the routed experts (Mixtral and Qwen-MoE above): DeepSeek's n_routed_experts; 0 or 1 is a
+    // dense model; a count that is not a whole number is refused naming the key.
+    void expertKeys_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<qint64>("experts"); // -1: refused
+        QTest::newRow("deepseek n_routed_experts") << "n_routed_experts"
+                                                   << "64" << 64LL;
+        QTest::newRow("num_experts 0 is dense") << "num_experts"
+                                                << "0" << 1LL;
+        QTest::newRow("num_local_experts 1 is dense") << "num_local_experts"
+                                                      << "1" << 1LL;
+        QTest::newRow("num_experts null is dense") << "num_experts"
+                                                   << "null" << 1LL;
+        QTest::newRow("a boolean is refused") << "num_experts"
+                                              << "true" << -1LL;
+        QTest::newRow("a fraction is refused") << "n_routed_experts"
+                                               << "2.5" << -1LL;
+    }
+    void expertKeys()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(qint64, experts);
+        oj config = oj::parse(R"({"model_type": "deepseek_v2", "hidden_size": 64, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "vocab_size": 100, "intermediate_size": 256})");
+        config[key.toStdString()] = oj::parse(value.toStdString());
+        auto read = readHfModelConfig(config);
+        if (experts < 0) {
+            QVERIFY(!read);
+            QVERIFY2(read.error().find(key.toStdString()) != std::string::npos, read.error().c_str());
+            return;
+        }
+        QVERIFY2(read, read ? "" : read.error().c_str());
+        QCOMPARE(read.value().experts, experts);
+        QCOMPARE(answersOf(read.value()).at("model.experts").get<qint64>(), experts);
     }
 
     void headWidthAndCountsFromTheConfig()
@@ -111,6 +154,45 @@ private slots:
         // GPT-2 small has 124,439,808 parameters: biases, 1024 learned positions and the tied head read from config.json.
         QCOMPARE(parameterCount(readHfModelConfig(sample("gpt2.json")).value().shape), 124439808LL);
         QVERIFY(!answersOf(readHfModelConfig(sample("qwen2.5-7b.json")).value()).count("model.head_dim"));
+    }
+
+    // max_position_embeddings | n_positions fill model.max_position (0 when absent); the dropout keys of each family
+    // fill model.dropout with the largest, the config class's default 0.1 where BERT, GPT-2 or T5 leave them out.
+    void positionsAndDropout_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<qint64>("maxPosition");
+        QTest::addColumn<double>("dropout");
+        QTest::newRow("gpt2: n_positions, resid/attn/embd_pdrop") << "@gpt2.json" << 1024LL << 0.1;
+        QTest::newRow("qwen2.5: attention_dropout 0.0") << "@qwen2.5-7b.json" << 131072LL << 0.0;
+        QTest::newRow("llama 2: no dropout key") << "@llama-2-7b.json" << 2048LL << 0.0;
+        QTest::newRow("bert: hidden and attention dropout") << R"({"model_type": "bert", "hidden_size": 64,
+            "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100, "intermediate_size": 256,
+            "hidden_dropout_prob": 0.1, "attention_probs_dropout_prob": 0.05, "max_position_embeddings": 512})"
+                                                            << 512LL << 0.1;
+        QTest::newRow("t5 without dropout_rate: T5Config's 0.1") << R"({"model_type": "t5", "d_model": 64,
+            "num_layers": 2, "num_heads": 4, "vocab_size": 100, "d_ff": 256, "is_encoder_decoder": true})"
+                                                                 << 0LL << 0.1;
+    }
+    void positionsAndDropout()
+    {
+        QFETCH(QString, json);
+        QFETCH(qint64, maxPosition);
+        QFETCH(double, dropout);
+        const oj config = json.startsWith('@') ? sample(json.mid(1)) : oj::parse(json.toStdString());
+        auto read = readHfModelConfig(config);
+        QVERIFY2(read, read ? "" : read.error().c_str());
+        const auto a = answersOf(read.value());
+        QCOMPARE(a.at("model.max_position").get<qint64>(), maxPosition);
+        QCOMPARE(a.at("model.dropout").get<double>(), dropout);
+        QCOMPARE(read.value().dropout, dropout);
+    }
+    void aDropoutThatIsNotAProbabilityIsNamed()
+    {
+        auto read = readHfModelConfig(oj::parse(R"({"model_type": "gpt2", "n_embd": 64, "n_layer": 2, "n_head": 4,
+            "vocab_size": 100, "resid_pdrop": 1.5})"));
+        QVERIFY(!read);
+        QVERIFY2(read.error().find("resid_pdrop") != std::string::npos, read.error().c_str());
     }
 
     void encoderDecoder()

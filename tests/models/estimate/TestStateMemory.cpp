@@ -13,6 +13,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 using namespace dsw;
 
@@ -614,12 +615,26 @@ void TestStateMemory::badInputIsRejected()
 
 void TestStateMemory::loadTimeHostRamIsAWarning()
 {
-    const LoadTimeHostRam r = loadTimeHostRam(70'000'000'000, 8);
-    QCOMPARE(r.bytesPerNode, 4LL * 70'000'000'000 * 8);
-    for (const char* remedy : {"bf16", "low_cpu_mem_usage", "zero.Init", "HfDeepSpeedConfig"})
-        QVERIFY2(r.warning.find(remedy) != std::string::npos, remedy);
-    QVERIFY(SourceCatalog::instance().find(r.source) != nullptr);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, loadTimeHostRam(0, 8));
+    // Without zero.Init (or below stage 3, where it does not partition) every rank builds the whole fp32 model.
+    const std::int64_t params = 70'000'000'000, largest = 262'144'000;
+    for (const auto& [stage, zeroInit] : {std::pair{3, false}, std::pair{2, true}, std::pair{0, true}}) {
+        const LoadTimeHostRam r = loadTimeHostRam(params, largest, 8, stage, zeroInit);
+        QCOMPARE(r.bytesPerNode, 4LL * params * 8);
+        QVERIFY(!r.partitioned);
+        for (const char* remedy : {"bf16", "low_cpu_mem_usage", "zero.Init", "HfDeepSpeedConfig"})
+            QVERIFY2(r.warning.find(remedy) != std::string::npos, remedy);
+        QVERIFY2(r.basis.find("whole model") != std::string::npos, r.basis.c_str());
+        QVERIFY(SourceCatalog::instance().find(r.source) != nullptr);
+    }
+    // Under zero.Init at stage 3 the model is built partitioned: DeepSpeed's estimator counts the largest layer per
+    // rank (largest_layer_params × 4 × GPUs per node with zero_init), not the whole model.
+    const LoadTimeHostRam init = loadTimeHostRam(params, largest, 8, 3, true);
+    QVERIFY(init.partitioned);
+    QCOMPARE(init.bytesPerNode, 4LL * largest * 8);
+    QVERIFY2(init.basis.find("zero.Init") != std::string::npos && init.basis.find("largest layer") != std::string::npos,
+             init.basis.c_str());
+    QVERIFY(SourceCatalog::instance().find(init.source) != nullptr);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, loadTimeHostRam(0, 0, 8, 3, true));
 }
 
 QTEST_APPLESS_MAIN(TestStateMemory)

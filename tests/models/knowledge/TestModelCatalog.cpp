@@ -25,17 +25,20 @@ private slots:
             QVERIFY2(m.sourceUrl.rfind("https://", 0) == 0, m.id.c_str());
             QVERIFY2(!m.verification.empty() && !m.name.empty(), m.id.c_str());
             QVERIFY2(m.maxPosition > 0, m.id.c_str());
+            QVERIFY2(m.dropout >= 0 && m.dropout < 1, m.id.c_str());
+            QVERIFY2(m.verification.find("dropout") != std::string::npos, m.id.c_str()); // its value's source
         }
     }
 
     void namedModelsArePresent()
     {
         for (const char* id :
-             {"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "llama-3.1-70b",
-              "llama-3.1-405b", "mistral-7b-v0.1", "qwen2.5-0.5b", "qwen2.5-1.5b", "qwen2.5-3b", "qwen2.5-7b",
-              "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b", "qwen3-0.6b", "qwen3-1.7b", "qwen3-4b", "qwen3-8b", "qwen3-14b",
-              "qwen3-32b", "gemma-2-2b", "gemma-2-9b", "gemma-2-27b", "phi-3-mini-4k", "gpt2-xl", "gpt3-175b",
-              "bert-large", "t5-3b"})
+             {"llama-2-7b",       "llama-2-13b",    "llama-2-70b",     "llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b",
+              "llama-3.1-70b",    "llama-3.1-405b", "mistral-7b-v0.1", "qwen2.5-0.5b", "qwen2.5-1.5b", "qwen2.5-3b",
+              "qwen2.5-7b",       "qwen2.5-14b",    "qwen2.5-32b",     "qwen2.5-72b",  "qwen3-0.6b",   "qwen3-1.7b",
+              "qwen3-4b",         "qwen3-8b",       "qwen3-14b",       "qwen3-32b",    "gemma-2-2b",   "gemma-2-9b",
+              "gemma-2-27b",      "phi-3-mini-4k",  "gpt2-xl",         "gpt3-175b",    "bert-large",   "t5-3b",
+              "mixtral-8x7b-v0.1"})
             QVERIFY2(ModelCatalog::instance().find(id), id);
     }
 
@@ -55,6 +58,14 @@ private slots:
         const ModelSpec* bert = ModelCatalog::instance().find("bert-large");
         QCOMPARE(bert->architecture, std::string("encoder"));
         QVERIFY(bert->shape.mlp == MlpKind::Gelu && bert->shape.norm == NormKind::LayerNorm);
+        // Dropout as their config.json (or paper) trains them: BERT and GPT-2 with 0.1, Llama without.
+        QCOMPARE(bert->dropout, 0.1);
+        QCOMPARE(ModelCatalog::instance().find("gpt2-xl")->dropout, 0.1);
+        QCOMPARE(llama->dropout, 0.0);
+        QCOMPARE(llama->maxPosition, 131072LL);
+        // A mixture of experts keeps its expert count (num_local_experts); dense models have 1.
+        QCOMPARE(ModelCatalog::instance().find("mixtral-8x7b-v0.1")->experts, 8LL);
+        QCOMPARE(llama->experts, 1LL);
         const ModelSpec* t5 = ModelCatalog::instance().find("t5-3b");
         QCOMPARE(t5->architecture, std::string("encoder-decoder"));
         QCOMPARE(t5->shape.crossAttentionLayers, 24LL);
@@ -80,18 +91,27 @@ private slots:
 
     void badRowsAreReportedNotKept()
     {
-        const std::string header = "id\tname\tarchitecture\thidden\tlayers\theads\tkv_heads\thead_dim\tintermediate\tvocab\t"
-                                   "max_position\tmlp\tnorm\ttied_embeddings\tbias\tlearned_positions\t"
-                                   "cross_attention_layers\tparams\tmoe\tsource_url\tverification\n";
-        auto row = [](const std::string& id, const std::string& hidden, const std::string& kv, const std::string& mlp) {
-            return id + "\tX\tdecoder\t" + hidden + "\t2\t4\t" + kv + "\t\t64\t100\t512\t" + mlp
-                + "\trmsnorm\tn\tnone\t0\t0\t\tn\thttps://example.org\tA\n";
+        const std::string header =
+            "id\tname\tarchitecture\thidden\tlayers\theads\tkv_heads\thead_dim\tintermediate\tvocab\t"
+            "max_position\tdropout\tmlp\tnorm\ttied_embeddings\tbias\tlearned_positions\t"
+            "cross_attention_layers\tparams\texperts\tsource_url\tverification\n";
+        auto row = [](const std::string& id, const std::string& hidden, const std::string& kv, const std::string& mlp,
+                      const std::string& dropout = "0", const std::string& experts = "1") {
+            return id + "\tX\tdecoder\t" + hidden + "\t2\t4\t" + kv + "\t\t64\t100\t512\t" + dropout + "\t" + mlp
+                + "\trmsnorm\tn\tnone\t0\t0\t\t" + experts + "\thttps://example.org\tA\n";
         };
-        const ModelCatalog catalog(header + row("good", "64", "2", "swiglu") + row("good", "64", "2", "swiglu")
-                                   + row("odd-hidden", "66", "2", "swiglu") + row("bad-kv", "64", "3", "swiglu")
-                                   + row("bad-mlp", "64", "2", "relu") + row("bad-number", "6x4", "2", "gelu"));
+        const ModelCatalog catalog(
+            header + row("good", "64", "2", "swiglu") + row("good", "64", "2", "swiglu")
+            + row("odd-hidden", "66", "2", "swiglu") + row("bad-kv", "64", "3", "swiglu")
+            + row("bad-mlp", "64", "2", "relu") + row("bad-number", "6x4", "2", "gelu")
+            + row("bad-dropout", "64", "2", "swiglu", "1.5") + row("no-dropout", "64", "2", "swiglu", "")
+            + row("no-experts", "64", "2", "swiglu", "0", "0") + row("moe-as-a-flag", "64", "2", "swiglu", "0", "y"));
         QCOMPARE(catalog.all().size(), std::size_t(1));
-        QCOMPARE(catalog.problems().size(), std::size_t(5));
+        QCOMPARE(catalog.problems().size(), std::size_t(9));
+        QVERIFY(catalog.problems()[5].find("dropout '1.5'") != std::string::npos);
+        QVERIFY(catalog.problems()[6].find("dropout ''") != std::string::npos);
+        QVERIFY2(catalog.problems()[7].find("experts '0'") != std::string::npos, catalog.problems()[7].c_str());
+        QVERIFY2(catalog.problems()[8].find("experts 'y'") != std::string::npos, catalog.problems()[8].c_str());
         QVERIFY(catalog.problems()[0].find("repeated") != std::string::npos);
         QVERIFY(catalog.problems()[1].find("model.hidden_size") != std::string::npos);
         QVERIFY(catalog.problems()[2].find("model.kv_heads") != std::string::npos);

@@ -1,13 +1,17 @@
 // The model inputs of the registry and how Answers resolves them: a preset supplies what the user did not give,
 // derived defaults (KV heads, MLP size, head width, parameter count, attention kernel), an unknown preset names
 // the nearest ones, and project/ModelChecks reports a shape that contradicts itself or a count 5% off.
+#include "Plan.h"
 #include "TestAnswers.h"
+#include "estimate/StepModel.h"
 #include "knowledge/ParameterCount.h"
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
 #include "project/ModelChecks.h"
 
 #include <QTest>
+
+#include <algorithm>
 
 using namespace dsw;
 using namespace dsw::test;
@@ -124,6 +128,83 @@ private slots:
         QVERIFY(!paramsShapeMismatch(
             answersFrom(llama70 + QStringList{"model.mlp=swiglu", "model.kv_heads=8", "model.intermediate_size=28672"})));
         QVERIFY(!paramsShapeMismatch(answersFrom({"model.preset=llama-3.1-8b"}))); // not given
+    }
+
+    // model.max_position: from the preset (max_position_embeddings), 0 = unknown; a sequence past it is warned about,
+    // naming both numbers and what it means for the model's kind of positions.
+    void aSequencePastTheModelsPositionsIsWarned()
+    {
+        QCOMPARE(answersFrom({"model.preset=llama-2-7b"}).integer("model.max_position"), 4096LL);
+        QCOMPARE(Answers{}.integer("model.max_position"), 0LL);
+        QVERIFY(answersFrom({"model.preset=gpt2-xl"}).presetSupplies("model.max_position"));
+
+        const auto rope = seqLenBeyondMaxPosition(answersFrom({"model.preset=llama-2-7b", "model.seq_len=8192"}));
+        QVERIFY(rope);
+        for (const char* part : {"8192", "4096", "RoPE scaling", "position interpolation", "max_position_embeddings"})
+            QVERIFY2(rope->find(part) != std::string::npos, rope->c_str());
+        const auto learned = seqLenBeyondMaxPosition(answersFrom({"model.preset=gpt2-xl", "model.seq_len=2048"}));
+        QVERIFY(learned);
+        for (const char* part : {"2048", "1024", "learned position embeddings", "fails"})
+            QVERIFY2(learned->find(part) != std::string::npos, learned->c_str());
+        QVERIFY(!seqLenBeyondMaxPosition(answersFrom({"model.preset=llama-2-7b", "model.seq_len=4096"})));
+        QVERIFY(!seqLenBeyondMaxPosition(answersFrom({"model.seq_len=1000000"}))); // the maximum is not known
+        QVERIFY(seqLenBeyondMaxPosition(answersFrom({"model.max_position=2048", "model.seq_len=4096"})));
+
+        // Shown where the model checks are: a finding of the plan, on the pages that size the sequence.
+        const Plan plan = makePlan(answersFrom({"model.preset=llama-2-7b", "model.seq_len=8192"}));
+        const auto f = std::find_if(plan.findings.begin(), plan.findings.end(),
+                                    [](const Finding& f) { return f.code == "seq-len-exceeds-max-position"; });
+        QVERIFY(f != plan.findings.end());
+        QVERIFY(f->level == CheckLevel::Warn);
+        QVERIFY(std::find(f->workflows.begin(), f->workflows.end(), "zero") != f->workflows.end());
+        QVERIFY(std::none_of(makePlan(answersFrom({"model.preset=llama-2-7b"})).findings.begin(),
+                             makePlan(answersFrom({"model.preset=llama-2-7b"})).findings.end(),
+                             [](const Finding& f) { return f.code == "seq-len-exceeds-max-position"; }));
+    }
+
+    // model.params is the whole model's count: a LoRA user must not type the adapter's.
+    void theParameterCountIsTheWholeModels()
+    {
+        const InputSpec* params = InputRegistry::instance().find("model.params");
+        QCOMPARE(params->label, std::string("Total parameters"));
+        QVERIFY2(params->help.find("trainable") == std::string::npos, params->help.c_str());
+        QVERIFY2(params->help.find("LoRA") != std::string::npos && params->help.find("adapter") != std::string::npos,
+                 params->help.c_str());
+        // "trainable" is said only where DeepSpeed counts trainable parameters (the pipeline's "parameters" method).
+        for (const InputSpec& spec : InputRegistry::instance().all())
+            if ((spec.label + spec.help).find("trainable") != std::string::npos)
+                QCOMPARE(spec.id, std::string("pipeline.partition_method"));
+    }
+
+    // model.dropout: from the preset, 0 by default; a model trained with dropout sizes its activations with it.
+    void dropoutComesFromThePresetAndSizesTheActivations()
+    {
+        const InputSpec* spec = InputRegistry::instance().find("model.dropout");
+        QVERIFY(spec && spec->type == InputType::Number && spec->min == 0 && spec->max < 1);
+        QCOMPARE(Answers{}.number("model.dropout"), 0.0);
+        QCOMPARE(answersFrom({"model.preset=bert-large"}).number("model.dropout"), 0.1);
+        QCOMPARE(answersFrom({"model.preset=gpt2-xl"}).number("model.dropout"), 0.1);
+        QCOMPARE(answersFrom({"model.preset=llama-3.1-8b"}).number("model.dropout"), 0.0);
+        QVERIFY(!InputRegistry::instance().parse("model.dropout", "1"));
+
+        const StepCandidate candidate{{2, "none", "none"}, false, 4, 1};
+        auto activations = [&](const QStringList& settings) {
+            return stepActivations(stepJobFrom(answersFrom(settings)), candidate).peakBytes;
+        };
+        // BERT-Large and GPT-2 XL train with dropout 0.1: eager attention saves a mask and the dropped probabilities.
+        for (const char* preset : {"bert-large", "gpt2-xl"}) {
+            const QStringList base{QStringLiteral("model.preset=%1").arg(preset), "model.seq_len=512",
+                                   "model.attention_impl=eager"};
+            QVERIFY(stepJobFrom(answersFrom(base)).dropout);
+            const std::int64_t with = activations(base), without = activations(base + QStringList{"model.dropout=0"});
+            QVERIFY2(with > without * 1.25,
+                     qPrintable(QStringLiteral("%1: %2 against %3").arg(preset).arg(with).arg(without)));
+        }
+        // Llama 3.1 8B trains without: the same bytes as with dropout said to be 0.
+        const QStringList llama{"model.preset=llama-3.1-8b", "model.attention_impl=eager"};
+        QVERIFY(!stepJobFrom(answersFrom(llama)).dropout);
+        QCOMPARE(activations(llama), activations(llama + QStringList{"model.dropout=0"}));
+        QVERIFY(activations(llama + QStringList{"model.dropout=0.1"}) > activations(llama));
     }
 };
 
