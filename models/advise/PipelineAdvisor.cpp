@@ -265,9 +265,9 @@ struct PipelineSetup {
     bool checkpointing = false;
     std::optional<StepJob> job; // the answers' step job; empty (with jobError) when the shape contradicts itself
     std::string jobError;
-    bool notModelled = false; // the job is not sized because the model is not modelled (a mixture of experts)
-    StepCandidate candidate;                // the ZeRO page's placement as the pipeline engine runs it
-    std::int64_t largestLayer = 0;          // model.largest_layer_params, before it is held to a stage's parameters
+    bool notModelled = false;      // the job is not sized because the model is not modelled (a mixture of experts)
+    StepCandidate candidate;       // the ZeRO page's placement as the pipeline engine runs it
+    std::int64_t largestLayer = 0; // model.largest_layer_params, before it is held to a stage's parameters
     std::optional<StepPrediction> heaviest; // the step model's prediction for the stage needing the most memory
     double usable = 0;
     double bubble = 0;
@@ -372,11 +372,13 @@ void addFitCheck(Advice& adv, PipelineSetup& s, std::size_t stage, const std::ve
         microBatchesInFlight(s.stages, static_cast<std::int64_t>(stage), s.candidate.accumulation);
     std::string text = "Stage " + std::to_string(stage) + " (" + std::to_string(layersPerStage[stage]) + " layers, "
         + std::to_string(paramsPerStage[stage]) + " parameters) needs " + gibText(g.total) + " of "
-        + formatGiB(s.usable) + " per GPU" + (p.tight ? " (tight: within the step model's ±5% band)" : "") + " at "
-        + p.label() + ": parameters " + gibText(g.params) + " + gradients " + gibText(g.grads) + " + optimizer states "
-        + gibText(g.optimizer) + " + buffers " + gibText(g.buffers) + " + activations " + gibText(g.activations)
-        + " + CUDA context, NCCL and the allocator's reserve " + gibText(g.other) + ", as DeepSpeed "
-        + knowledgeVersion()
+        + formatGiB(s.usable) + " per GPU"
+        + (p.tight ? " (tight: within the step model's ±" + std::to_string(std::lround(kTightBand * 100)) + "% band)"
+                   : "")
+        + " at " + p.label() + ": parameters " + gibText(g.params) + " + gradients " + gibText(g.grads)
+        + " + optimizer states " + gibText(g.optimizer) + " + buffers " + gibText(g.buffers) + " + activations "
+        + gibText(g.activations) + " + CUDA context, NCCL and the allocator's reserve " + gibText(g.other)
+        + ", as DeepSpeed " + knowledgeVersion()
         + " allocates them (the step model, the same figures as the ZeRO page's); activations of the stage's "
         + std::to_string(std::max<std::int64_t>(1, blocksPerStage[stage])) + " transformer blocks for "
         + std::to_string(inFlight) + (inFlight == 1 ? " micro-batch" : " micro-batches") + " of "

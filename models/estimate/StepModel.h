@@ -21,8 +21,10 @@ namespace dsw {
 // The band around the GPU's capacity (what PyTorch reports: gpus.tsv's usable_gib or hardware.gpu_memory_gib) within
 // which a plan is "tight": the spread of the step model's peaks against published ones (README, the step model's
 // agreement table). A plan needing up to capacity × (1 + kTightBand) fits, tight, with a warning that says by how much;
-// one needing less than capacity × (1 − kTightBand) fits comfortably. A stated wizard assumption from that spread.
-inline constexpr double kTightBand = 0.05;
+// one needing less than capacity × (1 − kTightBand) fits comfortably. A stated wizard assumption from that spread: the
+// peaks agree within ±6% (D1a +5.7%), and the published near-limit run the model over-predicts most, ZeRO-Offload's 10B
+// on one V100 (calibration row C86, ran at 32,290 MiB of 32,480), comes out 6.6% over the card.
+inline constexpr double kTightBand = 0.07;
 
 // A plan the search compares.
 struct StepCandidate {
