@@ -71,6 +71,17 @@ InputSpec choice(std::string id, std::string label, Words values, json def, std:
     return s;
 }
 
+InputSpec boolean(std::string id, std::string label, bool def, std::string help)
+{
+    InputSpec s;
+    s.id = std::move(id);
+    s.type = InputType::Boolean;
+    s.label = std::move(label);
+    s.defaultValue = def;
+    s.help = std::move(help);
+    return s;
+}
+
 InputSpec text(std::string id, std::string label, json def, std::string help)
 {
     InputSpec s;
@@ -260,16 +271,10 @@ InputRegistry::InputRegistry()
     add(choice("model.norm", "Normalisation", {"layernorm", "rmsnorm"}, "layernorm",
                "layernorm (weight and bias) or rmsnorm (weight only, Llama and most models since)."),
         "setup", {"zero", "memory"});
-    {
-        InputSpec tied;
-        tied.id = "model.tied_embeddings";
-        tied.type = InputType::Boolean;
-        tied.label = "Tied embeddings";
-        tied.defaultValue = false;
-        tied.help = "Whether the output projection shares the input embedding's weights (tie_word_embeddings): "
-                    "true saves vocab × hidden parameters.";
-        add(std::move(tied), "setup", {"zero", "memory", "pipeline"});
-    }
+    add(boolean("model.tied_embeddings", "Tied embeddings", false,
+                "Whether the output projection shares the input embedding's weights (tie_word_embeddings): "
+                "true saves vocab × hidden parameters."),
+        "setup", {"zero", "memory", "pipeline"});
     add(derived(choice("model.attention_impl", "Attention kernel", {"eager", "sdpa", "flash"}, nullptr,
                        "eager materialises the softmax (memory grows with the sequence squared); sdpa is torch's "
                        "scaled_dot_product_attention; flash is FlashAttention-2."),
@@ -281,28 +286,16 @@ InputRegistry::InputRegistry()
                "chunked or fused cross-entropy that never does."),
         "setup", {"memory", "zero"});
     // Sources (resources/knowledge/sources.tsv): ds-zero3-linear, hf-zero-init.
-    {
-        InputSpec zeroInit;
-        zeroInit.id = "training.zero_init";
-        zeroInit.type = InputType::Boolean;
-        zeroInit.label = "Model built under zero.Init";
-        zeroInit.defaultValue = true;
-        zeroInit.help = "Whether the training script builds or loads the model inside deepspeed.zero.Init (Hugging "
-                        "Face's from_pretrained does under ZeRO-3; a model too large for one host needs it). At "
-                        "stage 3 without it, torch's linear keeps every gathered weight from forward until backward.";
-        add(std::move(zeroInit), "setup", {"zero", "memory"});
-    }
-    {
-        InputSpec expandable;
-        expandable.id = "training.expandable_segments";
-        expandable.type = InputType::Boolean;
-        expandable.label = "Expandable allocator segments";
-        expandable.defaultValue = false;
-        expandable.help = "Whether the job runs with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True. PyTorch's "
-                          "allocator then grows its segments instead of caching fixed blocks, so the step model "
-                          "counts a 1% reserve of the peak instead of 5%.";
-        add(std::move(expandable), "setup", {"zero", "memory"});
-    }
+    add(boolean("training.zero_init", "Model built under zero.Init", true,
+                "Whether the training script builds or loads the model inside deepspeed.zero.Init (Hugging "
+                "Face's from_pretrained does under ZeRO-3; a model too large for one host needs it). At "
+                "stage 3 without it, torch's linear keeps every gathered weight from forward until backward."),
+        "setup", {"zero", "memory"});
+    add(boolean("training.expandable_segments", "Expandable allocator segments", false,
+                "Whether the job runs with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True. PyTorch's "
+                "allocator then grows its segments instead of caching fixed blocks, so the step model "
+                "counts a 1% reserve of the peak instead of 5%."),
+        "setup", {"zero", "memory"});
     add(derived(count("model.largest_layer_params", "Largest layer", nullptr, 1, 1e13,
                       "Parameters of the largest single module (DeepSpeed counts one module's own parameters, "
                       "usually the embedding or LM head, not a whole transformer block)."),
@@ -493,15 +486,9 @@ InputRegistry::InputRegistry()
     add(choice("nvme.tensor_location", "Tensors to read and write", {"cpu", "cuda"}, "cuda",
                "Whether the tensors you move to and from NVMe live in host (cpu) or GPU (cuda) memory."),
         "nvme", {"nvme"});
-    {
-        InputSpec gds;
-        gds.id = "nvme.gds";
-        gds.type = InputType::Boolean;
-        gds.label = "GPUDirect Storage available";
-        gds.defaultValue = false;
-        gds.help = "Whether NVIDIA GPUDirect Storage (libcufile, nvidia-fs) is installed and working on the nodes.";
-        add(std::move(gds), "nvme", {"nvme"});
-    }
+    add(boolean("nvme.gds", "GPUDirect Storage available", false,
+                "Whether NVIDIA GPUDirect Storage (libcufile, nvidia-fs) is installed and working on the nodes."),
+        "nvme", {"nvme"});
 
     // 1-bit Adam step.
     add(choice("onebit.comm_backend", "Communication backend", {"nccl", "mpi", "hccl", "compressed"}, "nccl",
