@@ -335,8 +335,8 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
     addOptimizerChecks(adv, placement, job.optimizer);
 
     const std::string cpuFormula = "offloaded states and pinned buffers per node, as DeepSpeed's code allocates them";
-    const std::string counted = " per GPU (" + job.capacityNote
-        + "; the CUDA context, NCCL buffers and the allocator's reserve are counted)";
+    const std::string counted =
+        " per GPU (" + job.capacityNote + "; the CUDA context, NCCL buffers and the allocator's reserve are counted)";
     const double share = static_cast<double>(chosen.gpu.total) / capacity;
     if (fits && !chosen.tight)
         adv.checks.push_back(
@@ -484,10 +484,15 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
                                  "optimizer states (and parameters) swapped to NVMe, per rank × ranks per node",
                                  "ds-mem-z3-nvme-swap-buffers"});
     if (chosen.time.total > 0) {
-        adv.estimates.push_back({"Step time", chosen.time.total, "s",
-                                 "compute + exposed communication + offload + bubble, per optimizer step "
-                                 "(ds-wizard's step-time model, not a measurement)",
-                                 "kaplan-6n"});
+        adv.estimates.push_back(
+            {"Step time", chosen.time.total, "s",
+             "compute + exposed communication + offload + bubble, per optimizer step (ds-wizard's step-time model, "
+             "not a measurement); likely "
+                 + seconds(chosen.time.total * kStepTimeLikelyLow) + " to "
+                 + seconds(chosen.time.total * kStepTimeLikelyHigh)
+                 + ": 8 in 10 published runs fell within that spread of the model (README's calibration table); "
+                   "timing a few steps of your own job would narrow it",
+             "kaplan-6n"});
         adv.estimates.push_back({"Tokens per second per GPU", chosen.time.tokensPerSecondPerGpu, "tokens/s",
                                  "micro-batch × accumulation × sequence length ÷ step time", "kaplan-6n"});
     }

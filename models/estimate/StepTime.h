@@ -70,7 +70,11 @@ inline constexpr double kStage3CollectiveLatency = 0.0036;
 // figure for both stages so neither is favoured by assumption. The stage-3 latency above is never hidden: BELLE
 // measured it as time added to the step.
 inline constexpr double kOverlapHidden = 1.0;
-inline constexpr double kNvmeReadGBps = 10;              // 4 NVMe SSDs in RAID-0 (ds-deepnvme-blog-2024-cpu)
+// How far real step times fall from the model's: the 10th and 90th percentiles of measured ÷ predicted step time over
+// the calibration rows (README, "Step time and fit against published runs"; TestCalibration recomputes them).
+inline constexpr double kStepTimeLikelyLow = 0.78;
+inline constexpr double kStepTimeLikelyHigh = 1.29;
+inline constexpr double kNvmeReadGBps = 10; // 4 NVMe SSDs in RAID-0 (ds-deepnvme-blog-2024-cpu)
 inline constexpr double kNvmeWriteGBps = 5;
 
 // The host link. Pinned copies of ≤ 1 GiB, one direction, NUMA-local, as measured (calibration.md C73–C80), GB/s:

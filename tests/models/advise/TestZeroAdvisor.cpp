@@ -558,9 +558,9 @@ private slots:
         QVERIFY2(m.contains(q(plan.zero->candidates.at(*plan.zero->wizardPick).label())), qPrintable(m));
 
         // More GPUs than present (so more than one node): the count and the nodes.
-        const Check* more = findCheck(adviseZero(answersFrom(model70B() + cluster("A100-80GB", 8, 1, 256)
-                                                             + QStringList{"training.micro_batch_size=1"})),
-                                      "zero-nothing-fits");
+        const Advice seventy = adviseZero(
+            answersFrom(model70B() + cluster("A100-80GB", 8, 1, 256) + QStringList{"training.micro_batch_size=1"}));
+        const Check* more = findCheck(seventy, "zero-nothing-fits");
         QVERIFY(more);
         QVERIFY2(
             q(more->message).contains(QRegularExpression(QStringLiteral("about (\\d+) GPUs \\((\\d+) nodes of 8"))),
@@ -636,8 +636,9 @@ private slots:
         QTest::addColumn<QString>("says");
         QTest::newRow("A100-80GB: 79.25 GiB measured, not 80")
             << QStringList{"hardware.gpu=A100-80GB"} << "of 79.25 GiB per GPU (as PyTorch reports it;";
-        QTest::newRow("L40S: NVML's total") << QStringList{"hardware.gpu=L40S"}
-                                            << "of 44.99 GiB per GPU (nvidia-smi's total; PyTorch reports slightly less;";
+        QTest::newRow("L40S: NVML's total")
+            << QStringList{"hardware.gpu=L40S"}
+            << "of 44.99 GiB per GPU (nvidia-smi's total; PyTorch reports slightly less;";
         QTest::newRow("GH200: nobody measured it")
             << QStringList{"hardware.gpu=GH200"}
             << "of 94.93 GiB per GPU (the wizard's assumption: 96 GB × 0.989, the ratio measured on H100-80GB (the "

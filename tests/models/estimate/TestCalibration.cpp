@@ -206,6 +206,25 @@ private slots:
         QVERIFY2(extra >= 0.26 * 0.7 && extra <= 0.26 * 1.3, qPrintable(QString::number(extra)));
     }
 
+    // The step-time band the ZeRO page shows (kStepTimeLikelyLow/High) is the 10th–90th percentile of measured ÷
+    // predicted step time over these rows (nearest rank), to two decimals.
+    void theStepTimeBandIsTheResidualsSpread()
+    {
+        std::vector<double> ratios;
+        for (const Row& row : publishedRuns()) {
+            if (row.kind == "ran")
+                continue;
+            const Outcome o = outcomeOf(row);
+            ratios.push_back(row.kind == "step_seconds" ? o.measured / o.predicted : o.predicted / o.measured);
+        }
+        std::sort(ratios.begin(), ratios.end());
+        const auto at = [&](double q) {
+            return ratios[static_cast<std::size_t>(std::lround(q * (ratios.size() - 1)))];
+        };
+        QVERIFY2(std::abs(at(0.1) - kStepTimeLikelyLow) < 0.01, qPrintable(QString::number(at(0.1))));
+        QVERIFY2(std::abs(at(0.9) - kStepTimeLikelyHigh) < 0.01, qPrintable(QString::number(at(0.9))));
+    }
+
     // The README's calibration table is the one this test computes.
     void theReadmeShowsTheseFigures()
     {
