@@ -62,7 +62,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::RichText);
     const QString names[] = {tr("Parameters"), tr("Gradients"),   tr("Optimizer states"),
-                             tr("Buffers"),    tr("Activations"), tr("CUDA context, NCCL, fragmentation")};
+                             tr("Buffers"),    tr("Activations"), tr("CUDA context, NCCL, allocator reserve")};
     for (const QString& name : names) {
         m_sets.push_back(new QBarSet(name));
         m_bars->append(m_sets.back());

@@ -54,7 +54,7 @@ StageTable::StageTable(QWidget* parent)
         tr("◀ marks the plan written with your settings and the wizard's pick"),
         tr("Micro-batch per GPU × gradient accumulation steps (AC: activation checkpointing)"),
         tr("Whether the plan fits in the GPU's usable memory"),
-        tr("GPU total per GPU: the sum of the columns right of it and the CUDA context, NCCL and fragmentation"),
+        tr("GPU total per GPU: the sum of the columns right of it and the CUDA context, NCCL and the allocator's reserve"),
         tr("Parameters per GPU"),
         tr("Gradients per GPU"),
         tr("Optimizer states per GPU"),

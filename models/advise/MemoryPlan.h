@@ -55,7 +55,7 @@ FailedJob failedJobFrom(const Job& job, const Answers& answers, std::optional<st
 RanSetup ranSetupFrom(const Answers& answers);
 
 // The step model's prediction for the setup (estimate/StepModel.h): DeepSpeed 0.19.5's allocations, activations
-// operation by operation, the CUDA context, NCCL and fragmentation.
+// operation by operation, the CUDA context, NCCL and the allocator's reserve.
 StepPrediction predict(const FailedJob& job, const Setup& setup);
 // Parameters, gradients and optimizer states per GPU (the step model's rows).
 std::int64_t gpuModelStates(const FailedJob& job, const Setup& setup);

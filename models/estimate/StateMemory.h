@@ -79,7 +79,7 @@ struct StateMemoryInputs {
 
 enum class MemoryPlace { Gpu, HostRam, Nvme };
 // Steady: allocated between steps. Transient: alive during forward/backward, the optimizer step, or both.
-// Reserved: GPU memory PyTorch's allocator does not report (CUDA context, NCCL, fragmentation).
+// Reserved: GPU memory PyTorch's allocator does not report (CUDA context, NCCL, the allocator's reserve).
 enum class MemoryPhase { Steady, Transient, Reserved };
 
 // Ids and sources are literals (string views of them), so sizing a candidate allocates no text.
@@ -111,7 +111,7 @@ struct StateMemory {
     std::int64_t gpuForwardBackward() const; // transients of forward/backward, activations included
     std::int64_t gpuStep() const;            // transients of the optimizer step
     std::int64_t gpuPeakAllocated() const;   // steady + the larger transient phase
-    std::int64_t gpuReserved() const;        // outside PyTorch's allocator, fragmentation included
+    std::int64_t gpuReserved() const;        // outside PyTorch's allocator, its reserve included
     std::int64_t gpuTotal() const;           // what the GPU must hold: peak allocated + reserved
     std::int64_t hostPerNode() const;
     std::int64_t hostPinnedPerNode() const;

@@ -84,7 +84,7 @@ struct GpuBytes {
     std::int64_t optimizer = 0;   // fp32 master weights, Adam m and v
     std::int64_t buffers = 0;     // reduce/all-gather buckets, the ZeRO-3 working set, offload staging
     std::int64_t activations = 0; // activations, logits and loss
-    std::int64_t other = 0;       // CUDA context, NCCL buffers, fragmentation
+    std::int64_t other = 0;       // CUDA context, NCCL buffers, the allocator's reserve
 };
 
 struct StepPrediction {

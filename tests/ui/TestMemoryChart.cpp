@@ -135,7 +135,7 @@ private slots:
             QVERIFY2(chart.legendText().contains(set->label()), qPrintable(set->label()));
         }
         for (const char* name : {"Parameters", "Gradients", "Optimizer states", "Activations",
-                                 "CUDA context, NCCL, fragmentation", "Usable capacity"})
+                                 "CUDA context, NCCL, allocator reserve", "Usable capacity"})
             QVERIFY2(chart.legendText().contains(QString::fromUtf8(name)), name);
 
         QLineSeries* capacity = nullptr;
