@@ -23,13 +23,14 @@ bool oneOf(const std::string& value, const std::array<std::string_view, N>& list
 
 // Families whose MLP is gated (three matrices: gate, up, down), whatever the activation (SiLU, or GELU for Gemma).
 constexpr std::array<std::string_view, 19> kGatedFamilies = {
-    "llama",  "mistral", "mixtral", "qwen2",    "qwen2_moe",  "qwen3",       "qwen3_moe",   "gemma",  "gemma2", "gemma3",
-    "gemma3_text", "phi3", "olmo", "olmo2", "internlm2", "deepseek_v2", "deepseek_v3", "granite", "cohere"};
+    "llama",     "mistral",     "mixtral",     "qwen2",       "qwen2_moe", "qwen3", "qwen3_moe",
+    "gemma",     "gemma2",      "gemma3",      "gemma3_text", "phi3",      "olmo",  "olmo2",
+    "internlm2", "deepseek_v2", "deepseek_v3", "granite",     "cohere"};
 // Families whose config class defaults tie_word_embeddings to false (PretrainedConfig's default is true).
 constexpr std::array<std::string_view, 9> kUntiedByDefault = {"llama",     "mistral",   "mixtral", "qwen2", "qwen3",
                                                               "qwen2_moe", "qwen3_moe", "phi3",    "olmo2"};
-constexpr std::array<std::string_view, 7> kEncoders = {"bert",      "roberta",    "deberta",   "deberta-v2",
-                                                       "electra",   "albert",     "distilbert"};
+constexpr std::array<std::string_view, 7> kEncoders = {"bert",    "roberta", "deberta",   "deberta-v2",
+                                                       "electra", "albert",  "distilbert"};
 // Families with a learned position table (the others use rotary or relative positions).
 constexpr std::array<std::string_view, 10> kLearnedPositions = {
     "gpt2", "gpt_bigcode", "gpt_neo", "opt", "bert", "roberta", "electra", "albert", "distilbert", "deberta"};
@@ -45,8 +46,8 @@ constexpr std::array<const char*, 9> kDropoutKeys = {"hidden_dropout_prob", "att
 // the config.json leaves them out. Sources (resources/knowledge/sources.tsv): hf-gpt2-dropout, bert-dropout.
 constexpr std::array<std::string_view, 4> kDropoutByDefault = {"bert", "roberta", "gpt2", "t5"};
 // Families with a bias on every linear and norm.
-constexpr std::array<std::string_view, 9> kAllBiases = {"gpt2",    "gpt_bigcode", "gpt_neo", "gpt_neox",  "opt",
-                                                        "bert",    "roberta",     "electra", "distilbert"};
+constexpr std::array<std::string_view, 9> kAllBiases = {"gpt2", "gpt_bigcode", "gpt_neo", "gpt_neox",  "opt",
+                                                        "bert", "roberta",     "electra", "distilbert"};
 
 struct Reader {
     const oj& json;
@@ -61,7 +62,8 @@ struct Reader {
                 continue;
             if (!it->is_number_integer() || it->get<std::int64_t>() < 1) {
                 if (error.empty())
-                    error = std::string("\"") + key + "\" is " + it->dump() + "; a whole number of at least 1 is needed";
+                    error =
+                        std::string("\"") + key + "\" is " + it->dump() + "; a whole number of at least 1 is needed";
                 return std::nullopt;
             }
             return it->get<std::int64_t>();
@@ -169,7 +171,8 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
     HfModelImport out;
     Reader r{json, {}};
     out.modelType = r.text("model_type").value_or("");
-    if (const auto a = json.find("architectures"); a != json.end() && a->is_array() && !a->empty() && (*a)[0].is_string())
+    if (const auto a = json.find("architectures");
+        a != json.end() && a->is_array() && !a->empty() && (*a)[0].is_string())
         out.architecture = (*a)[0].get<std::string>();
     if (out.modelType.empty() && out.architecture.empty())
         return fail("neither \"model_type\" nor \"architectures\" is given");
@@ -228,8 +231,8 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
         else
             out.notes.push_back("no intermediate size: " + std::to_string(s.intermediate) + " (8h/3, to 256)");
     }
-    s.norm = json.contains("rms_norm_eps") || family == "t5" || family == "mt5" ? NormKind::RmsNorm
-                                                                                : NormKind::LayerNorm;
+    s.norm =
+        json.contains("rms_norm_eps") || family == "t5" || family == "mt5" ? NormKind::RmsNorm : NormKind::LayerNorm;
     if (const auto tied = r.flag("tie_word_embeddings"))
         s.tiedEmbeddings = *tied;
     else

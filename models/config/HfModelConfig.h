@@ -17,7 +17,7 @@ ConfigFileKind classifyConfigFile(const nlohmann::ordered_json& json);
 // The model answers a Hugging Face config.json implies: the shape read from the keys each family spells its own
 // way (hidden_size | n_embd | d_model, num_hidden_layers | n_layer | num_layers, ...), in registry ids and values.
 struct HfModelImport {
-    std::string modelType;   // "llama", "gpt2", "t5", ...
+    std::string modelType;    // "llama", "gpt2", "t5", ...
     std::string architecture; // the first of "architectures", e.g. "LlamaForCausalLM"
     TransformerShape shape;
     std::int64_t maxPosition = 0; // max_position_embeddings | n_positions; 0 when absent

@@ -10,7 +10,7 @@
 namespace dsw {
 
 namespace {
-constexpr const char* kDetailIds[] = {"model.mlp",     "model.kv_heads",        "model.intermediate_size",
+constexpr const char* kDetailIds[] = {"model.mlp",      "model.kv_heads",        "model.intermediate_size",
                                       "model.head_dim", "model.tied_embeddings", "model.norm"};
 } // namespace
 

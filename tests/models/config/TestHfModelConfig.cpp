@@ -220,8 +220,8 @@ private slots:
                                    << int(ConfigFileKind::DeepSpeed);
         QTest::newRow("empty object") << "{}" << int(ConfigFileKind::DeepSpeed);
         QTest::newRow("misspelt ds key") << R"({"zero_optimisation": {"stage": 2}})" << int(ConfigFileKind::DeepSpeed);
-        QTest::newRow("architectures only") << R"({"architectures": ["LlamaForCausalLM"]})"
-                                            << int(ConfigFileKind::HuggingFaceModel);
+        QTest::newRow("architectures only")
+            << R"({"architectures": ["LlamaForCausalLM"]})" << int(ConfigFileKind::HuggingFaceModel);
         QTest::newRow("neither") << R"({"name": "my-package", "version": "1.0.0", "dependencies": {}})"
                                  << int(ConfigFileKind::Neither);
     }
@@ -237,18 +237,24 @@ private slots:
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("names");
         QTest::newRow("no hidden size") << R"({"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4,
-            "vocab_size": 10})" << "hidden_size";
+            "vocab_size": 10})"
+                                        << "hidden_size";
         QTest::newRow("hidden not divisible") << R"({"model_type": "llama", "hidden_size": 100, "num_hidden_layers": 2,
-            "num_attention_heads": 3, "vocab_size": 10, "intermediate_size": 10})" << "model.hidden_size";
+            "num_attention_heads": 3, "vocab_size": 10, "intermediate_size": 10})"
+                                              << "model.hidden_size";
         QTest::newRow("kv heads do not divide") << R"({"model_type": "llama", "hidden_size": 96, "num_hidden_layers": 2,
             "num_attention_heads": 12, "num_key_value_heads": 5, "vocab_size": 10, "intermediate_size": 10})"
                                                 << "model.kv_heads";
         QTest::newRow("intermediate 0") << R"({"model_type": "llama", "hidden_size": 96, "num_hidden_layers": 2,
-            "num_attention_heads": 12, "vocab_size": 10, "intermediate_size": 0})" << "intermediate_size";
+            "num_attention_heads": 12, "vocab_size": 10, "intermediate_size": 0})"
+                                        << "intermediate_size";
         QTest::newRow("layers a string") << R"({"model_type": "llama", "hidden_size": 96, "num_hidden_layers": "2",
-            "num_attention_heads": 12, "vocab_size": 10})" << "num_hidden_layers";
-        QTest::newRow("beyond the registry") << R"({"model_type": "llama", "hidden_size": 2000000, "num_hidden_layers": 2,
-            "num_attention_heads": 1, "vocab_size": 10, "intermediate_size": 10})" << "model.hidden_size";
+            "num_attention_heads": 12, "vocab_size": 10})"
+                                         << "num_hidden_layers";
+        QTest::newRow("beyond the registry")
+            << R"({"model_type": "llama", "hidden_size": 2000000, "num_hidden_layers": 2,
+            "num_attention_heads": 1, "vocab_size": 10, "intermediate_size": 10})"
+            << "model.hidden_size";
     }
     void badConfigsNameTheKey()
     {

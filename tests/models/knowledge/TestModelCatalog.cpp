@@ -75,10 +75,14 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("first");
-        QTest::newRow("missing last letter") << "llama-3.1-8" << "llama-3.1-8b";
-        QTest::newRow("a typo") << "lama-3.1-8b" << "llama-3.1-8b";
-        QTest::newRow("a family") << "gemma" << "gemma-2-2b";
-        QTest::newRow("part of a name") << "mistral" << "mistral-7b-v0.1";
+        QTest::newRow("missing last letter") << "llama-3.1-8"
+                                             << "llama-3.1-8b";
+        QTest::newRow("a typo") << "lama-3.1-8b"
+                                << "llama-3.1-8b";
+        QTest::newRow("a family") << "gemma"
+                                  << "gemma-2-2b";
+        QTest::newRow("part of a name") << "mistral"
+                                        << "mistral-7b-v0.1";
     }
     void nearestNames()
     {
