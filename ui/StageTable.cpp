@@ -54,7 +54,8 @@ StageTable::StageTable(QWidget* parent)
         tr("◀ marks the plan written with your settings and the wizard's pick"),
         tr("Micro-batch per GPU × gradient accumulation steps (AC: activation checkpointing)"),
         tr("Whether the plan fits in the GPU's usable memory"),
-        tr("GPU total per GPU: the sum of the columns right of it and the CUDA context, NCCL and the allocator's reserve"),
+        tr("GPU total per GPU: the sum of the columns right of it and the CUDA context, NCCL and the allocator's "
+           "reserve"),
         tr("Parameters per GPU"),
         tr("Gradients per GPU"),
         tr("Optimizer states per GPU"),
@@ -93,17 +94,24 @@ void StageTable::showDecision(const ZeroDecision* zero)
             ? (pick ? tr("◀ the best with your %1, also the wizard's pick") : tr("◀ the best with your %1")).arg(fixed)
             : pick ? tr("◀ the wizard's pick")
                    : QString();
-        QStringList cells = {
-            shortPlanName(c.placement),
-            mark,
-            tr("%1 × %2%3").arg(c.microBatch).arg(c.accumulation).arg(c.checkpointing ? tr(" AC") : QString()),
-            row.fits() ? tr("✓ yes") : tr("✗ no"),
-            bytes(row.gpu.total),
-            bytes(row.gpu.params),
-            bytes(row.gpu.grads),
-            bytes(row.gpu.optimizer),
-            row.gpu.activations > 0 ? bytes(row.gpu.activations) : tr("freed"),
-            bytes(row.cpuPerNode)};
+        QStringList cells = {shortPlanName(c.placement),
+                             mark,
+                             tr("%1 × %2%3%4")
+                                 .arg(c.microBatch)
+                                 .arg(c.accumulation)
+                                 .arg(!c.checkpointing             ? QString()
+                                          : c.checkpointLayers > 0 ? tr(" AC %1").arg(c.checkpointLayers)
+                                                                   : tr(" AC"))
+                                 .arg(c.loss == LossImpl::Fused ? tr(" FCE") : QString()),
+                             !row.fits()     ? tr("✗ no")
+                                 : row.tight ? tr("⚠ tight")
+                                             : tr("✓ yes"),
+                             bytes(row.gpu.total),
+                             bytes(row.gpu.params),
+                             bytes(row.gpu.grads),
+                             bytes(row.gpu.optimizer),
+                             row.gpu.activations > 0 ? bytes(row.gpu.activations) : tr("freed"),
+                             bytes(row.cpuPerNode)};
         for (int col = 0; col < cells.size(); ++col) {
             auto* item = new QTableWidgetItem(cells[col]);
             item->setTextAlignment(col <= kFits ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
@@ -112,10 +120,10 @@ void StageTable::showDecision(const ZeroDecision* zero)
             else if (col == kMark)
                 item->setToolTip(markInFull);
             else if (col == kBatch)
-                item->setToolTip(tr("micro-batch %1 per GPU × %2 accumulation steps%3")
-                                     .arg(c.microBatch)
-                                     .arg(c.accumulation)
-                                     .arg(c.checkpointing ? tr(", activation checkpointing") : QString()));
+                item->setToolTip(QString::fromStdString(row.label()));
+            else if (col == kFits && row.tight)
+                item->setToolTip(tr("Within the step model's ±%1% of the GPU's usable memory: it may run out of memory")
+                                     .arg(static_cast<int>(kTightBand * 100)));
             QFont f = item->font();
             f.setBold(yours || pick);
             item->setFont(f);

@@ -282,6 +282,7 @@ StepCandidate candidateOf(const StepCandidate& zeroPlan, const PipelineSetup& s)
     if (c.placement.stage == 1 && zeroPlan.placement.offloadOptimizer == "cpu")
         c.placement.offloadOptimizer = "cpu";
     c.checkpointing = s.checkpointing;
+    c.loss = zeroPlan.loss;
     c.microBatch = std::max<std::int64_t>(1, s.batch.microBatch);
     c.accumulation = std::max<std::int64_t>(1, s.batch.gradientAccumulation);
     return c;

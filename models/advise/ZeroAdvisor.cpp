@@ -291,6 +291,22 @@ Advice adviseZeroNotModelled(const Job& job, const Answers& a)
     return adv;
 }
 
+namespace {
+
+// How the wizard's pick stands against the fastest plan that fits (ZeroDecision.h: the simplest within kTimeTie, and a
+// comfortable plan over a tight one within kTightTradeoff).
+std::string standing(const ZeroDecision& d)
+{
+    const StepPrediction& fastest = d.candidates.front();
+    if (d.chosen == 0 || fastest.time.total >= d.plan().time.total)
+        return "the fastest that fits";
+    if (d.plan().time.total <= fastest.time.total * kTimeTie)
+        return "the simplest plan within the step model's 2% of the fastest";
+    return "the fastest that fits with room; faster plans are tight";
+}
+
+} // namespace
+
 Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a)
 {
     Advice adv;
@@ -327,9 +343,11 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
             + percentFaster(chosen.time.total, pick->time.total) + " by ds-wizard's step-time model";
     else
         adv.headline = (decision.userForced ? "With your " + fixed + ": " : "Recommended: ") + chosen.label()
-            + (decision.userForced ? " (also the wizard's pick" : " (the fastest that fits")
+            + (decision.userForced ? " (also the wizard's pick" : " (" + standing(decision))
             + (chosen.time.total > 0 ? ", " + seconds(chosen.time.total) + " per step" : std::string())
             + " by ds-wizard's step-time model)";
+    if (const std::string lever = decision.levers.effect(decision); !lever.empty())
+        adv.headline += "; " + lever;
     adv.headline += tightNote;
     adv.fragment = zeroFragment(placement, a);
     addOptimizerChecks(adv, placement, job.optimizer);
@@ -430,15 +448,29 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
     if (chosen.candidate.checkpointing && !decision.fixed.checkpointing) {
         const StepJob& s = *job.step;
         const ActivationCase acts{s.shape, s.seqLen, chosen.candidate.microBatch, s.attention, s.dropout, 2};
+        const std::int64_t layers = checkpointedLayers(s, chosen.candidate);
         adv.checks.push_back(
             {CheckLevel::Warn, "activation-checkpointing-needed",
-             "No plan without activation checkpointing fits (activations of "
-                 + gib(static_cast<double>(modelActivations(acts, s.loss, false).peakBytes)) + " at micro-batch "
-                 + std::to_string(chosen.candidate.microBatch)
-                 + " without it), so activation checkpointing is turned on: enable it in the model code (see the "
-                   "snippet).",
-             "korthikanti"});
+             "No plan without activation checkpointing fits as fast (activations of "
+                 + gib(static_cast<double>(modelActivations(acts, lossOf(s, chosen.candidate), false).peakBytes))
+                 + " at micro-batch " + std::to_string(chosen.candidate.microBatch) + " without it), so "
+                 + (layers < s.layersPerStage
+                        ? "the first " + std::to_string(layers) + " of " + std::to_string(s.layersPerStage)
+                            + " layers are checkpointed (the fewest that fit with room; each recomputes its forward "
+                              "in backward, the others do not)"
+                        : std::string("every layer is checkpointed"))
+                 + ": enable it in the model code (see the snippet).",
+             layers < s.layersPerStage ? "hf-gc-per-layer" : "korthikanti"});
     }
+    if (chosen.candidate.loss == LossImpl::Fused)
+        adv.checks.push_back({CheckLevel::Warn, "fused-loss-needed",
+                              "The plan counts on a fused linear cross-entropy (Liger-Kernel's): it never holds the "
+                              "logits whole ("
+                                  + gib(static_cast<double>(chosen.activations.logitsBytes))
+                                  + " at its peak instead of the standard loss's fp32 logits). Turn it on in the "
+                                    "training script (see the snippet); set model.loss_impl to standard to plan "
+                                    "without it.",
+                              "liger-flce"});
     if (placement.stage >= 3 || placement.offloadOptimizer != "none")
         adv.sources.push_back("ds-estimators");
     // The batch keys of the config written for the chosen plan (the plan applies its micro-batch when none was typed).
@@ -469,7 +501,13 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
          "reduce/all-gather buckets, the ZeRO-3 working set, offload staging", "ds-mem-z12-ipg-buckets"},
         {"Activations per GPU", static_cast<double>(chosen.gpu.activations), "bytes",
          std::string("per operation, ") + std::string(toString(job.step->attention)) + " attention"
-             + (chosen.candidate.checkpointing ? ", full checkpointing" : "") + ", plus logits and loss",
+             + (!chosen.candidate.checkpointing ? std::string()
+                    : checkpointedLayers(*job.step, chosen.candidate) < job.step->layersPerStage
+                    ? ", the first " + std::to_string(checkpointedLayers(*job.step, chosen.candidate))
+                        + " layers checkpointed"
+                    : std::string(", full checkpointing"))
+             + ", plus logits and "
+             + (lossOf(*job.step, chosen.candidate) == LossImpl::Fused ? "the fused loss" : "loss"),
          "korthikanti"},
         {"CUDA context, NCCL and the allocator's reserve per GPU", static_cast<double>(chosen.gpu.other), "bytes",
          "the CUDA context and NCCL buffers (wizard allowances) and the caching allocator's reserve, "
@@ -498,11 +536,29 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
     }
 
     adv.snippets.push_back({"json", "zero_optimization", adv.fragment.dump(2)});
-    if (chosen.candidate.checkpointing)
+    if (const std::int64_t layers = checkpointedLayers(*job.step, chosen.candidate);
+        layers > 0 && layers < job.step->layersPerStage)
+        adv.snippets.push_back(
+            {"python", "Checkpoint only the first " + std::to_string(layers) + " layers",
+             "# Hugging Face Transformers whose decoder layers are GradientCheckpointingLayer (modeling_layers.py):\n"
+             "# turn it on everywhere, then off after the first "
+                 + std::to_string(layers)
+                 + " layers.\n"
+                   "model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={\"use_reentrant\": False})\n"
+                   "for layer in model.model.layers["
+                 + std::to_string(layers)
+                 + ":]:  # Llama-like models\n"
+                   "    layer.gradient_checkpointing = False\n"});
+    else if (chosen.candidate.checkpointing)
         adv.snippets.push_back({"python", "Turn on activation checkpointing in the model",
                                 "# Hugging Face Transformers\nmodel.gradient_checkpointing_enable()\n\n"
                                 "# Plain PyTorch / DeepSpeed: wrap each transformer block\n"
                                 "import deepspeed\nhidden = deepspeed.checkpointing.checkpoint(block, hidden)\n"});
+    if (chosen.candidate.loss == LossImpl::Fused)
+        adv.snippets.push_back({"python", "Use Liger-Kernel's fused linear cross-entropy",
+                                "# pip install liger-kernel; with the Hugging Face Trainer: --use_liger_kernel True\n"
+                                "from liger_kernel.transformers import AutoLigerKernelForCausalLM\n"
+                                "model = AutoLigerKernelForCausalLM.from_pretrained(name)\n"});
     if (placement.stage == 3)
         adv.snippets.push_back({"python", "Build the model partitioned (zero.Init) so no process holds it whole",
                                 "import deepspeed\nwith deepspeed.zero.Init(config_dict_or_path=\"ds_config.json\"):\n"

@@ -19,18 +19,55 @@ const Placement kPlacements[] = {
 };
 
 // Lower stages and less offload first: fewer collectives per layer and nothing crossing the host link that the model
-// does not time (ZeRO-3's per-module fetch latency, for one).
-std::tuple<bool, int, int, bool> simplicity(const StepPrediction& p)
+// does not time (ZeRO-3's per-module fetch latency, for one); then fewer changes to the training script.
+std::tuple<bool, int, bool, int, int> simplicity(const StepPrediction& p)
 {
-    const Placement& pl = p.candidate.placement;
-    const int offloads = (pl.offloadOptimizer != "none") + (pl.offloadParam != "none");
-    return {p.tight, offloads, pl.stage, p.candidate.checkpointing};
+    const StepCandidate& c = p.candidate;
+    const int offloads = (c.placement.offloadOptimizer != "none") + (c.placement.offloadParam != "none");
+    const int recompute = !c.checkpointing ? 0 : c.checkpointLayers > 0 ? 1 : 2;
+    return {p.tight, offloads, c.loss == LossImpl::Fused, c.placement.stage, recompute};
+}
+
+// Whether a plan is comfortably within the GPU (below the tight band).
+bool comfortable(const StepPrediction& p) { return p.fits() && !p.tight; }
+
+// Selective checkpointing for `none` (the same plan without checkpointing, which does not fit comfortably): the
+// fewest of the stage's first layers to checkpoint for a comfortable fit, each saving a layer's saved tensors less its
+// input; nullopt when none below every layer does.
+std::optional<StepPrediction> selectiveOf(const StepJob& job, const StepPrediction& none)
+{
+    const std::int64_t L = job.layersPerStage;
+    const std::int64_t perLayer = none.activations.perLayerBytes - none.activations.perLayerCheckpointedBytes;
+    if (L < 2 || perLayer <= 0 || !none.fitsCpu || !none.nvmeReady || !none.fitsNvme)
+        return std::nullopt;
+    StepCandidate c = none.candidate;
+    c.checkpointing = true;
+    const double target = none.usableGpuBytes * (1 - kTightBand);
+    double over = static_cast<double>(none.gpu.total) - target;
+    // Up from the layers the saving per layer asks for, then down while one fewer still fits with room (the allocator's
+    // reserve shrinks with the peak, so the first guess can be a layer or two high).
+    std::optional<StepPrediction> best;
+    for (int tries = 0; tries < 6; ++tries) {
+        c.checkpointLayers =
+            best ? c.checkpointLayers - 1
+                 : c.checkpointLayers + std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(over / perLayer)));
+        if (c.checkpointLayers < 1 || c.checkpointLayers >= L)
+            break;
+        StepPrediction p = predictStep(job, c);
+        if (comfortable(p))
+            best = std::move(p);
+        else if (best)
+            break;
+        else
+            over = static_cast<double>(p.gpu.total) - target;
+    }
+    return best;
 }
 
 // Of the candidates `allowed` admits (ranked), the first; when it fits, the simplest of those that fit within
 // kTimeTie of its time.
 template <typename Allowed>
-std::optional<std::size_t> pickAmong(const std::vector<StepPrediction>& ranked, Allowed allowed)
+std::optional<std::size_t> simplestAmong(const std::vector<StepPrediction>& ranked, Allowed allowed)
 {
     std::optional<std::size_t> first;
     double fastest = 0;
@@ -50,15 +87,21 @@ std::optional<std::size_t> pickAmong(const std::vector<StepPrediction>& ranked, 
         if (simplicity(p) < simplicity(ranked[*first]))
             first = i;
     }
-    // A tight plan gives way to the fastest comfortable one when that is at most kTightTradeoff slower.
-    if (first && ranked[*first].tight)
-        for (std::size_t i = 0; i < ranked.size() && ranked[i].fits(); ++i)
-            if (allowed(ranked[i]) && !ranked[i].tight) {
-                if (ranked[i].time.total <= ranked[*first].time.total * kTightTradeoff)
-                    first = i;
-                break;
-            }
     return first;
+}
+
+// simplestAmong, except that a tight plan gives way to the simplest comfortable one when that is at most
+// kTightTradeoff slower.
+template <typename Allowed>
+std::optional<std::size_t> pickAmong(const std::vector<StepPrediction>& ranked, Allowed allowed)
+{
+    const std::optional<std::size_t> first = simplestAmong(ranked, allowed);
+    if (!first || !ranked[*first].tight)
+        return first;
+    const auto roomy = simplestAmong(ranked, [&](const StepPrediction& p) { return allowed(p) && comfortable(p); });
+    return roomy && ranked[*roomy].fits() && ranked[*roomy].time.total <= ranked[*first].time.total * kTightTradeoff
+        ? roomy
+        : first;
 }
 
 // How far a plan is from fitting: the largest of needed ÷ available over GPU, host RAM and NVMe (≤ 1 fits).
@@ -89,9 +132,8 @@ bool ranksBefore(const StepPrediction& x, const StepPrediction& y, const StepJob
 
 std::string percentFaster(double slower, double faster)
 {
-    if (faster <= 0 || slower <= faster)
-        return "as fast";
-    return std::to_string(static_cast<int>(std::lround((slower / faster - 1) * 100))) + "% faster";
+    const long percent = faster > 0 ? std::lround((slower / faster - 1) * 100) : 0;
+    return percent <= 0 ? "as fast" : std::to_string(percent) + "% faster";
 }
 
 bool ZeroChoices::any() const
@@ -235,7 +277,49 @@ std::vector<ZeroAlternative> alternativesOf(const ZeroDecision& d)
     return out;
 }
 
+// The levers the search turned on for the chosen plan, and the best plan that fits without any of them.
+template <typename Allowed>
+ZeroLevers leversOf(const ZeroDecision& d, const StepJob& job, Allowed allowed)
+{
+    ZeroLevers out;
+    if (d.candidates.empty() || !d.fits())
+        return out;
+    const StepCandidate& c = d.plan().candidate;
+    const bool fused = c.loss == LossImpl::Fused, selective = c.checkpointing && c.checkpointLayers > 0;
+    if (fused)
+        out.names.push_back("a fused cross-entropy");
+    if (selective)
+        out.names.push_back("checkpointing only the first " + std::to_string(c.checkpointLayers) + " of "
+                            + std::to_string(job.layersPerStage) + " layers");
+    for (std::size_t i = 0; i < d.candidates.size() && d.candidates[i].fits() && !out.names.empty(); ++i) {
+        const StepCandidate& x = d.candidates[i].candidate;
+        if (allowed(d.candidates[i]) && !(fused && x.loss == LossImpl::Fused)
+            && !(selective && x.checkpointing && x.checkpointLayers > 0)) {
+            out.bestWithout = i;
+            break;
+        }
+    }
+    return out;
+}
+
 } // namespace
+
+std::string ZeroLevers::effect(const ZeroDecision& d) const
+{
+    if (names.empty())
+        return {};
+    const std::string what = names.size() == 1 ? names[0] : names[0] + " and " + names[1];
+    const bool one = names.size() == 1;
+    if (!bestWithout)
+        return what + (one ? " makes" : " make") + " it fit";
+    const StepPrediction& without = d.candidates.at(*bestWithout);
+    const std::string it = one ? "it" : "them";
+    if (without.time.total > d.plan().time.total * kTimeTie)
+        return what + (one ? " makes" : " make") + " it " + percentFaster(without.time.total, d.plan().time.total)
+            + " than the best plan without " + it + " (" + without.label() + ")";
+    return what + (one ? " keeps" : " keep") + " it clear of the GPU's limit: the best plan without " + it + ", "
+        + without.label() + ", is tight";
+}
 
 ZeroDecision decideZero(const Job& job, const Answers& a)
 {
@@ -277,7 +361,8 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
             && (!f.fp32Accumulation || f.offloadOptimizer || p.offloadOptimizer == "none")
             && (!offloadPossible || !optimizerAsRun || *optimizerAsRun == p.offloadOptimizer)
             && (!offloadPossible || !paramAsRun || *paramAsRun == p.offloadParam)
-            && (!f.checkpointing || *f.checkpointing == c.checkpointing)
+            // "on" is every layer (gradient_checkpointing_enable()), not the selective plans
+            && (!f.checkpointing || (*f.checkpointing == c.checkpointing && c.checkpointLayers == 0))
             && (!f.microBatch || c.microBatch == job.batch.microBatch);
     };
     std::vector<std::int64_t> micros = microBatchesFor(perRank);
@@ -286,20 +371,40 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
     if (const std::int64_t own = job.batch.microBatch;
         f.microBatch && std::find(micros.begin(), micros.end(), own) == micros.end())
         micros.push_back(own);
-    // Activations per (checkpointing, micro-batch), shared by every placement (estimate/StepModel.h).
-    std::vector<ModelActivations> activations;
-    for (const bool ckpt : {false, true})
-        for (const std::int64_t micro : micros)
-            activations.push_back(stepActivations(stepJob, {kPlacements[0], ckpt, micro, perRank / micro}));
+    // The loss kernel is a lever when model.loss_impl is auto: the fused one beside the job's standard one.
+    std::vector<std::optional<LossImpl>> losses{std::nullopt};
+    if (a.text("model.loss_impl") == "auto" && stepJob.loss == LossImpl::Standard)
+        losses.push_back(LossImpl::Fused);
+    // Activations per (loss, checkpointing, micro-batch), shared by every placement (estimate/StepModel.h).
+    struct Shape {
+        std::optional<LossImpl> loss;
+        bool ckpt;
+        std::int64_t micro;
+        ModelActivations acts;
+    };
+    std::vector<Shape> shapes;
+    for (const auto& loss : losses)
+        for (const bool ckpt : {false, true})
+            for (const std::int64_t micro : micros) {
+                const StepCandidate c{kPlacements[0], ckpt, micro, perRank / micro, 0, loss};
+                shapes.push_back({loss, ckpt, micro, stepActivations(stepJob, c)});
+            }
     for (const Placement& p : kPlacements) {
         if (p.stage > maxStage)
             continue;
-        const ModelActivations* acts = activations.data();
-        for (const bool ckpt : {false, true})
-            for (const std::int64_t micro : micros) {
-                d.candidates.push_back(predictStep(stepJob, {p, ckpt, micro, perRank / micro}, *acts++));
-                d.candidates.back().memory = {}; // its figures are kept; the chosen one is sized again below
-            }
+        for (const Shape& sh : shapes) {
+            StepPrediction pred = predictStep(stepJob, {p, sh.ckpt, sh.micro, perRank / sh.micro, 0, sh.loss}, sh.acts);
+            // Selective checkpointing: the fewest layers that make a plan fit comfortably, beside none and all (not
+            // under a pipeline, whose engine checkpoints every activation_checkpoint_interval layers).
+            std::optional<StepPrediction> selective;
+            if (!sh.ckpt && stepJob.pipelineStages == 1 && !comfortable(pred))
+                selective = selectiveOf(stepJob, pred);
+            for (StepPrediction* kept : {&pred, selective ? &*selective : nullptr})
+                if (kept) {
+                    kept->memory = {}; // its figures are kept; the chosen one is sized again below
+                    d.candidates.push_back(std::move(*kept));
+                }
+        }
     }
     std::stable_sort(d.candidates.begin(), d.candidates.end(),
                      [&](const StepPrediction& x, const StepPrediction& y) { return ranksBefore(x, y, stepJob); });
@@ -318,6 +423,7 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
     }
     d.stageTable = stageTableOf(d);
     d.alternatives = alternativesOf(d);
+    d.levers = leversOf(d, stepJob, [&](const StepPrediction& p) { return !d.userForced || forcedMatch(p.candidate); });
     return d;
 }
 
@@ -350,6 +456,11 @@ nlohmann::ordered_json toJson(const ZeroDecision& d)
     out["alternatives"] = nlohmann::ordered_json::array();
     for (const ZeroAlternative& alt : d.alternatives)
         out["alternatives"].push_back({{"index", alt.index}, {"reason", alt.reason}});
+    out["levers"] = {
+        {"names", d.levers.names},
+        {"effect", d.levers.effect(d)},
+        {"best_without",
+         d.levers.bestWithout ? nlohmann::ordered_json(*d.levers.bestWithout) : nlohmann::ordered_json(nullptr)}};
     return out;
 }
 

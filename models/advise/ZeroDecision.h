@@ -41,6 +41,18 @@ struct ZeroAlternative {
     std::string reason;
 };
 
+struct ZeroDecision;
+
+// What the chosen plan changes in the training script beyond the config, where the search chose it (a fused
+// cross-entropy, checkpointing only the first layers; each shown with its code), and the best plan that fits without.
+struct ZeroLevers {
+    std::vector<std::string> names;         // "a fused cross-entropy", "checkpointing only the first 12 of 32 layers"
+    std::optional<std::size_t> bestWithout; // into ZeroDecision::candidates; nullopt: nothing fits without them
+    // "a fused cross-entropy makes it 23% faster than the best plan without it (ZeRO-1, …)", "… makes it fit";
+    // empty when the plan has none.
+    std::string effect(const ZeroDecision& decision) const;
+};
+
 struct ZeroDecision {
     // Every candidate, fitting or not: those that fit fastest first, then the others by how far they are from
     // fitting. Each keeps its figures; only the chosen one keeps its memory by component (StepPrediction::memory).
@@ -54,6 +66,7 @@ struct ZeroDecision {
     // stand in their stage's row), then the chosen plan and the pick where they offload.
     std::vector<std::size_t> stageTable;
     std::vector<ZeroAlternative> alternatives; // the five fastest plans that fit after the chosen one
+    ZeroLevers levers;
 
     const StepPrediction& plan() const { return candidates.at(chosen); }
     bool fits() const { return !candidates.empty() && plan().fits(); }

@@ -172,14 +172,21 @@ LossActivations lossActivations(const ActivationCase& c, LossImpl loss)
 
 ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, bool fullCheckpointing)
 {
+    return modelActivations(c, loss, fullCheckpointing ? c.shape.layers : std::int64_t{0});
+}
+
+ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, std::int64_t checkpointedLayers)
+{
     ModelActivations m;
     m.perLayerBytes = layerActivations(c).bytes;
     m.perLayerCheckpointedBytes = checkpointedLayerBytes(c);
     m.logitsBytes = lossActivations(c, loss).peakBytes;
     const std::int64_t L = c.shape.layers;
-    m.peakBytes = fullCheckpointing
-        ? addSat(mulSat(L, m.perLayerCheckpointedBytes), std::max(m.logitsBytes, m.perLayerBytes))
-        : addSat(mulSat(L, m.perLayerBytes), m.logitsBytes);
+    const std::int64_t n = std::clamp<std::int64_t>(checkpointedLayers, 0, L);
+    const std::int64_t saved = addSat(mulSat(n, m.perLayerCheckpointedBytes), mulSat(L - n, m.perLayerBytes));
+    // With every layer checkpointed the recomputed layer can outgrow the loss step; with fewer, the loss step holds
+    // the unsaved layers too and is the peak.
+    m.peakBytes = addSat(saved, n == L && L > 0 ? std::max(m.logitsBytes, m.perLayerBytes) : m.logitsBytes);
     return m;
 }
 

@@ -77,5 +77,10 @@ LossActivations lossActivations(const ActivationCase& c, LossImpl loss);
 // the larger of the loss step and one layer recomputed for its backward (the loss's tensors are freed before
 // the last layer is recomputed; a recomputed layer's copy of its own input is not subtracted).
 ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, bool fullCheckpointing);
+// The same with the first `checkpointedLayers` of the L layers checkpointed (Transformers' per-layer flag,
+// GradientCheckpointingLayer.gradient_checkpointing: hf-gc-per-layer) and the rest saving everything: those inputs,
+// the other layers' saved tensors and the loss step (backward reaches the checkpointed layers after the others have
+// freed theirs, so one recomputed layer never adds to the loss step's peak). 0 is none, L is full checkpointing.
+ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, std::int64_t checkpointedLayers);
 
 } // namespace dsw

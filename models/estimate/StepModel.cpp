@@ -91,13 +91,12 @@ std::int64_t stageActivationPeak(const StepJob& job, const ActivationCase& acts,
 {
     ActivationCase blocks = acts;
     blocks.shape.layers = job.layersPerStage;
-    const ModelActivations one = modelActivations(blocks, job.loss, c.checkpointing);
     const std::int64_t L = job.layersPerStage;
+    const std::int64_t n = checkpointedLayers(job, c);
+    const ModelActivations one = modelActivations(blocks, lossOf(job, c), n);
+    const std::int64_t saved = addSat(mulSat(n, one.perLayerCheckpointedBytes), mulSat(L - n, one.perLayerBytes));
     const bool runsLoss = stage == job.pipelineStages - 1;
-    const std::int64_t peak = runsLoss ? one.peakBytes
-        : c.checkpointing              ? addSat(mulSat(L, one.perLayerCheckpointedBytes), one.perLayerBytes)
-                                       : mulSat(L, one.perLayerBytes);
-    const std::int64_t saved = mulSat(L, c.checkpointing ? one.perLayerCheckpointedBytes : one.perLayerBytes);
+    const std::int64_t peak = runsLoss ? one.peakBytes : n == L && L > 0 ? addSat(saved, one.perLayerBytes) : saved;
     const std::int64_t others = microBatchesInFlight(job.pipelineStages, stage, c.accumulation) - 1;
     return addSat(mulSat(others, saved), peak);
 }
@@ -182,10 +181,20 @@ StepJob stepJobFrom(const Answers& a)
     return j;
 }
 
+std::int64_t checkpointedLayers(const StepJob& job, const StepCandidate& c)
+{
+    if (!c.checkpointing)
+        return 0;
+    return c.checkpointLayers > 0 ? std::min(c.checkpointLayers, job.layersPerStage) : job.layersPerStage;
+}
+
+LossImpl lossOf(const StepJob& job, const StepCandidate& c) { return c.loss.value_or(job.loss); }
+
 ModelActivations stepActivations(const StepJob& job, const StepCandidate& c)
 {
     const ActivationCase acts = activationCase(job, c.microBatch);
-    ModelActivations a = modelActivations(acts, job.loss, c.checkpointing);
+    // Without a pipeline the stage's layers are the model's.
+    ModelActivations a = modelActivations(acts, lossOf(job, c), checkpointedLayers(job, c));
     // Each pipeline stage holds its share of the layers for the micro-batches 1F1B keeps in flight on it.
     if (job.pipelineStages > 1 && job.shape.layers > 0)
         a.peakBytes = job.pipelineStage >= 0
@@ -235,7 +244,7 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     in.activationSource = kActivationSource;
     in.zeroInit = job.zeroInit;
     in.expandableSegments = job.expandableSegments;
-    in.fullCheckpointing = c.checkpointing;
+    in.fullCheckpointing = c.checkpointing && checkpointedLayers(job, c) == job.layersPerStage;
     in.describe = false; // bytes only: no view reads the conventions' words (StateMemoryInputs::describe)
     p.memory = sizeStateMemory(in);
     p.gpu = breakdown(p.memory);
@@ -254,7 +263,7 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     t.parameters = static_cast<double>(job.params);
     t.microBatch = c.microBatch;
     t.gradientAccumulation = c.accumulation;
-    t.activationCheckpointing = c.checkpointing;
+    t.recomputedShare = static_cast<double>(checkpointedLayers(job, c)) / static_cast<double>(job.layersPerStage);
     t.placement = c.placement;
     t.dataParallel = job.dataParallel;
     t.gpusPerNode = job.gpusPerNode;
@@ -301,8 +310,14 @@ std::string planLabel(const StepCandidate& c)
         s += ", no offload";
     s += ", micro-batch " + std::to_string(c.microBatch) + " × " + std::to_string(c.accumulation)
         + (c.accumulation == 1 ? " step" : " steps");
-    if (c.checkpointing)
+    if (c.checkpointing && c.checkpointLayers > 0)
+        s += ", activation checkpointing on the first " + std::to_string(c.checkpointLayers) + " layers";
+    else if (c.checkpointing)
         s += ", activation checkpointing";
+    if (c.loss == LossImpl::Fused)
+        s += ", fused cross-entropy";
+    else if (c.loss == LossImpl::Standard)
+        s += ", standard cross-entropy";
     return s;
 }
 
@@ -320,24 +335,28 @@ nlohmann::ordered_json activationsJson(const StepJob& job, std::int64_t microBat
 nlohmann::ordered_json candidateJson(const StepPrediction& p)
 {
     const StepCandidate& c = p.candidate;
-    nlohmann::ordered_json j{{"label", p.label()},
-                             {"stage", c.placement.stage},
-                             {"offload_optimizer", c.placement.offloadOptimizer},
-                             {"offload_param", c.placement.offloadParam},
-                             {"activation_checkpointing", c.checkpointing},
-                             {"micro_batch_size", c.microBatch},
-                             {"gradient_accumulation_steps", c.accumulation},
-                             {"gpu_bytes",
-                              {{"total", p.gpu.total},
-                               {"params", p.gpu.params},
-                               {"grads", p.gpu.grads},
-                               {"optimizer", p.gpu.optimizer},
-                               {"buffers", p.gpu.buffers},
-                               {"activations", p.gpu.activations},
-                               {"other", p.gpu.other}}},
-                             {"cpu_bytes_per_node", p.cpuPerNode},
-                             {"nvme_bytes_per_node", p.nvmePerNode},
-                             {"fits", p.fits()}};
+    nlohmann::ordered_json j{
+        {"label", p.label()},
+        {"stage", c.placement.stage},
+        {"offload_optimizer", c.placement.offloadOptimizer},
+        {"offload_param", c.placement.offloadParam},
+        {"activation_checkpointing", c.checkpointing},
+        {"checkpoint_layers", c.checkpointLayers},
+        {"loss_impl",
+         c.loss ? nlohmann::ordered_json(std::string(toString(*c.loss))) : nlohmann::ordered_json(nullptr)},
+        {"micro_batch_size", c.microBatch},
+        {"gradient_accumulation_steps", c.accumulation},
+        {"gpu_bytes",
+         {{"total", p.gpu.total},
+          {"params", p.gpu.params},
+          {"grads", p.gpu.grads},
+          {"optimizer", p.gpu.optimizer},
+          {"buffers", p.gpu.buffers},
+          {"activations", p.gpu.activations},
+          {"other", p.gpu.other}}},
+        {"cpu_bytes_per_node", p.cpuPerNode},
+        {"nvme_bytes_per_node", p.nvmePerNode},
+        {"fits", p.fits()}};
     const nlohmann::json time = stepTimeJson(p.time);
     j["step_seconds"] = time.at("step_seconds");
     j["tokens_per_second_per_gpu"] = time.at("tokens_per_second_per_gpu");

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace dsw {
@@ -32,6 +33,10 @@ struct StepCandidate {
     bool checkpointing = false;
     std::int64_t microBatch = 1;
     std::int64_t accumulation = 1;
+    // With checkpointing, how many of the stage's layers are checkpointed, the first ones (selective: Transformers'
+    // per-layer flag, hf-gc-per-layer); 0 is every layer (full).
+    std::int64_t checkpointLayers = 0;
+    std::optional<LossImpl> loss = std::nullopt; // the loss kernel; nullopt: the job's (model.loss_impl)
 };
 
 // What the candidates do not change: the model, the cluster, the batch to keep, and the hardware figures.
@@ -103,6 +108,10 @@ struct StepPrediction {
     std::string whyNot() const;
     std::string label() const; // "ZeRO-2, no offload, micro-batch 2 × 4 steps, checkpointing"
 };
+
+// The stage's layers `c` checkpoints (0 without checkpointing, the stage's layers when full) and its loss kernel.
+std::int64_t checkpointedLayers(const StepJob& job, const StepCandidate& c);
+LossImpl lossOf(const StepJob& job, const StepCandidate& c);
 
 // The job the answers describe. Throws std::invalid_argument naming the input when the shape contradicts itself.
 StepJob stepJobFrom(const Answers& answers);

@@ -151,8 +151,9 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     const double split = static_cast<double>(in.tensorParallel) * static_cast<double>(in.sequenceParallel);
 
     // Compute: the dense FLOPs at the calibrated GEMM efficiency (or hardware.mfu), attention below it.
-    const double denseFactor = in.activationCheckpointing ? 8 : 6;
-    const double attnPasses = in.activationCheckpointing ? 4 : 3;
+    const double recomputed = std::clamp(in.recomputedShare, 0.0, 1.0);
+    const double denseFactor = 6 + 2 * recomputed;
+    const double attnPasses = 3 + recomputed;
     const double causal = in.causalMask ? 0.5 : 1;
     const double denseFlops = denseFactor * psi * tokens / split;
     const double attnFlops = attnPasses * 4 * s * h * layers * causal * tokens / split; // 4·s·h per token and layer
@@ -165,21 +166,20 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     const double attnRate = peak * t.gemmEfficiency * (flat ? 1 : kAttentionEfficiencyRatio);
     t.compute = denseFlops / gemmRate + attnFlops / attnRate;
     if (in.explain)
-        t.parts.push_back({"compute", t.compute,
-                           num(denseFactor) + "Ψ per token × " + num(tokens) + " tokens = " + num(denseFlops)
-                               + " FLOPs ÷ (" + num(in.denseTflops) + " TFLOPS × " + num(t.gemmEfficiency)
-                               + (flat ? " (hardware.mfu)"
-                                       : " (" + in.architecture + " GEMM efficiency at " + num(tokensPerMicroBatch)
-                                          + " tokens per micro-batch)")
-                               + (in.fp8Gemms && !flat ? " × " + num(kFp8GemmSpeedup) + " fp8" : std::string())
-                               + ") + attention " + num(attnPasses) + " × 4·s·h·L" + (in.causalMask ? " ÷ 2" : "")
-                               + " per token = " + num(attnFlops) + " FLOPs at "
-                               + (flat ? std::string("the same rate") : num(kAttentionEfficiencyRatio) + " of it"),
-                           in.activationCheckpointing
-                               ? std::vector<std::string>{"kaplan-6n", "narayanan-recompute-flops", "korthikanti-flops",
-                                                          "flash-attention-2", "megatron-mfu", "gpu-catalog"}
-                               : std::vector<std::string>{"kaplan-6n", "korthikanti-flops", "flash-attention-2",
-                                                          "megatron-mfu", "gpu-catalog"}});
+        t.parts.push_back(
+            {"compute", t.compute,
+             num(denseFactor) + "Ψ per token × " + num(tokens) + " tokens = " + num(denseFlops) + " FLOPs ÷ ("
+                 + num(in.denseTflops) + " TFLOPS × " + num(t.gemmEfficiency)
+                 + (flat ? " (hardware.mfu)"
+                         : " (" + in.architecture + " GEMM efficiency at " + num(tokensPerMicroBatch)
+                            + " tokens per micro-batch)")
+                 + (in.fp8Gemms && !flat ? " × " + num(kFp8GemmSpeedup) + " fp8" : std::string()) + ") + attention "
+                 + num(attnPasses) + " × 4·s·h·L" + (in.causalMask ? " ÷ 2" : "") + " per token = " + num(attnFlops)
+                 + " FLOPs at " + (flat ? std::string("the same rate") : num(kAttentionEfficiencyRatio) + " of it"),
+             recomputed > 0 ? std::vector<std::string>{"kaplan-6n", "narayanan-recompute-flops", "korthikanti-flops",
+                                                       "flash-attention-2", "megatron-mfu", "gpu-catalog"}
+                            : std::vector<std::string>{"kaplan-6n", "korthikanti-flops", "flash-attention-2",
+                                                       "megatron-mfu", "gpu-catalog"}});
 
     // Communication.
     std::string what;

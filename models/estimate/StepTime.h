@@ -5,9 +5,9 @@
 //
 // Conventions (stated with every number):
 //  - Compute: 6Ψ FLOPs per token for forward + backward (kaplan-6n), 8Ψ with full activation checkpointing
-//    (one more forward, narayanan-recompute-flops), plus attention 4·s²·h per layer and sequence forward
+//    (one more forward, narayanan-recompute-flops), 6Ψ + 2Ψ·n/L with n of L layers checkpointed, plus attention 4·s²·h per layer and sequence forward
 //    (QKᵀ and attention·V, 2·s²·h each; korthikanti-flops), ×3 for forward + backward, ×4 with
-//    checkpointing, halved with a causal mask (kernels that skip masked blocks). The dense FLOPs run at the GPU's
+//    checkpointing (3 + n/L for n of L layers), halved with a causal mask (kernels that skip masked blocks). The dense FLOPs run at the GPU's
 //    dense 16-bit TFLOPS × the calibrated GEMM efficiency of its architecture, which falls with fewer tokens per
 //    micro-batch (t / (t + kHalfTokens)); attention runs at kAttentionEfficiencyRatio of that; fp8 (Transformer
 //    Engine) speeds the dense GEMMs only, by kFp8GemmSpeedup. hardware.mfu, when given, replaces all of it by one
@@ -148,7 +148,9 @@ struct StepTimeInputs {
     // The batch.
     std::int64_t microBatch = 1;
     std::int64_t gradientAccumulation = 1;
-    bool activationCheckpointing = false; // full: every layer's forward runs twice
+    // The share of the layers whose forward runs again in backward: 1 with full activation checkpointing, n/L with
+    // n of L layers checkpointed, 0 without.
+    double recomputedShare = 0;
 
     // Where the model states live (stage, offload_optimizer / offload_param: none | cpu | nvme).
     Placement placement;

@@ -281,9 +281,10 @@ InputRegistry::InputRegistry()
                 "flash where the GPU has compute capability 8.0 or newer and PyTorch is 1.12 or newer, else sdpa "
                 "(PyTorch 2.0 or newer), else eager"),
         "setup", {"memory", "zero"});
-    add(choice("model.loss_impl", "Loss kernel", {"standard", "fused"}, "standard",
+    add(choice("model.loss_impl", "Loss kernel", {"auto", "standard", "fused"}, "auto",
                "standard materialises the logits in fp32 (micro-batch × sequence × vocab × 4 bytes); fused is a "
-               "chunked or fused cross-entropy that never does."),
+               "chunked or fused cross-entropy that never does (Liger-Kernel's). auto: standard, unless the ZeRO "
+               "page finds that the fused one makes the plan fit or faster; it then says so and shows the change."),
         "setup", {"memory", "zero"});
     // Sources (resources/knowledge/sources.tsv): ds-zero3-linear, hf-zero-init.
     add(boolean("training.zero_init", "Model built under zero.Init", true,

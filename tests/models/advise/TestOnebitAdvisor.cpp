@@ -105,7 +105,9 @@ StepCandidate candidateOf(const oj& c)
              c.at("offload_param").get<std::string>()},
             c.at("activation_checkpointing").get<bool>(),
             c.at("micro_batch_size").get<std::int64_t>(),
-            c.at("gradient_accumulation_steps").get<std::int64_t>()};
+            c.at("gradient_accumulation_steps").get<std::int64_t>(),
+            c.at("checkpoint_layers").get<std::int64_t>(),
+            c.at("loss_impl").is_null() ? std::nullopt : lossImplFrom(c.at("loss_impl").get<std::string>())};
 }
 
 double seconds(const Advice& adv, const char* key) { return adv.details.at(key).get<double>(); }

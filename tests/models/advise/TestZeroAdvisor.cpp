@@ -405,7 +405,10 @@ private slots:
         StepCandidate c{{stage, offloadOptimizer.toStdString(), offloadParam.toStdString()},
                         checkpointing,
                         rec.at("micro_batch_size").get<std::int64_t>(),
-                        rec.at("gradient_accumulation_steps").get<std::int64_t>()};
+                        rec.at("gradient_accumulation_steps").get<std::int64_t>(),
+                        rec.at("checkpoint_layers").get<std::int64_t>(),
+                        rec.at("loss_impl").is_null() ? std::nullopt
+                                                      : lossImplFrom(rec.at("loss_impl").get<std::string>())};
         const StepPrediction p = predictStep(*resolveJob(a).step, c);
         QCOMPARE(qint64(rec.at("gpu_bytes").at("total").get<std::int64_t>()), qint64(p.gpu.total));
         QCOMPARE(qint64(rec.at("cpu_bytes_per_node").get<std::int64_t>()), qint64(p.cpuPerNode));

@@ -9,8 +9,11 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace dsw;
 using dsw::test::answersFrom;
+using dsw::test::q;
 
 namespace {
 
@@ -18,7 +21,7 @@ const StepPrediction* fastest(const ZeroDecision& s, int stage, bool checkpointi
 {
     for (const StepPrediction& p : s.candidates)
         if (p.fits() && p.candidate.placement.stage == stage && p.candidate.placement.offloadOptimizer == "none"
-            && p.candidate.checkpointing == checkpointing)
+            && p.candidate.checkpointing == checkpointing && p.candidate.checkpointLayers == 0)
             return &p; // candidates are ranked, so the first is the fastest of its kind
     return nullptr;
 }
@@ -69,8 +72,9 @@ private slots:
         QVERIFY(!s.userForced);
         QVERIFY(s.wizardPick.has_value());
         QCOMPARE(s.chosen, *s.wizardPick);
-        // The pick is the simplest plan within 2% of the fastest.
-        QVERIFY(s.candidates[s.chosen].time.total <= s.candidates.front().time.total * 1.02);
+        // The pick is the simplest plan within 2% of the fastest, or a plan with room within 10% of a tight fastest.
+        const StepPrediction &front = s.candidates.front(), &pick = s.candidates[s.chosen];
+        QVERIFY(pick.time.total <= front.time.total * (front.tight && !pick.tight ? kTightTradeoff : kTimeTie));
     }
     // Issue 10's first case: 13B on 2 nodes × 8 A100 over 100 GbE with 16 accumulation steps. At micro-batch 1 ×
     // 16 steps ZeRO-3 gathers the parameters every micro-step, so over a slow network it is far slower than ZeRO-1
@@ -127,15 +131,22 @@ private slots:
         QVERIFY(chosen.fits());
     }
     // Issue 10's second case: 7B on 8×A100-80GB. Without checkpointing at a smaller micro-batch beats recomputing
-    // every layer's forward at a larger one: checkpointing is not chosen when a plan without it fits.
+    // every layer's forward at a larger one: full checkpointing is not chosen when a plan without it fits, and a
+    // selective plan checkpoints no layer more than it needs to fit with room.
     void checkpointingOnlyWhenNeeded()
     {
         const auto [sJob, s] = decide(answersFrom(
             {"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8", "model.seq_len=4096"}));
         const StepPrediction& chosen = s.candidates[s.chosen];
-        QVERIFY2(!chosen.candidate.checkpointing, chosen.label().c_str());
+        QVERIFY2(!chosen.candidate.checkpointing || chosen.candidate.checkpointLayers > 0, chosen.label().c_str());
         const StepPrediction* zero1ckpt = fastest(s, 1, true);
         QVERIFY(!zero1ckpt || chosen.time.total < zero1ckpt->time.total);
+        if (chosen.candidate.checkpointLayers > 0) {
+            StepCandidate fewer = chosen.candidate;
+            fewer.checkpointing = --fewer.checkpointLayers > 0;
+            const StepPrediction p = predictStep(*sJob.step, fewer);
+            QVERIFY2(!p.fits() || p.tight, p.label().c_str());
+        }
     }
     void forcedChoicesAreHonouredAndCompared()
     {
@@ -237,13 +248,17 @@ private slots:
         const QStringList off = base + QStringList{"training.zero_init=false"};
         const auto [withJob, with] = decide(answersFrom(base));
         const auto [withoutJob, without] = decide(answersFrom(off));
-        QCOMPARE(with.candidates.size(), without.candidates.size());
+        // The selective plans may differ (each checkpoints the fewest layers that fit); the others are the same plans.
         int compared = 0;
+        const auto notSelective = [](const StepPrediction& p) { return p.candidate.checkpointLayers == 0; };
+        QCOMPARE(std::count_if(with.candidates.begin(), with.candidates.end(), notSelective),
+                 std::count_if(without.candidates.begin(), without.candidates.end(), notSelective));
         for (const StepPrediction& a : with.candidates)
             for (const StepPrediction& b : without.candidates) {
                 if (planLabel(a.candidate) != planLabel(b.candidate))
                     continue;
-                const bool holds = a.candidate.placement.stage == 3 && !a.candidate.checkpointing;
+                const bool holds = a.candidate.placement.stage == 3
+                    && (!a.candidate.checkpointing || a.candidate.checkpointLayers > 0); // some layers save all
                 // Only the chosen candidate keeps its memory by component (ZeroDecision::candidates): size it again.
                 const StepPrediction sized = predictStep(*withoutJob.step, b.candidate);
                 const MemoryComponent* held = sized.memory.find("zero3_linear_held", MemoryPlace::Gpu);
@@ -253,7 +268,7 @@ private slots:
                     QVERIFY(held->bytes <= 2 * 7'000'000'000LL);
                 ++compared;
             }
-        QCOMPARE(compared, static_cast<int>(with.candidates.size()));
+        QVERIFY(compared >= std::count_if(with.candidates.begin(), with.candidates.end(), notSelective));
     }
     void componentsAddUpAndNothingOverflows()
     {
@@ -266,6 +281,77 @@ private slots:
             QVERIFY(g.total >= g.params && g.total >= g.activations);
             QVERIFY(!p.whyNot().empty());
         }
+    }
+
+    // Issue 22, item 4: the loss kernel is a lever of the search while model.loss_impl is auto. Llama 3.1 8B on
+    // 8 × H100: at 131,072 tokens the standard loss's fp32 logits (12 bytes × 131,072 × 128,256 per sequence, 188 GiB)
+    // fit on no GPU, and the fused one (Liger-Kernel's chunks) makes a plan; at 8,192 tokens it lets a larger
+    // micro-batch run, faster than the best plan without it.
+    void theFusedLossIsALeverWhenLeftToTheWizard()
+    {
+        const QStringList base{"model.preset=llama-3.1-8b", "hardware.gpu=H100-80GB", "hardware.gpus_per_node=8",
+                               "training.global_batch_size=64"};
+        const auto [standardJob, standard] =
+            decide(answersFrom(base + QStringList{"model.seq_len=131072", "model.loss_impl=standard"}));
+        QVERIFY(!standard.anyFits());
+        for (const StepPrediction& p : standard.candidates)
+            QVERIFY(!p.candidate.loss); // a loss the user fixed is not searched
+        const auto [longJob, longContext] = decide(answersFrom(base + QStringList{"model.seq_len=131072"}));
+        QVERIFY(longContext.fits());
+        QVERIFY(longContext.plan().candidate.loss == LossImpl::Fused);
+        QVERIFY(!longContext.levers.bestWithout);
+        QCOMPARE(q(longContext.levers.effect(longContext)), QStringLiteral("a fused cross-entropy makes it fit"));
+
+        const auto [shortJob, shortContext] = decide(answersFrom(base + QStringList{"model.seq_len=8192"}));
+        const auto [plainJob, plain] =
+            decide(answersFrom(base + QStringList{"model.seq_len=8192", "model.loss_impl=standard"}));
+        QVERIFY(shortContext.plan().candidate.loss == LossImpl::Fused);
+        QVERIFY(shortContext.plan().time.total * kTimeTie < plain.plan().time.total);
+        QVERIFY(shortContext.levers.bestWithout);
+        const StepPrediction& without = shortContext.candidates[*shortContext.levers.bestWithout];
+        QVERIFY(without.candidate.loss != LossImpl::Fused && without.fits());
+        QVERIFY(q(shortContext.levers.effect(shortContext)).contains("faster than the best plan without it"));
+
+        // The page names the lever in its headline and shows the change with its check.
+        const Plan page = makePlan(answersFrom(base + QStringList{"model.seq_len=8192"}));
+        const Advice& zero = *page.find("zero");
+        QVERIFY2(q(zero.headline).contains("a fused cross-entropy makes it"), zero.headline.c_str());
+        QVERIFY(std::any_of(zero.snippets.begin(), zero.snippets.end(), [](const Snippet& s) {
+            return s.code.find("AutoLigerKernelForCausalLM") != std::string::npos;
+        }));
+        QVERIFY(std::any_of(zero.checks.begin(), zero.checks.end(),
+                            [](const Check& c) { return c.code == "fused-loss-needed"; }));
+    }
+
+    // Selective recompute: the first n layers checkpointed, n the fewest for a comfortable fit, its compute between
+    // none and full, and the page's snippet turning the flag off after those n layers.
+    void selectiveCheckpointingTakesTheFewestLayers()
+    {
+        const Answers a =
+            answersFrom({"model.preset=llama-3.1-8b", "hardware.gpu=H100-80GB", "hardware.gpus_per_node=8",
+                         "training.global_batch_size=64", "model.seq_len=8192", "model.loss_impl=standard"});
+        const auto [job, d] = decide(a);
+        const StepCandidate& c = d.plan().candidate;
+        QVERIFY2(c.checkpointing && c.checkpointLayers > 0 && c.checkpointLayers < 32, d.plan().label().c_str());
+        QVERIFY(!d.plan().tight);
+        StepCandidate fewer = c, none = c, full = c;
+        --fewer.checkpointLayers;
+        none.checkpointing = false;
+        full.checkpointLayers = 0;
+        QVERIFY(predictStep(*job.step, fewer).tight || !predictStep(*job.step, fewer).fits());
+        const double t = d.plan().time.total;
+        QVERIFY(predictStep(*job.step, none).time.total < t && t < predictStep(*job.step, full).time.total);
+        const Advice& zero = *makePlan(a).find("zero");
+        const std::string layersSlice = "layers[" + std::to_string(c.checkpointLayers) + ":]";
+        QVERIFY(std::any_of(zero.snippets.begin(), zero.snippets.end(),
+                            [&](const Snippet& s) { return s.code.find(layersSlice) != std::string::npos; }));
+        QVERIFY2(q(zero.headline).contains("checkpointing only the first " + QString::number(c.checkpointLayers)),
+                 zero.headline.c_str());
+        // "on" is every layer: the user's answer is gradient_checkpointing_enable() as it stands.
+        const auto [onJob, on] = decide(answersFrom({"model.preset=llama-3.1-8b", "hardware.gpu=H100-80GB",
+                                                     "hardware.gpus_per_node=8", "training.global_batch_size=64",
+                                                     "model.seq_len=8192", "training.activation_checkpointing=on"}));
+        QVERIFY(on.plan().candidate.checkpointing && on.plan().candidate.checkpointLayers == 0);
     }
 };
 

@@ -240,7 +240,26 @@ private slots:
             QCOMPARE(checkpointed.peakBytes,
                      c.shape.layers * checkpointed.perLayerCheckpointedBytes
                          + std::max(checkpointed.perLayerBytes, checkpointed.logitsBytes));
+            // The bool forms are 0 and L layers checkpointed.
+            QCOMPARE(modelActivations(c, LossImpl::Fused, std::int64_t{0}).peakBytes, full.peakBytes);
+            QCOMPARE(modelActivations(c, LossImpl::Fused, c.shape.layers).peakBytes, checkpointed.peakBytes);
         }
+    }
+
+    // The first n layers checkpointed (Transformers' per-layer flag): their inputs, every other layer's saved
+    // tensors and the loss step; each layer checkpointed saves its tensors less its input.
+    void selectiveCheckpointingKeepsTheOtherLayers()
+    {
+        const ActivationCase c = llama70b(AttentionImpl::Flash);
+        const std::int64_t L = c.shape.layers;
+        std::int64_t before = modelActivations(c, LossImpl::Standard, std::int64_t{0}).peakBytes;
+        for (const std::int64_t n : {std::int64_t{1}, L / 2, L - 1}) {
+            const ModelActivations m = modelActivations(c, LossImpl::Standard, n);
+            QCOMPARE(m.peakBytes, n * m.perLayerCheckpointedBytes + (L - n) * m.perLayerBytes + m.logitsBytes);
+            QVERIFY(m.peakBytes < before);
+            before = m.peakBytes;
+        }
+        QVERIFY(modelActivations(c, LossImpl::Standard, L).peakBytes < before);
     }
 
     void operationsAddUp()

@@ -60,7 +60,7 @@ StepTimeInputs thirteenB(int stage, bool checkpointing)
     StepTimeInputs in = onA100(13e9, 40, 5120, 40, stage, 8, 2);
     in.microBatch = 1;
     in.gradientAccumulation = 16;
-    in.activationCheckpointing = checkpointing;
+    in.recomputedShare = checkpointing ? 1 : 0;
     return in;
 }
 
@@ -312,7 +312,7 @@ private slots:
         zero2.microBatch = 4;
         StepTimeInputs zero1 = sevenB(1);
         zero1.microBatch = 4;
-        zero1.activationCheckpointing = true;
+        zero1.recomputedShare = 1;
         const StepTime a = estimateStepTime(zero2);
         const StepTime b = estimateStepTime(zero1);
         const double speedup = b.total / a.total;
@@ -370,7 +370,7 @@ private slots:
         StepTimeInputs d3 = onA100(6.86e9, 32, 4096, 32, 3, 4, 1);
         d3.seqLen = 512;
         StepTimeInputs d4 = d3;
-        d4.activationCheckpointing = true;
+        d4.recomputedShare = 1;
         const struct {
             const char* id;
             StepTimeInputs in;
@@ -427,10 +427,14 @@ private slots:
     {
         StepTimeInputs plain = sevenB(1);
         StepTimeInputs ckpt = plain;
-        ckpt.activationCheckpointing = true;
+        ckpt.recomputedShare = 1;
         const double a = estimateStepTime(plain).compute, b = estimateStepTime(ckpt).compute;
         QVERIFY(b > a);
         QVERIFY(within(b / a, 8.0 / 6.0, 0.01)); // dense 8/6 and attention 4/3: the same ratio
+        // A quarter of the layers checkpointed recomputes a quarter of the forward: 6.5Ψ (hf-gc-per-layer).
+        StepTimeInputs quarter = plain;
+        quarter.recomputedShare = 0.25;
+        QVERIFY(within(estimateStepTime(quarter).compute / a, 6.5 / 6.0, 0.01));
         StepTimeInputs full = plain;
         full.causalMask = false;
         full.seqLen = plain.seqLen = 32768; // where attention matters
