@@ -5,6 +5,7 @@
 #include "config/HfAutoValues.h"
 #include "config/LaunchScript.h"
 #include "config/YamlWriter.h"
+#include "knowledge/LauncherRules.h"
 
 #include <algorithm>
 #include <array>
@@ -232,14 +233,10 @@ std::string exportRefusal(const Answers& answers, ExportTarget target)
     if (target == ExportTarget::AccelerateYaml && launcher != "accelerate")
         return "An Accelerate config is for software.launcher = accelerate; the " + launcher
             + " bundle starts the script with the deepspeed launcher and reads no accelerate_config.yaml.";
-    const std::int64_t stages = answers.integer("pipeline.stages");
-    if (launcher == "deepspeed" || stages < 2 || target == ExportTarget::DeepSpeedJson)
+    const auto rule = pipelineLauncherBreak(launcher, answers.integer("pipeline.stages"));
+    if (!rule || target == ExportTarget::DeepSpeedJson)
         return {};
-    return "A pipeline plan (" + std::to_string(stages) + " stages) runs only under DeepSpeed's own launcher, with a "
-        + "script that builds a PipelineModule and calls engine.train_batch() (software.launcher = deepspeed). The "
-        + (launcher == "accelerate" ? std::string("Accelerate") : std::string("Transformers Trainer"))
-        + " has no pipeline engine, and it fills train_batch_size as GPUs x micro-batch x accumulation, "
-        + std::to_string(stages) + " times the plan's batch. The strict ds_config.json can still be exported.";
+    return rule->message + " The strict ds_config.json can still be exported.";
 }
 
 std::string configText(const nlohmann::ordered_json& config, const Answers& answers, ConfigForm form)

@@ -7,6 +7,7 @@
 #include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/EngineFacts.h"
 #include "knowledge/GpuCatalog.h"
+#include "knowledge/LauncherRules.h"
 #include "knowledge/SourceCatalog.h"
 #include "lint/EngineRules.h"
 #include "lint/LintReport.h"
@@ -229,13 +230,9 @@ void hfReaders(LintReport& r, std::optional<int> stage)
               "writes it)",
               "accelerate-zero-required");
     const long long stages = r.context().has("pipeline.stages") ? r.context().integer("pipeline.stages") : 0;
-    if (stages > 1)
-        r.add(LintLevel::Error, "pipeline-needs-deepspeed-launcher", "",
-              "pipeline.stages is " + std::to_string(stages) + ", but " + r.launcher()
-                  + " has no pipeline engine (it hands deepspeed.initialize a plain model, never a PipelineModule) "
-                    "and fills train_batch_size as GPUs x micro-batch x accumulation, "
-                  + std::to_string(stages) + " times the plan's batch.",
-              "set software.launcher = deepspeed and build a PipelineModule in the script", "ds-pipeline-module");
+    if (const auto rule = pipelineLauncherBreak(r.launcher(), stages))
+        r.add(LintLevel::Error, rule->code, "", "pipeline.stages is " + std::to_string(stages) + ": " + rule->message,
+              "set software.launcher = deepspeed and build a PipelineModule in the script", rule->source);
     for (const char* key : {"stage3_gather_16bit_weights_on_model_save", "gather_16bit_weights_on_model_save"})
         if (stage == 3 && r.at("/zero_optimization/" + std::string(key))
             && !isTrue(r, "/zero_optimization/" + std::string(key)))

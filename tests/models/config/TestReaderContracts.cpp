@@ -511,6 +511,8 @@ private slots:
                 ++read;
             }
         }
+        qInfo("%d bundles read by their reader, %d pipeline bundles refused for a Hugging Face launcher", read,
+              refused);
         QVERIFY(read > 1000 && refused > 0);
     }
 
