@@ -420,6 +420,8 @@ QString MainWindow::exportConfig(const QString& path)
 {
     const auto& document = *m_document;
     const ExportTarget target = configForm() == ConfigForm::HfAuto ? ExportTarget::HfJson : ExportTarget::DeepSpeedJson;
+    if (const std::string refusal = exportRefusal(document.project().answers, target); !refusal.empty())
+        return QString::fromStdString(refusal);
     return writeExport(exportFiles(document.plan().config, document.project().answers, target), path, false);
 }
 
@@ -503,6 +505,8 @@ void MainWindow::showExportDialog()
     if (dialog.exec() != QDialog::Accepted)
         return;
     const auto files = dialog.files();
+    if (files.empty()) // refused (the dialog says why and offers no Save)
+        return;
     const bool folder = dialog.target() == ExportTarget::Bundle;
     const QString path = folder
         ? QFileDialog::getExistingDirectory(this, tr("Export into folder"))

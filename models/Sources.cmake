@@ -37,6 +37,8 @@ set(DSW_MODELS_KNOWLEDGE_SOURCES
     knowledge/AttentionDefault.h
     knowledge/CombinationRules.cpp
     knowledge/CombinationRules.h
+    knowledge/LauncherRules.cpp
+    knowledge/LauncherRules.h
     knowledge/DeepSpeedFacts.cpp
     knowledge/DeepSpeedFacts.h
     knowledge/DeepSpeedSchema.cpp

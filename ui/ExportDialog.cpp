@@ -7,6 +7,7 @@
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -34,12 +35,14 @@ ExportDialog::ExportDialog(nlohmann::ordered_json config, Answers answers, QWidg
     setObjectName(QStringLiteral("exportDialog"));
     m_target->setObjectName(QStringLiteral("exportTarget"));
     for (const auto& [target, label] : kTargets)
-        m_target->addItem(tr(label), static_cast<int>(target));
+        if (target != ExportTarget::AccelerateYaml || exportRefusal(m_answers, target).empty()) // accelerate only
+            m_target->addItem(tr(label), static_cast<int>(target));
     m_target->setCurrentIndex(m_target->findData(static_cast<int>(
         launcherConfigForm(m_answers) == ConfigForm::HfAuto ? ExportTarget::HfJson : ExportTarget::DeepSpeedJson)));
     auto* form = new QFormLayout();
     form->addRow(tr("Export"), m_target);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
+    auto* buttons = m_buttons;
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_previews, 1);
@@ -62,7 +65,16 @@ std::vector<ExportFile> ExportDialog::files() const { return exportFiles(m_confi
 
 void ExportDialog::refresh()
 {
-    m_previews->clear();
+    while (m_previews->count() > 0) // clear() would keep the pages as children
+        delete m_previews->widget(0);
+    const std::string refusal = exportRefusal(m_answers, target());
+    m_buttons->button(QDialogButtonBox::Save)->setEnabled(refusal.empty());
+    if (!refusal.empty()) {
+        auto* why = new QPlainTextEdit(QString::fromStdString(refusal), m_previews);
+        why->setReadOnly(true);
+        why->setObjectName(QStringLiteral("exportRefusal"));
+        m_previews->addTab(why, tr("Not exported"));
+    }
     for (const auto& f : files()) {
         // Shown with long lines cut (the file written is complete).
         auto* view = new QPlainTextEdit(linesBoundedForDisplay(QString::fromStdString(f.content)), m_previews);

@@ -5,6 +5,7 @@
 #include <QDialog>
 
 class QComboBox;
+class QDialogButtonBox;
 class QTabWidget;
 
 namespace dsw {
@@ -28,6 +29,7 @@ private:
     ExportOptions m_options;
     QComboBox* m_target;
     QTabWidget* m_previews;
+    QDialogButtonBox* m_buttons;
 };
 
 } // namespace dsw

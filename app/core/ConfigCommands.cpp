@@ -108,6 +108,8 @@ int runExport(const QStringList& args, QTextStream& out)
     const QStringList inputs = p.isSet("project") ? QStringList{p.value("project")} : QStringList{};
     checkOutputPath(path, inputs, bundle);
     const Project project = projectFromOptions(p);
+    if (const std::string refusal = exportRefusal(project.answers, *target); !refusal.empty())
+        throw BadInput{QString::fromStdString(refusal)};
     const Plan plan = makePlan(project);
     const ExportPlacement placement =
         placeExport(exportFiles(plan.config, project.answers, *target, exportOptionsFor(plan, project)), path, bundle);

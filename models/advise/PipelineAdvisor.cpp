@@ -2,6 +2,7 @@
 // (Narayanan et al. 2021), per-stage memory from the step model (estimate/StepModel.h: the same components
 // the ZeRO page shows, for the placement it recommends) and the ZeRO stages the pipeline engine accepts.
 #include "advise/PipelineAdvisor.h"
+#include "knowledge/LauncherRules.h"
 
 #include "advise/BatchKeys.h"
 #include "estimate/PartitionMemo.h"
@@ -720,6 +721,8 @@ PipelineAdvice advisePipeline(const Job& job, const ZeroDecision* zero, const An
     adv.sources = {"ds-pipeline-module",   "ds-partition",        "ds-pipeline-config", "ds-pipe-zero",
                    "narayanan-bubble",     "korthikanti",         "ds-memory-docs",     "ds-pipe-batch",
                    "ds-pipeline-tutorial", "ds-pipe-1f1b-buffers"};
+    if (const auto rule = pipelineLauncherBreak(a.text("software.launcher"), s.stages)) // the export is refused
+        adv.checks.push_back({CheckLevel::Fail, rule->code, rule->message, rule->source});
     const auto parsed = parseLayerParams(a.text("pipeline.layer_params"));
     if (!parsed) {
         adv.status = AdviceStatus::NeedsInput;

@@ -5,6 +5,7 @@
 #include "config/HfAutoValues.h"
 #include "config/LaunchScript.h"
 #include "config/YamlWriter.h"
+#include "knowledge/LauncherRules.h"
 
 #include <algorithm>
 #include <array>
@@ -41,12 +42,55 @@ bool isZero3(const oj& config)
     return stage != zero->end() && stage->is_number() && stage->get<double>() == 3.0;
 }
 
-LaunchSetup launchSetup(const Answers& answers, const ExportOptions& options)
+std::optional<std::int64_t> positiveInteger(const oj& config, const char* key)
+{
+    const auto it = config.find(key);
+    if (it == config.end() || !it->is_number_integer() || it->get<std::int64_t>() < 1)
+        return std::nullopt;
+    return it->get<std::int64_t>();
+}
+
+// The data-parallel size the batch keys imply (DeepSpeed's identity, runtime/config.py _batch_assertion:
+// train_batch_size = micro-batch x accumulation x data-parallel): the quotient when all three are given, else, when
+// only train_batch_size and one of the others are, the largest size up to 8 (a usual node) that divides it.
+std::optional<std::int64_t> dataParallelOf(const oj& config)
+{
+    const auto global = positiveInteger(config, "train_batch_size");
+    const auto micro = positiveInteger(config, "train_micro_batch_size_per_gpu");
+    const auto accumulation = positiveInteger(config, "gradient_accumulation_steps");
+    const bool other = config.contains("train_micro_batch_size_per_gpu") != bool(micro)
+        || config.contains("gradient_accumulation_steps") != bool(accumulation); // "auto", a placeholder
+    if (!global || other || *global % (micro.value_or(1) * accumulation.value_or(1)) != 0)
+        return std::nullopt;
+    const std::int64_t rest = *global / (micro.value_or(1) * accumulation.value_or(1));
+    if (micro && accumulation)
+        return rest;
+    std::int64_t dp = std::min<std::int64_t>(8, rest);
+    while (rest % dp != 0)
+        --dp;
+    return dp;
+}
+
+LaunchSetup launchSetup(const oj& config, const Answers& answers, const ExportOptions& options)
 {
     LaunchSetup s;
     s.launcher = answers.text("software.launcher");
     s.nodes = std::max<std::int64_t>(1, answers.integer("hardware.nodes"));
     s.gpusPerNode = std::max<std::int64_t>(1, answers.integer("hardware.gpus_per_node"));
+    if (!answers.has("hardware.nodes") && !answers.has("hardware.gpus_per_node")) {
+        // Not given: the GPUs the batch keys imply (x pipeline stages), else the registry's default, said as such.
+        const std::int64_t stages = std::max<std::int64_t>(1, answers.integer("pipeline.stages"));
+        if (const auto dp = dataParallelOf(config)) {
+            const std::int64_t world = *dp * stages;
+            s.nodes = world > 8 && world % 8 == 0 ? world / 8 : 1; // 8 GPUs a node, the usual server, when it divides
+            s.gpusPerNode = world / s.nodes;
+            s.layoutNote = "ds_config.json's batch keys allow " + std::to_string(world) + " GPUs (train_batch_size = "
+                + "micro-batch x accumulation x " + std::to_string(*dp) + " data-parallel"
+                + (stages > 1 ? " x " + std::to_string(stages) + " pipeline stages" : std::string()) + ")";
+        } else {
+            s.layoutNote = "the cluster is not given (hardware.nodes, hardware.gpus_per_node): the wizard's default";
+        }
+    }
     s.trainingScript = options.trainingScript;
     s.gradientCheckpointing = options.gradientCheckpointing;
     s.attention = options.attention;
@@ -94,16 +138,63 @@ std::string accelerateYaml(const oj& config, const LaunchSetup& s)
 
 ExportFile deepspeedJsonFile(const oj& config) { return {kDeepSpeedConfigFileName, jsonText(config)}; }
 
-oj hfForm(const oj& config, const std::string& launcher)
+// The batch keys DeepSpeed would infer for `dataParallel` GPUs, written out: the Trainer and Accelerate fill a missing
+// micro-batch or accumulation from their own defaults (8 and 1), not from train_batch_size.
+oj withBatchKeys(oj config, std::int64_t dataParallel)
 {
-    return withExportedWarmup(withAutoValues(config, autoFillerForLauncher(launcher)));
+    const auto global = positiveInteger(config, "train_batch_size");
+    auto micro = positiveInteger(config, "train_micro_batch_size_per_gpu");
+    auto accumulation = positiveInteger(config, "gradient_accumulation_steps");
+    if (!global || (micro && accumulation) || config.contains("train_micro_batch_size_per_gpu") != bool(micro)
+        || config.contains("gradient_accumulation_steps") != bool(accumulation))
+        return config; // nothing to infer, or a key written as something else ("auto", a placeholder): left as is
+    if (micro && *global % (*micro * dataParallel) == 0)
+        config["gradient_accumulation_steps"] = *global / (*micro * dataParallel);
+    else if (!micro && *global % (accumulation.value_or(1) * dataParallel) == 0) {
+        config["train_micro_batch_size_per_gpu"] = *global / (accumulation.value_or(1) * dataParallel);
+        config["gradient_accumulation_steps"] = accumulation.value_or(1);
+    }
+    return config;
 }
 
-ExportFile hfJsonFile(const oj& config, const LaunchSetup& s) { return {kDeepSpeedConfigFileName, jsonText(hfForm(config, s.launcher))}; }
+// What the Hugging Face readers need beyond "auto": a zero_optimization block (DeepSpeedPlugin raises "Please specify
+// the ZeRO optimization config in the DeepSpeed config." without one; stage 0 is DeepSpeed's default, so the run is
+// the same), and at ZeRO-3 weights that save_model() can write (both fill an absent or "auto"
+// stage3_gather_16bit_weights_on_model_save with false: accelerator.py _prepare_deepspeed config_kwargs).
+oj withHfRequirements(oj config)
+{
+    if (!config.is_object())
+        return config;
+    if (!config.contains("zero_optimization"))
+        config["zero_optimization"] = oj{{"stage", 0}};
+    if (!isZero3(config))
+        return config;
+    oj& zero = config["zero_optimization"];
+    const char* written = zero.contains("gather_16bit_weights_on_model_save")
+        ? "gather_16bit_weights_on_model_save"
+        : "stage3_gather_16bit_weights_on_model_save";
+    if (!zero.contains(written) || zero[written] == "auto")
+        zero[written] = true;
+    return config;
+}
+
+oj hfForm(const oj& config, const LaunchSetup& s)
+{
+    // No pipeline here (exportRefusal): every GPU is data-parallel.
+    const oj complete = withHfRequirements(withBatchKeys(config, s.nodes * s.gpusPerNode));
+    return withExportedWarmup(withAutoValues(complete, autoFillerForLauncher(s.launcher)));
+}
+
+ExportFile hfJsonFile(const oj& config, const LaunchSetup& s)
+{
+    return {kDeepSpeedConfigFileName, jsonText(hfForm(config, s))};
+}
 
 void appendLaunch(std::vector<ExportFile>& out, const oj& config, const LaunchSetup& s)
 {
-    out.push_back({kLaunchScriptFileName, launchScript(config, s), true});
+    // launch.sh passes the values of the form ds_config.json is written in (the batch keys completed, HfAuto only).
+    const oj& form = s.launcher == "deepspeed" ? config : withBatchKeys(config, s.nodes * s.gpusPerNode);
+    out.push_back({kLaunchScriptFileName, launchScript(form, s), true});
     if (launchUsesHostfile(s))
         out.push_back({kHostfileName, hostfileTemplate(s.nodes, s.gpusPerNode)});
 }
@@ -133,7 +224,19 @@ ConfigForm launcherConfigForm(const Answers& answers)
 
 nlohmann::ordered_json configInForm(const nlohmann::ordered_json& config, const Answers& answers, ConfigForm form)
 {
-    return form == ConfigForm::Strict ? config : hfForm(config, answers.text("software.launcher"));
+    return form == ConfigForm::Strict ? config : hfForm(config, launchSetup(config, answers, {}));
+}
+
+std::string exportRefusal(const Answers& answers, ExportTarget target)
+{
+    const std::string launcher = answers.text("software.launcher");
+    if (target == ExportTarget::AccelerateYaml && launcher != "accelerate")
+        return "An Accelerate config is for software.launcher = accelerate; the " + launcher
+            + " bundle starts the script with the deepspeed launcher and reads no accelerate_config.yaml.";
+    const auto rule = pipelineLauncherBreak(launcher, answers.integer("pipeline.stages"));
+    if (!rule || target == ExportTarget::DeepSpeedJson)
+        return {};
+    return rule->message + " The strict ds_config.json can still be exported.";
 }
 
 std::string configText(const nlohmann::ordered_json& config, const Answers& answers, ConfigForm form)
@@ -144,8 +247,10 @@ std::string configText(const nlohmann::ordered_json& config, const Answers& answ
 std::vector<ExportFile> exportFiles(const nlohmann::ordered_json& config, const Answers& answers, ExportTarget target,
                                     const ExportOptions& options)
 {
-    const LaunchSetup s = launchSetup(answers, options);
+    const LaunchSetup s = launchSetup(config, answers, options);
     std::vector<ExportFile> out;
+    if (!exportRefusal(answers, target).empty())
+        return out;
     switch (target) {
     case ExportTarget::DeepSpeedJson: out.push_back(deepspeedJsonFile(config)); break;
     case ExportTarget::HfJson: out.push_back(hfJsonFile(config, s)); break;

@@ -54,6 +54,11 @@ std::optional<ExportTarget> exportTargetFromName(const std::string& name);
 // The inverse of exportTargetFromName.
 std::string exportTargetName(ExportTarget target);
 
+// Why `target` cannot be exported for the launcher of `answers` (empty when it can): a pipeline plan
+// (pipeline.stages > 1) for hf-trainer or accelerate, whose readers have no pipeline engine and fill train_batch_size
+// as world x micro x accumulation (stages x the plan); an Accelerate YAML for a launcher other than accelerate.
+std::string exportRefusal(const Answers& answers, ExportTarget target);
+
 // The files for `target`, from a composed or imported ds_config and the answers (launcher, nodes,
 // GPUs per node). Each setting is written in the one file its reader consumes, never in two.
 //   DeepSpeedJson  -> ds_config.json, the config exactly as given (2-space indent, trailing newline)

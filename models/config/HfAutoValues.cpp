@@ -41,7 +41,7 @@ struct Rule {
 //    kwargs: "`optimizer.params.betas` not found in kwargs"), fp16/bf16.enabled (filled from the Accelerator's
 //    mixed_precision, which the YAML may not set next to a deepspeed_config_file, so "no" unless the script says).
 //  scheduler.params.warmup_num_steps is not in the table: both fill "auto" there with 0 unless told otherwise
-//  (--warmup_steps / --warmup_ratio default to 0; DummyScheduler(warmup_num_steps=0)), which DeepSpeed refuses
+//  (--warmup_steps defaults to 0; DummyScheduler(warmup_num_steps=0)), which DeepSpeed refuses
 //  since 0.19.3, so the export keeps a number (exportedWarmupSteps below) and launch.sh passes it to the Trainer,
 //  whose fill_match compares a number there with --warmup_steps; Accelerate keeps it (must_match=False).
 //  reduce_bucket_size is filled by both at any stage; the wizard writes "auto" there only under ZeRO-3, where the
@@ -138,11 +138,13 @@ bool applies(const Rule& rule, const oj& config, const oj& value)
 {
     if (isAuto(value))
         return true; // already left to the filler
+    if (!value.is_number() && !value.is_boolean() && rule.when != When::TwoNumbers)
+        return false; // a placeholder ("<lr>", "{{lr}}") or another type: left as written, for the linter to report
     switch (rule.when) {
     case When::Always: return true;
     case When::MicroBatchPresent: {
         const oj* micro = find(config, {"train_micro_batch_size_per_gpu"});
-        return micro && !micro->is_null();
+        return micro && (micro->is_number() || isAuto(*micro)); // not a placeholder: the filler multiplies it
     }
     case When::IsZero: return value.is_number() && value.get<double>() == 0.0;
     case When::EqualsLrOrNoLr: {

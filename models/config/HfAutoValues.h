@@ -41,7 +41,7 @@ struct ExportedWarmup {
 };
 
 // The number the Hugging Face export writes at scheduler.params.warmup_num_steps. "auto" there is filled with 0 by
-// the Trainer without --warmup_steps / --warmup_ratio and by Accelerate's DummyScheduler by default, and DeepSpeed
+// the Trainer without --warmup_steps and by Accelerate's DummyScheduler by default, and DeepSpeed
 // refuses 0 since 0.19.3 ("warmup_num_steps must be a positive integer"), so the export never leaves it to them:
 // the config's own positive number, or DeepSpeed's default when the config said "auto". nullopt when the config has
 // no warmup_num_steps, or one the export leaves as written (0, negative, not a whole number: the linter reports it).

@@ -52,6 +52,9 @@ std::string header(const LaunchSetup& s)
     out += "# Written by ds-wizard from the DeepSpeed, Transformers and Accelerate documentation; not run.\n";
     out += "set -euo pipefail\n";
     out += "# The files named below lie next to this script; give your script's path relative to this folder.\n";
+    if (!s.layoutNote.empty())
+        out += "# FILL IN: " + std::to_string(s.nodes) + " x " + std::to_string(s.gpusPerNode)
+            + " GPUs: " + s.layoutNote + ".\n# Change the counts below if your cluster differs.\n";
     if (s.nodes > 1)
         out += "# Every node needs these files and your script at the same path (a shared file system, or copies).\n";
     out += "cd -- \"$(dirname -- \"${BASH_SOURCE[0]}\")\"\n\n";
@@ -77,12 +80,27 @@ std::string warmupComment(const oj& config, const LaunchSetup& s)
     return out;
 }
 
+// At ZeRO-3 with the gather switched off, save_model() writes no loadable weights: say how to get them.
+std::string saveComment(const oj& config, const LaunchSetup& s)
+{
+    const auto zero = config.is_object() ? config.find("zero_optimization") : config.end();
+    if (zero == config.end() || !zero->is_object() || zero->value("stage", oj()) != 3)
+        return {};
+    for (const char* key : {"stage3_gather_16bit_weights_on_model_save", "gather_16bit_weights_on_model_save"})
+        if (zero->value(key, oj()) == false)
+            return std::string("# ") + key + " is false in ds_config.json: "
+                + (isAccelerate(s) ? "accelerator.get_state_dict() raises" : "trainer.save_model() writes no weights")
+                + " at ZeRO-3.\n# Save a checkpoint and run zero_to_fp32.py on it (it needs the fp32 weights in host "
+                  "RAM), or set it true.\n";
+    return {};
+}
+
 // The values the exported JSON leaves to "auto", and who supplies each.
 std::string autoValuesComment(const oj& config, const LaunchSetup& s)
 {
     const std::vector<AutoValue> autos = autoValues(config, autoFillerForLauncher(s.launcher));
     if (autos.empty())
-        return warmupComment(config, s);
+        return saveComment(config, s) + warmupComment(config, s);
     std::string out = isAccelerate(s)
         ? "# ds_config.json says \"auto\" where Accelerate fills the value in accelerator.prepare(), from\n"
           "# what follows \"<-\"; give your script the wizard's values (in brackets) to train its plan:\n"
@@ -90,8 +108,16 @@ std::string autoValuesComment(const oj& config, const LaunchSetup& s)
           "# The flags below carry the wizard's values (in brackets); if your script builds\n"
           "# TrainingArguments in code instead of parsing the command line, set them there.\n";
     for (const AutoValue& av : autos)
-        out += "#   " + av.pointer + " <- " + av.suppliedBy + " [" + av.value.dump() + "]\n";
-    return out + warmupComment(config, s);
+        out += "#   " + av.pointer + " <- " + av.suppliedBy
+            + (av.value == "auto" ? " [FILL IN: your config said \"auto\"; the wizard does not know the value]\n"
+                                  : " [" + av.value.dump() + "]\n");
+    if (std::any_of(autos.begin(), autos.end(), [](const AutoValue& av) { return av.value == "auto"; }))
+        out += isAccelerate(s)
+            ? "# FILL IN: give your script the values marked FILL IN.\n"
+            : "# FILL IN: add the flags for the values marked FILL IN; without them the Trainer uses its "
+              "defaults\n# (per_device_train_batch_size 8, learning_rate 5e-05, neither --bf16 nor "
+              "--fp16).\n";
+    return out + saveComment(config, s) + warmupComment(config, s);
 }
 
 // The attention implementation the plan's memory and time assume, as Transformers' from_pretrained names it.

@@ -17,6 +17,9 @@ struct LaunchSetup {
     // empty: not known). The Trainer takes --gradient_checkpointing; the rest is the script's, said as FILL IN.
     std::optional<bool> gradientCheckpointing;
     std::string attention;
+    // Where the GPU count comes from when the answers do not give it (the config's batch keys, or the default):
+    // said in launch.sh as a FILL IN. Empty when the answers give the cluster.
+    std::string layoutNote;
 };
 
 // One POSIX shell word: as is when it holds only characters no shell treats specially, otherwise in single

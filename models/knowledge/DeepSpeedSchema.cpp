@@ -293,14 +293,13 @@ bool DeepSpeedSchema::launcherFillsAuto(const std::string& pointer, const std::s
     };
     if (launcher != "hf-trainer" && launcher != "accelerate")
         return false;
-    return listed(m_autoPointers) || (launcher == "accelerate" && listed(m_accelerateAutoPointers));
+    return listed(launcher == "accelerate" ? m_accelerateAutoPointers : m_autoPointers);
 }
 
 std::string DeepSpeedSchema::launcherAutoSource(const std::string& pointer, const std::string& launcher) const
 {
-    const bool accelerateOnly = launcher == "accelerate"
-        && std::find(m_autoPointers.begin(), m_autoPointers.end(), pointer) == m_autoPointers.end();
-    return accelerateOnly ? m_accelerateAutoSource : m_autoSource;
+    (void)pointer; // one source per launcher
+    return launcher == "accelerate" ? m_accelerateAutoSource : m_autoSource;
 }
 
 } // namespace dsw

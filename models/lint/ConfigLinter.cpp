@@ -3,6 +3,7 @@
 // blocks ignore unknown keys and use values as written. The semantic rules are in ConfigRules.cpp.
 #include "lint/ConfigLinter.h"
 
+#include "knowledge/SourceCatalog.h"
 #include "lint/ConfigRules.h"
 #include "lint/LintReport.h"
 #include "lint/ValueLint.h"
@@ -208,13 +209,24 @@ private:
         const std::string name = dottedPath(pointer);
         const std::string launcher = m_r.launcher();
         const bool hf = m_r.launcherFillsAuto();
-        const bool filled = m_r.schema().launcherFillsAuto(pointer, launcher);
+        // Accelerate computes train_batch_size from the micro-batch only (accelerator.py L2220-L2225).
+        const bool filled = m_r.schema().launcherFillsAuto(pointer, launcher)
+            && !(launcher == "accelerate" && pointer == "/train_batch_size"
+                 && !m_r.at("/train_micro_batch_size_per_gpu"));
         if (hf && filled && pointer == "/scheduler/params/warmup_num_steps")
             return; // what the Trainer fills there, and whether DeepSpeed takes it: EngineRules' hf-warmup-auto
         if (hf && filled) {
             m_r.add(LintLevel::Info, "auto-value", pointer,
                     name + " is \"auto\": " + launcher + " fills it in before DeepSpeed reads the config.",
                     std::nullopt, m_r.schema().launcherAutoSource(pointer, launcher));
+            return;
+        }
+        if (hf) { // DeepSpeedPlugin.fill_match raises for an "auto" prepare() has no value for (the Trainer calls it)
+            m_r.add(LintLevel::Error, "auto-value", pointer,
+                    name + " is \"auto\", which " + launcher + " does not fill: accelerator.prepare()"
+                        + (launcher == "accelerate" ? "" : ", which the Trainer calls,") + " raises ValueError(\"`"
+                        + name + "` " + quoteOf("accelerate-auto-kwargs") + ". ...\").",
+                    "write the value", "accelerate-auto-kwargs");
             return;
         }
         const std::string notFilled = hf ? " " + launcher + " does not fill this key." : std::string();

@@ -7,6 +7,7 @@
 #include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/EngineFacts.h"
 #include "knowledge/GpuCatalog.h"
+#include "knowledge/LauncherRules.h"
 #include "knowledge/SourceCatalog.h"
 #include "lint/EngineRules.h"
 #include "lint/LintReport.h"
@@ -213,6 +214,36 @@ void precision(LintReport& r, std::optional<int> stage)
               "set \"bf16_master_weights_and_grads\": true", "ds-config-sanity");
 }
 
+// What the Hugging Face readers refuse or lose although DeepSpeed would run the config (ConfigExport.cpp writes the
+// Hugging Face form so that its own exports pass; these say it for a config as written).
+void hfReaders(LintReport& r, std::optional<int> stage)
+{
+    if (!r.launcherFillsAuto())
+        return;
+    if (!r.at("/zero_optimization"))
+        r.add(LintLevel::Error, "hf-zero-block-missing", "",
+              "There is no zero_optimization block: " + r.launcher()
+                  + " stops at start-up, in Accelerate's DeepSpeedPlugin (which the Trainer builds too), with "
+                    "ValueError(\""
+                  + quoteOf("accelerate-zero-required") + "\").",
+              "add \"zero_optimization\": {\"stage\": 0}, DeepSpeed's default (the wizard's Hugging Face export "
+              "writes it)",
+              "accelerate-zero-required");
+    const long long stages = r.context().has("pipeline.stages") ? r.context().integer("pipeline.stages") : 0;
+    if (const auto rule = pipelineLauncherBreak(r.launcher(), stages))
+        r.add(LintLevel::Error, rule->code, "", "pipeline.stages is " + std::to_string(stages) + ": " + rule->message,
+              "set software.launcher = deepspeed and build a PipelineModule in the script", rule->source);
+    for (const char* key : {"stage3_gather_16bit_weights_on_model_save", "gather_16bit_weights_on_model_save"})
+        if (stage == 3 && r.at("/zero_optimization/" + std::string(key))
+            && !isTrue(r, "/zero_optimization/" + std::string(key)))
+            r.add(LintLevel::Warning, "zero3-save-not-gathered", "/zero_optimization/" + std::string(key),
+                  std::string(key) + " is not true at ZeRO-3: " + r.launcher()
+                      + " saves no 16-bit weights (trainer.save_model() writes none, accelerator.get_state_dict() "
+                        "raises); only the partitioned checkpoint remains, for zero_to_fp32.py, which needs the fp32 "
+                        "weights in host RAM.",
+                  "set it true (the wizard's Hugging Face export writes true when it is absent)", "ds-zero3-save");
+}
+
 void pipeline(LintReport& r, std::optional<int> stage)
 {
     const Answers& a = r.context();
@@ -356,6 +387,7 @@ void applyConfigRules(LintReport& r)
     precision(r, stage);
     lintBatchSizes(r);
     pipeline(r, stage);
+    hfReaders(r, stage);
     optimizer(r, stage);
     applyEngineRules(r);
     sparseAttention(r);

@@ -169,19 +169,21 @@ void warmupSteps(LintReport& r, const SchedulerSpec& spec)
     if (v->is_string() && v->get<std::string>() == "auto") {
         if (!r.launcherFillsAuto())
             return; // the schema pass reports an "auto" nobody fills
-        r.add(enforced ? LintLevel::Warning : LintLevel::Info, "hf-warmup-auto", pointer,
-              "scheduler.params.warmup_num_steps is \"auto\": "
-                  + (r.launcher() == "accelerate"
-                         ? std::string("Accelerate fills it from DummyScheduler(warmup_num_steps=...), or under the HF "
-                                       "Trainer from --warmup_steps, else --warmup_ratio × the training steps; ")
-                         : std::string("the HF Trainer fills it from --warmup_steps, else --warmup_ratio × the "
-                                       "training steps; "))
-                  + "that is 0 when none is set, and "
-                  + (enforced ? which + " stops at engine init with " + warmupRefusal(oj(0))
-                              : which + " accepts 0 (" + fact.before + ")")
-                  + ".",
-              "pass --warmup_steps N (or --warmup_ratio) to the Trainer, or write the number of warmup steps here",
-              "hf-warmup-steps");
+        r.add(
+            enforced ? LintLevel::Warning : LintLevel::Info, "hf-warmup-auto", pointer,
+            "scheduler.params.warmup_num_steps is \"auto\": "
+                + (r.launcher() == "accelerate"
+                       ? std::string("Accelerate fills it from DummyScheduler(warmup_num_steps=...), or under the HF "
+                                     "Trainer from --warmup_steps; ")
+                       : std::string("the HF Trainer fills it from --warmup_steps (from Transformers 5 a value "
+                                     "below 1 is a fraction of the training steps); "))
+                + "that is 0 when none is set, and "
+                + (enforced ? which + " stops at engine init with " + warmupRefusal(oj(0))
+                            : which + " accepts 0 (" + fact.before + ")")
+                + ".",
+            "pass --warmup_steps N to the Trainer (Transformers 5 deprecates --warmup_ratio: --warmup_steps 0.1 is its "
+            "replacement), or write the number of warmup steps here",
+            "hf-warmup-steps");
         return;
     }
     const bool integer = v->is_number_integer() || v->is_number_unsigned() || v->is_boolean();

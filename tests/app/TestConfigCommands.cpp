@@ -311,6 +311,14 @@ private slots:
         oneLineNaming(run({"export", "--to", "deepspeed-json", "--set", "hardware.gpu=Z80", "-o", never}),
                       "hardware.gpu");
         QVERIFY(!QFile::exists(never));
+        // What the launcher's reader cannot run is refused, saying why, and nothing is written.
+        oneLineNaming(run({"export", "--to", "bundle", "--set", "software.launcher=hf-trainer", "--set",
+                           "pipeline.stages=2", "-o", m_dir.filePath("pipe")}),
+                      "PipelineModule");
+        QVERIFY(!QFile::exists(m_dir.filePath("pipe")));
+        oneLineNaming(run({"export", "--to", "accelerate-yaml", "--set", "software.launcher=hf-trainer", "-o", never}),
+                      "software.launcher = accelerate");
+        QVERIFY(!QFile::exists(never));
     }
 
     // -o is checked before anything is computed: a FIFO (opening it would block), a folder, a device or the

@@ -17,6 +17,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QCompleter>
+#include <QDialogButtonBox>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -691,6 +692,27 @@ private slots:
         QVERIFY(dialog.findChild<QPlainTextEdit*>("accelerate_config.yaml"));
         dialog.setTarget(ExportTarget::DeepSpeedJson);
         QCOMPARE(tabs->count(), 1);
+    }
+
+    // A plan the launcher's reader cannot run: the dialog says why and offers no Save; a Trainer bundle has no
+    // Accelerate YAML to offer.
+    void exportDialogRefusesWhatTheReaderCannotRun()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        Answers answers = w.document()->project().answers;
+        answers.set("software.launcher", "hf-trainer");
+        answers.set("pipeline.stages", 2);
+        ExportDialog dialog(w.document()->plan().config, answers);
+        auto* target = dialog.findChild<QComboBox*>("exportTarget");
+        QCOMPARE(target->findData(int(ExportTarget::AccelerateYaml)), -1);
+        dialog.setTarget(ExportTarget::Bundle);
+        auto* save = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save);
+        QVERIFY(!save->isEnabled());
+        QVERIFY(dialog.findChild<QPlainTextEdit*>("exportRefusal")->toPlainText().contains("PipelineModule"));
+        dialog.setTarget(ExportTarget::DeepSpeedJson);
+        QVERIFY(save->isEnabled());
+        QVERIFY(!dialog.findChild<QPlainTextEdit*>("exportRefusal"));
     }
 
     void exportWritesTheConfig()

@@ -328,8 +328,10 @@ private slots:
                 QTest::newRow(qPrintable("deepspeed-json " + tag))
                     << "deepspeed-json" << l << nodes << QStringList{"ds_config.json"};
                 QTest::newRow(qPrintable("hf-json " + tag)) << "hf-json" << l << nodes << QStringList{"ds_config.json"};
+                // Only an Accelerate bundle reads accelerate_config.yaml: for the others it is refused (exportRefusal).
                 QTest::newRow(qPrintable("accelerate-yaml " + tag))
-                    << "accelerate-yaml" << l << nodes << QStringList{"accelerate_config.yaml"};
+                    << "accelerate-yaml" << l << nodes
+                    << (l == "accelerate" ? QStringList{"accelerate_config.yaml"} : QStringList{});
             }
         // launch.sh names a hostfile only for the deepspeed launcher (also under the Trainer) on several nodes.
         QTest::newRow("launch deepspeed 1") << "launch"
@@ -498,10 +500,15 @@ private slots:
             << "hf-trainer" << QStringList{"/optimizer/params/lr"};
         QTest::newRow("warmup_max_lr, no optimizer") << R"({"scheduler": {"params": {"warmup_max_lr": 5e-4}}})"
                                                      << "hf-trainer" << QStringList{"/scheduler/params/warmup_max_lr"};
-        // train_batch_size is computed from the micro-batch, so it needs one.
+        // train_batch_size is computed from the micro-batch, so it needs one (60 = 2 x 8 x m has no whole m, so the
+        // export cannot write one; hfFormMeetsItsReader has the case where it can).
         QTest::newRow("train_batch_size without micro-batch")
-            << R"({"train_batch_size": 64, "gradient_accumulation_steps": 2})"
+            << R"({"train_batch_size": 60, "gradient_accumulation_steps": 2})"
             << "hf-trainer" << QStringList{"/gradient_accumulation_steps"};
+        QTest::newRow("placeholder micro-batch")
+            << R"({"train_batch_size": 64, "train_micro_batch_size_per_gpu": "<mb>",
+                                                       "optimizer": {"params": {"lr": "{{lr}}"}}})"
+            << "hf-trainer" << QStringList{};
         QTest::newRow("three betas") << R"({"optimizer": {"params": {"betas": [0.9, 0.99, 0.999]}}})"
                                      << "hf-trainer" << QStringList{};
         QTest::newRow("stage as a string") << R"({"zero_optimization": {"stage": "3", "reduce_bucket_size": 100}})"
@@ -514,7 +521,8 @@ private slots:
                                                << "hf-trainer" << QStringList{};
         // An "auto" the user already had where no filler fills it is kept as it was.
         QTest::newRow("foreign auto kept")
-            << R"({"zero_optimization": {"stage": 3, "stage3_max_live_parameters": "auto"}})"
+            << R"({"zero_optimization": {"stage": 3, "stage3_max_live_parameters": "auto",
+                                         "stage3_gather_16bit_weights_on_model_save": true}})"
             << "hf-trainer" << QStringList{"/zero_optimization/stage3_max_live_parameters"};
         QTest::newRow("not an object") << R"([1, 2])"
                                        << "hf-trainer" << QStringList{};
@@ -533,6 +541,8 @@ private slots:
         oj restored = out;
         for (const auto& p : want)
             restored.at(oj::json_pointer(p)) = original.at(oj::json_pointer(p));
+        if (original.is_object() && !original.contains("zero_optimization"))
+            restored.erase("zero_optimization"); // what the HF readers need besides (hfFormMeetsItsReader)
         QVERIFY(restored == original);
     }
 
@@ -843,18 +853,20 @@ private slots:
         QTest::addColumn<QStringList>("flags");    // what launch.sh passes the Trainer for them
         // The wizard writes only lr: the Trainer's --adam_beta1/2, --adam_epsilon and --weight_decay would be ignored
         // without the other three keys; their values are DeepSpeed's Adam defaults (= TrainingArguments' defaults).
-        QTest::newRow("AdamW, Trainer") << "AdamW" << "hf-trainer" << QStringList{"lr", "betas", "eps", "weight_decay"}
+        QTest::newRow("AdamW, Trainer") << "AdamW"
+                                        << "hf-trainer" << QStringList{"lr", "betas", "eps", "weight_decay"}
                                         << QStringList{"--learning_rate 0.0003", "--adam_beta1 0.9",
                                                        "--adam_beta2 0.999", "--adam_epsilon 1e-08",
                                                        "--weight_decay 0.0"};
-        QTest::newRow("Adam, Trainer") << "Adam" << "hf-trainer" << QStringList{"lr", "betas", "eps", "weight_decay"}
+        QTest::newRow("Adam, Trainer") << "Adam"
+                                       << "hf-trainer" << QStringList{"lr", "betas", "eps", "weight_decay"}
                                        << QStringList{"--weight_decay 0.0"};
         // Accelerate's DummyOptim takes lr and weight_decay only.
-        QTest::newRow("AdamW, Accelerate") << "AdamW" << "accelerate" << QStringList{"lr", "weight_decay"}
-                                           << QStringList{};
+        QTest::newRow("AdamW, Accelerate") << "AdamW"
+                                           << "accelerate" << QStringList{"lr", "weight_decay"} << QStringList{};
         // Other optimizers' defaults differ (Lion's betas are (0.9, 0.99)): nothing is added for them.
-        QTest::newRow("Lion, Trainer") << "Lion" << "hf-trainer" << QStringList{"lr"}
-                                       << QStringList{"--learning_rate 0.0003"};
+        QTest::newRow("Lion, Trainer") << "Lion"
+                                       << "hf-trainer" << QStringList{"lr"} << QStringList{"--learning_rate 0.0003"};
     }
     void hfFormGivesTheFillerEveryOptimizerField()
     {
@@ -886,14 +898,13 @@ private slots:
         QTest::addColumn<QStringList>("present");
         QTest::addColumn<QStringList>("absent");
         const QString flag = QStringLiteral("  --gradient_checkpointing \\\n");
-        QTest::newRow("Trainer, checkpointing")
-            << "hf-trainer" << 1 << "flash"
-            << QStringList{flag, "  --bf16 \\\n", "  --deepspeed ds_config.json\n",
-                           "attn_implementation=\"flash_attention_2\""}
-            << QStringList{"whether this plan checkpoints"};
-        QTest::newRow("Trainer, no checkpointing") << "hf-trainer" << 0 << "sdpa"
-                                                   << QStringList{"attn_implementation=\"sdpa\""}
-                                                   << QStringList{"--gradient_checkpointing", "FILL IN: the plan only"};
+        QTest::newRow("Trainer, checkpointing") << "hf-trainer" << 1 << "flash"
+                                                << QStringList{flag, "  --bf16 \\\n", "  --deepspeed ds_config.json\n",
+                                                               "attn_implementation=\"flash_attention_2\""}
+                                                << QStringList{"whether this plan checkpoints"};
+        QTest::newRow("Trainer, no checkpointing")
+            << "hf-trainer" << 0 << "sdpa" << QStringList{"attn_implementation=\"sdpa\""}
+            << QStringList{"--gradient_checkpointing", "FILL IN: the plan only"};
         QTest::newRow("Trainer, not known")
             << "hf-trainer" << -1 << ""
             << QStringList{"# FILL IN: the wizard does not know whether this plan checkpoints activations; add\n"
@@ -905,9 +916,9 @@ private slots:
             << QStringList{"# FILL IN: the plan only fits with activation checkpointing",
                            "model.gradient_checkpointing_enable()", "attn_implementation=\"eager\""}
             << QStringList{flag};
-        QTest::newRow("accelerate, checkpointing") << "accelerate" << 1 << "sdpa"
-                                                   << QStringList{"# FILL IN: the plan only fits with activation"}
-                                                   << QStringList{flag};
+        QTest::newRow("accelerate, checkpointing")
+            << "accelerate" << 1 << "sdpa" << QStringList{"# FILL IN: the plan only fits with activation"}
+            << QStringList{flag};
     }
     void launchCarriesWhatThePlanReliesOn()
     {
@@ -952,6 +963,159 @@ private slots:
         QVERIFY(configInForm(config, answers, ConfigForm::Strict) == config);
         QVERIFY(!autoPointers(configInForm(config, answers, ConfigForm::HfAuto)).empty());
         QVERIFY(autoPointers(configInForm(config, answers, ConfigForm::Strict)).empty());
+    }
+
+    // What the Hugging Face readers need beyond "auto" (issue 23): a ZeRO block, weights save_model() can write at
+    // ZeRO-3, the batch keys the file implies, the GPU count the file implies, no placeholder as a flag's value.
+    void hfFormMeetsItsReader_data()
+    {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("launcher");
+        QTest::addColumn<QString>("pointer"); // in ds_config.json
+        QTest::addColumn<QString>("value");   // JSON; "absent" for none
+        QTest::addColumn<QString>("launch");  // a line launch.sh holds ("" for no check)
+        // DeepSpeedPlugin: "Please specify the ZeRO optimization config"; stage 0 is DeepSpeed's default.
+        QTest::newRow("zero block added") << R"({"train_batch_size": 16, "train_micro_batch_size_per_gpu": 2})"
+                                          << "hf-trainer"
+                                          << "/zero_optimization"
+                                          << R"({"stage": 0})"
+                                          << "";
+        QTest::newRow("zero block kept, strict") << R"({"train_batch_size": 16})"
+                                                 << "deepspeed"
+                                                 << "/zero_optimization"
+                                                 << "absent"
+                                                 << "";
+        // Both readers fill an absent or "auto" gather with false: save_model() then writes no weights.
+        for (const QString l : {"hf-trainer", "accelerate"}) {
+            QTest::newRow(qPrintable("ZeRO-3 gathers, " + l))
+                << R"({"zero_optimization": {"stage": 3}})" << l
+                << "/zero_optimization/stage3_gather_16bit_weights_on_model_save"
+                << "true"
+                << "";
+            QTest::newRow(qPrintable("ZeRO-3 auto gathers, " + l))
+                << R"({"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": "auto"}})" << l
+                << "/zero_optimization/stage3_gather_16bit_weights_on_model_save"
+                << "true"
+                << "";
+        }
+        QTest::newRow("ZeRO-3 unprefixed spelling")
+            << R"({"zero_optimization": {"stage": 3, "gather_16bit_weights_on_model_save": "auto"}})"
+            << "hf-trainer"
+            << "/zero_optimization/gather_16bit_weights_on_model_save"
+            << "true"
+            << "";
+        QTest::newRow("ZeRO-3 false kept, and said")
+            << R"({"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": false}})"
+            << "hf-trainer"
+            << "/zero_optimization/stage3_gather_16bit_weights_on_model_save"
+            << "false"
+            << "# Save a checkpoint and run zero_to_fp32.py on it (it needs the fp32 weights in host RAM), or set it "
+               "true.";
+        QTest::newRow("ZeRO-2 no gather") << R"({"zero_optimization": {"stage": 2}})"
+                                          << "hf-trainer"
+                                          << "/zero_optimization/stage3_gather_16bit_weights_on_model_save"
+                                          << "absent"
+                                          << "";
+        // train_batch_size without a micro-batch: the Trainer would use 8. 64 on 8 GPUs: 8 = 64 / (1 x 8).
+        QTest::newRow("micro-batch derived") << R"({"train_batch_size": 64, "zero_optimization": {"stage": 1}})"
+                                             << "hf-trainer"
+                                             << "/train_micro_batch_size_per_gpu"
+                                             << R"("auto")"
+                                             << "  --per_device_train_batch_size 8 \\";
+        QTest::newRow("accumulation derived")
+            << R"({"train_batch_size": 64, "train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 1}})"
+            << "hf-trainer"
+            << "/gradient_accumulation_steps"
+            << R"("auto")"
+            << "  --gradient_accumulation_steps 4 \\";
+        // The GPU count follows the file: 32 = 4 x 2 x 4 GPUs; 96 = 2 x 3 x 16 GPUs, on 2 nodes of 8.
+        QTest::newRow("4 GPUs from the file") << R"({"train_batch_size": 32, "train_micro_batch_size_per_gpu": 4,
+                                                   "gradient_accumulation_steps": 2, "zero_optimization": {"stage": 1}})"
+                                              << "hf-trainer"
+                                              << "/train_batch_size"
+                                              << R"("auto")"
+                                              << "deepspeed --num_gpus 4 \\";
+        QTest::newRow("16 GPUs from the file") << R"({"train_batch_size": 96, "train_micro_batch_size_per_gpu": 2,
+                                                    "gradient_accumulation_steps": 3, "zero_optimization": {"stage": 1}})"
+                                               << "deepspeed"
+                                               << "/train_batch_size"
+                                               << "96"
+                                               << "deepspeed --hostfile hostfile --num_nodes 2 --num_gpus 8 \\";
+        QTest::newRow("1 GPU from the file") << R"({"train_batch_size": 1, "zero_optimization": {"stage": 1}})"
+                                             << "hf-trainer"
+                                             << "/train_micro_batch_size_per_gpu"
+                                             << R"("auto")"
+                                             << "deepspeed --num_gpus 1 \\";
+        // Placeholders stay in the file (the linter reports them), never reach a flag.
+        QTest::newRow("placeholder lr") << R"({"optimizer": {"type": "AdamW", "params": {"lr": "<lr>"}},
+                                             "zero_optimization": {"stage": 1}})"
+                                        << "hf-trainer"
+                                        << "/optimizer/params/lr"
+                                        << R"("<lr>")"
+                                        << "";
+        // "auto" already in the file: launch.sh has no value for the flag, and says so (a re-imported HF export).
+        QTest::newRow("auto without a value") << R"({"train_micro_batch_size_per_gpu": "auto",
+                                                    "zero_optimization": {"stage": 1}})"
+                                              << "hf-trainer"
+                                              << "/train_micro_batch_size_per_gpu"
+                                              << R"("auto")"
+                                              << "#   /train_micro_batch_size_per_gpu <- per_device_train_batch_size "
+                                                 "[FILL IN: your config said \"auto\"; the wizard does not know the "
+                                                 "value]";
+    }
+    void hfFormMeetsItsReader()
+    {
+        QFETCH(QString, config);
+        QFETCH(QString, launcher);
+        QFETCH(QString, pointer);
+        QFETCH(QString, value);
+        QFETCH(QString, launch);
+        const auto files = exportFiles(oj::parse(config.toStdString()), answersFrom({"software.launcher=" + launcher}),
+                                       ExportTarget::Bundle);
+        const oj out = oj::parse(contentOf(files, "ds_config.json"));
+        const oj::json_pointer p(pointer.toStdString());
+        if (value == "absent")
+            QVERIFY2(!out.contains(p), out.dump().c_str());
+        else
+            JSON_COMPARE(out.value(p, oj()), oj::parse(value.toStdString()));
+        const QString script = q(contentOf(files, "launch.sh"));
+        QVERIFY2(launch.isEmpty() || script.split('\n').contains(launch), qPrintable(script));
+        QVERIFY2(!script.contains("<lr>"), qPrintable(script));
+    }
+
+    // What the bundle cannot be, and why (exportRefusal): the readers of a pipeline plan, an Accelerate YAML for
+    // another launcher.
+    void refusals_data()
+    {
+        QTest::addColumn<QStringList>("answers");
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("says"); // "" when exported
+        for (const QString t : {"hf-json", "launch", "bundle"}) {
+            QTest::newRow(qPrintable("pipeline, Trainer, " + t))
+                << QStringList{"software.launcher=hf-trainer", "pipeline.stages=2"} << t << "PipelineModule";
+            QTest::newRow(qPrintable("pipeline, Accelerate, " + t))
+                << QStringList{"software.launcher=accelerate", "pipeline.stages=4"} << t << "4 times the plan's batch";
+            QTest::newRow(qPrintable("pipeline, DeepSpeed, " + t))
+                << QStringList{"software.launcher=deepspeed", "pipeline.stages=2"} << t << "";
+        }
+        QTest::newRow("pipeline, Trainer, strict JSON")
+            << QStringList{"software.launcher=hf-trainer", "pipeline.stages=2"} << "deepspeed-json"
+            << "";
+        QTest::newRow("Trainer, Accelerate YAML") << QStringList{"software.launcher=hf-trainer"} << "accelerate-yaml"
+                                                  << "software.launcher = accelerate";
+        QTest::newRow("Accelerate, Accelerate YAML") << QStringList{"software.launcher=accelerate"} << "accelerate-yaml"
+                                                     << "";
+    }
+    void refusals()
+    {
+        QFETCH(QStringList, answers);
+        QFETCH(QString, target);
+        QFETCH(QString, says);
+        const Answers a = answersFrom(answers);
+        const ExportTarget t = *exportTargetFromName(target.toStdString());
+        const std::string why = exportRefusal(a, t);
+        QVERIFY2(says.isEmpty() ? why.empty() : q(why).contains(says), why.c_str());
+        QCOMPARE(exportFiles(zero2Config(), a, t).empty(), !says.isEmpty());
     }
 
     void shellQuoteWords_data()

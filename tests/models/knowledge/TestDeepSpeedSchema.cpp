@@ -195,7 +195,12 @@ private slots:
         QVERIFY(!s.launcherFillsAuto("/train_batch_size", "deepspeed"));
         QVERIFY(!s.launcherFillsAuto("/zero_optimization/sub_group_size", "hf-trainer"));
         QVERIFY(s.launcherFillsAuto("/zero_optimization/stage3_gather_16bit_weights_on_model_save", "accelerate"));
-        QVERIFY(!s.launcherFillsAuto("/zero_optimization/stage3_gather_16bit_weights_on_model_save", "hf-trainer"));
+        // The Trainer's TrainingArguments builds Accelerate's DeepSpeedPlugin, which fills the ZeRO keys too.
+        QVERIFY(s.launcherFillsAuto("/zero_optimization/stage3_gather_16bit_weights_on_model_save", "hf-trainer"));
+        // Accelerate has no kwarg for the Adam betas and eps (only the Trainer fills them).
+        QVERIFY(s.launcherFillsAuto("/optimizer/params/betas", "hf-trainer"));
+        QVERIFY(!s.launcherFillsAuto("/optimizer/params/betas", "accelerate"));
+        QVERIFY(!s.launcherFillsAuto("/optimizer/params/eps", "accelerate"));
     }
 
     void malformedSchemaIsRefused()

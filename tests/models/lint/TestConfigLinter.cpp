@@ -765,12 +765,65 @@ private slots:
                                                  << "/fp16/enabled"
                                                  << "info"
                                                  << "fills it in";
-        QTest::newRow("sub_group_size auto") << R"({"zero_optimization": {"stage": 3, "sub_group_size": "auto"}})"
-                                             << "software.launcher=hf-trainer"
-                                             << "auto-in-strict-block"
-                                             << "/zero_optimization/sub_group_size"
-                                             << "warning"
-                                             << "does not fill";
+        // Under the Trainer or Accelerate an "auto" neither fills stops accelerator.prepare() (fill_match raises),
+        // before DeepSpeed could drop it; without an HF launcher DeepSpeed's pydantic drops it silently.
+        QTest::newRow("sub_group_size auto, Trainer")
+            << R"({"zero_optimization": {"stage": 3, "sub_group_size": "auto"}})"
+            << "software.launcher=hf-trainer"
+            << "auto-value"
+            << "/zero_optimization/sub_group_size"
+            << "error"
+            << "not found in kwargs";
+        QTest::newRow("betas auto, Accelerate") << R"({"optimizer": {"type": "AdamW", "params": {"betas": "auto"}}})"
+                                                << "software.launcher=accelerate"
+                                                << "auto-value"
+                                                << "/optimizer/params/betas"
+                                                << "error"
+                                                << "not found in kwargs";
+        QTest::newRow("train_batch_size auto without a micro-batch, Accelerate") << R"({"train_batch_size": "auto"})"
+                                                                                 << "software.launcher=accelerate"
+                                                                                 << "auto-value"
+                                                                                 << "/train_batch_size"
+                                                                                 << "error"
+                                                                                 << "does not fill";
+        QTest::newRow("sub_group_size auto, DeepSpeed")
+            << R"({"zero_optimization": {"stage": 3, "sub_group_size": "auto"}})"
+            << "software.launcher=deepspeed"
+            << "auto-in-strict-block"
+            << "/zero_optimization/sub_group_size"
+            << "warning"
+            << "silently drops";
+        QTest::newRow("no zero block, Trainer") << R"({"train_batch_size": 8})"
+                                                << "software.launcher=hf-trainer"
+                                                << "hf-zero-block-missing"
+                                                << ""
+                                                << "error"
+                                                << "Please specify the ZeRO optimization config";
+        QTest::newRow("no zero block, DeepSpeed") << R"({"train_batch_size": 8})"
+                                                  << "software.launcher=deepspeed"
+                                                  << "hf-zero-block-missing"
+                                                  << ""
+                                                  << "absent"
+                                                  << "";
+        QTest::newRow("pipeline under the Trainer") << R"({"zero_optimization": {"stage": 1}})"
+                                                    << "software.launcher=hf-trainer;pipeline.stages=2"
+                                                    << "pipeline-needs-deepspeed-launcher"
+                                                    << ""
+                                                    << "error"
+                                                    << "2 times the plan's batch";
+        QTest::newRow("pipeline under DeepSpeed") << R"({"zero_optimization": {"stage": 1}})"
+                                                  << "software.launcher=deepspeed;pipeline.stages=2"
+                                                  << "pipeline-needs-deepspeed-launcher"
+                                                  << ""
+                                                  << "absent"
+                                                  << "";
+        QTest::newRow("ZeRO-3 save off, Accelerate")
+            << R"({"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": false}})"
+            << "software.launcher=accelerate"
+            << "zero3-save-not-gathered"
+            << "/zero_optimization/stage3_gather_16bit_weights_on_model_save"
+            << "warning"
+            << "zero_to_fp32.py";
         // zenflow.select_interval defaults to "auto" itself: dropping "auto" changes nothing.
         QTest::newRow("zenflow auto is its default")
             << R"({"zero_optimization": {"stage": 2, "zenflow": {"select_interval": "auto"}}})"

@@ -93,7 +93,8 @@ private slots:
         QStringList problems;
         const std::vector<Verdict> verdicts = readVerdicts(problems);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
-        QVERIFY2(verdicts.size() >= 150, qPrintable(QString("only %1 verdicts in %2").arg(verdicts.size()).arg(verdictDir())));
+        QVERIFY2(verdicts.size() >= 150,
+                 qPrintable(QString("only %1 verdicts in %2").arg(verdicts.size()).arg(verdictDir())));
 
         int agree = 0, rejected = 0, trainerFilled = 0;
         std::map<std::string, std::pair<int, int>> perFile; // file -> (configs, agree)
@@ -105,7 +106,11 @@ private slots:
             std::string errors;
             bool warmupWarning = false;
             for (const LintFinding& f : findings) {
-                if (f.level == LintLevel::Error)
+                // What the Hugging Face readers refuse before DeepSpeed reads the config (accelerator.prepare, the
+                // DeepSpeedPlugin, no pipeline engine) is not the oracle's to judge: it runs DeepSpeed alone.
+                const bool hfReader = f.code == "hf-zero-block-missing" || f.code == "pipeline-needs-deepspeed-launcher"
+                    || f.source == std::optional<std::string>("accelerate-auto-kwargs");
+                if (f.level == LintLevel::Error && !hfReader)
                     errors += (errors.empty() ? "" : ", ") + f.code + " " + f.path;
                 warmupWarning = warmupWarning || f.code == "hf-warmup-auto";
             }
@@ -122,10 +127,10 @@ private slots:
                 ++perFile[v.file].second;
             }
             if (!ok)
-                disagreements << QString::fromStdString(v.file + " " + v.id + " (" + v.source + "): DeepSpeed "
-                                                        + (v.accepted ? "accepts, lint errors: " + errors
-                                                                      : "rejects (" + v.error.substr(0, 160)
-                                                                            + "), no lint error"));
+                disagreements << QString::fromStdString(
+                    v.file + " " + v.id + " (" + v.source + "): DeepSpeed "
+                    + (v.accepted ? "accepts, lint errors: " + errors
+                                  : "rejects (" + v.error.substr(0, 160) + "), no lint error"));
         }
         qInfo("%zu configs (%d rejected by DeepSpeed), %d agree; %d of the rejections are the Trainer's warmup "
               "\"auto\" filled with 0, a warning naming --warmup_steps",

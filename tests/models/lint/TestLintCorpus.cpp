@@ -324,8 +324,9 @@ private slots:
             << "lamb-needs-dynamic-loss-scale"
             << "/fp16/loss_scale"
             << "absent";
-        // 15. Accelerate ZeRO-3 template: stage3_gather_16bit_weights_on_model_save "auto" is filled by Accelerate
-        //     (DeepSpeedPlugin fill_match) but not by the Trainer, where pydantic drops it to False.
+        // 15. Accelerate ZeRO-3 template: stage3_gather_16bit_weights_on_model_save "auto" is filled by the
+        //     DeepSpeedPlugin (fill_match, accelerate utils/dataclasses.py L1279-L1296), also the one the Trainer's
+        //     TrainingArguments builds, with zero3_save_16bit_model: false unless `accelerate config` set it.
         const QString accelerateZ3 =
             "huggingface__accelerate__examples__deepspeed_config_templates__zero_stage3_offload_config.json";
         QTest::newRow("16-bit save auto, Accelerate") << accelerateZ3 << "software.launcher=accelerate"
@@ -333,9 +334,14 @@ private slots:
                                                       << "/zero_optimization/stage3_gather_16bit_weights_on_model_save"
                                                       << "info";
         QTest::newRow("16-bit save auto, Trainer") << accelerateZ3 << "software.launcher=hf-trainer"
-                                                   << "auto-in-strict-block"
+                                                   << "auto-value"
                                                    << "/zero_optimization/stage3_gather_16bit_weights_on_model_save"
-                                                   << "warning";
+                                                   << "info";
+        QTest::newRow("16-bit save auto saves nothing")
+            << accelerateZ3 << "software.launcher=hf-trainer"
+            << "zero3-save-not-gathered"
+            << "/zero_optimization/stage3_gather_16bit_weights_on_model_save"
+            << "warning";
         // 16. axolotl ZeRO-3: unprefixed field names accepted by populate_by_name (§2.6).
         QTest::newRow("axolotl unprefixed")
             << "axolotl-ai-cloud__axolotl__deepspeed_configs__zero3_bf16_cpuoffload_all.json"
