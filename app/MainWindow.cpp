@@ -550,10 +550,12 @@ void MainWindow::copyConfig()
 
 bool MainWindow::applyMemoryStep(int index)
 {
-    if (index < 0)
+    const Plan& plan = m_document->plan();
+    if (index < 0 || !plan.failedRun)
         return false;
     return applyWithPreview(
-        previewRemedy(m_document->project().answers, m_document->plan().remedies, static_cast<std::size_t>(index)), {});
+        previewRemedy(m_document->project().answers, *plan.failedRun, plan.remedies, static_cast<std::size_t>(index)),
+        {});
 }
 
 bool MainWindow::applySuggestion(const std::string& pointer)

@@ -195,11 +195,11 @@ std::vector<DerivedInput> derivedInputs(const Plan& plan, const Answers& answers
     return out;
 }
 
-std::vector<std::string> inputsNotAsked(const Answers& answers, const std::string& step)
+std::vector<std::string> inputsNotAsked(const Plan& plan, const Answers& answers, const std::string& step)
 {
     if (step != "memory")
         return {};
-    return memory::ranSetupFrom(answers).notAsked;
+    return memory::ranSetupFrom(answers, memory::configSetup(plan.job, plan.zero ? &*plan.zero : nullptr)).notAsked;
 }
 
 std::string batchChangeNote(const nlohmann::ordered_json& before, const nlohmann::ordered_json& after,

@@ -104,8 +104,9 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
     PipelineAdvice pipeline = advisePipeline(plan.job, zero, answers, partitioning);
     plan.workflows.push_back(std::move(pipeline.advice));
     plan.pipeline = std::move(pipeline.stages);
-    MemoryAdvice memory = adviseMemory(plan.job, source); // the setup the user ran (memory.ran_*), not the ZeRO pick
+    MemoryAdvice memory = adviseMemory(plan.job, zero, source); // the run that failed (memory.ran_*, else the config)
     plan.workflows.push_back(std::move(memory.advice));
+    plan.failedRun = std::move(memory.failedRun);
     plan.remedies = std::move(memory.remedies);
     plan.workflows.push_back(adviseNvme(plan.job, answers));
     plan.workflows.push_back(adviseOnebit(plan.job, zero, answers));

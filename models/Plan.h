@@ -23,18 +23,19 @@ namespace dsw {
 // The typed members are what the pages and views read; each workflow's Advice explains them, and its `details` are
 // written for `recommend --format json` only.
 struct Plan {
-    Job job;                                  // the answers resolved once
-    std::optional<ZeroDecision> zero;         // the ZeRO page's decision; none when the job cannot be sized
-    PipelineStages pipeline;                  // the pipeline page's stages (no parts without a pipeline plan)
-    std::vector<memory::Remedy> remedies;     // the out-of-memory page's changes, in order
-    std::vector<Advice> workflows;            // in the order of workflowIds()
-    nlohmann::ordered_json config;            // the composed ds_config
-    std::vector<Finding> findings;            // between workflows
-    std::vector<std::string> inputErrors;     // answers that do not validate
-    std::string basis;                        // "Based on DeepSpeed 0.19.5's documentation and code; ..."
-    std::vector<Suggestion> suggestions;      // for an imported config: what the wizard would change
-    std::vector<std::string> suggestionsNeed; // for an imported config: inputs the suggestions wait for (ids)
-    std::vector<LintFinding> lint;            // the linter on `config` (with lines of its 2-space dump)
+    Job job;                                    // the answers resolved once
+    std::optional<ZeroDecision> zero;           // the ZeRO page's decision; none when the job cannot be sized
+    PipelineStages pipeline;                    // the pipeline page's stages (no parts without a pipeline plan)
+    std::optional<memory::FailedRun> failedRun; // the out-of-memory page's run, once a message is read
+    std::vector<memory::Remedy> remedies;       // the out-of-memory page's changes, each alone on failedRun
+    std::vector<Advice> workflows;              // in the order of workflowIds()
+    nlohmann::ordered_json config;              // the composed ds_config
+    std::vector<Finding> findings;              // between workflows
+    std::vector<std::string> inputErrors;       // answers that do not validate
+    std::string basis;                          // "Based on DeepSpeed 0.19.5's documentation and code; ..."
+    std::vector<Suggestion> suggestions;        // for an imported config: what the wizard would change
+    std::vector<std::string> suggestionsNeed;   // for an imported config: inputs the suggestions wait for (ids)
+    std::vector<LintFinding> lint;              // the linter on `config` (with lines of its 2-space dump)
 
     const Advice* find(const std::string& workflow) const;
 };

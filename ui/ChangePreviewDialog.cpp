@@ -18,7 +18,8 @@ QString shown(const std::string& id, const nlohmann::json& value, const Answers&
     const InputSpec* spec = InputRegistry::instance().find(id);
     if (value.is_null() || !spec)
         return value.is_null() ? ChangePreviewDialog::tr("(default)") : boundedForDisplay(value.dump());
-    return boundedForDisplay(displayValue(*spec, value)) + (answers.has(id) ? QString() : ChangePreviewDialog::tr(" (default)"));
+    return boundedForDisplay(displayValue(*spec, value))
+        + (answers.has(id) ? QString() : ChangePreviewDialog::tr(" (default)"));
 }
 
 QString figures(const PlanFigures& f)
@@ -53,7 +54,10 @@ QString ChangePreviewDialog::describe(const ChangePreview& p, const Answers& ans
     }
     if (p.edits.empty() && p.cannotApply.empty())
         lines << tr("No answer changes.");
-    lines << tr("Before: %1").arg(figures(p.before)) << tr("After: %1").arg(figures(p.after));
+    if (p.againstFailedRun) // an out-of-memory step: against the run that failed, not the ZeRO page's plan
+        lines << tr("Failed run: %1").arg(figures(p.before)) << tr("With this step alone: %1").arg(figures(p.after));
+    else
+        lines << tr("Before: %1").arg(figures(p.before)) << tr("After: %1").arg(figures(p.after));
     if (p.before.sized && p.after.sized) {
         const double gib = static_cast<double>(p.after.gpuBytes - p.before.gpuBytes) / 1073741824.0;
         lines << tr("Change: %1%2 GiB per GPU, %3%4 s per step (the step model's prediction, not a measurement)")

@@ -9,7 +9,8 @@ class QPushButton;
 namespace dsw {
 
 // Shown before an Apply from the plan: the answers it sets (old → new, by label) and the ZeRO page's chosen plan
-// before and after, memory per GPU and time per step from the step model. Apply is disabled when nothing applies.
+// before and after (for an out-of-memory step, the failed run without and with it), memory per GPU and time per step
+// from the step model. Apply is disabled when nothing applies.
 class ChangePreviewDialog : public QDialog {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ChangePreviewDialog)

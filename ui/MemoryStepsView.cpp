@@ -24,7 +24,8 @@ void MemoryStepsView::showSteps(const std::vector<memory::Remedy>& steps)
     std::string shown; // what the rows show: an unchanged list keeps its widgets
     for (const memory::Remedy& s : steps)
         shown += s.change + '\x1f' + s.tradeoff + '\x1f' + std::to_string(s.saving.value_or(-1)) + '\x1f'
-            + std::to_string(s.gpuAfter.value_or(-1)) + '\x1e';
+            + std::to_string(s.gpuAfter().value_or(-1)) + '\x1f' + std::to_string(s.after ? s.after->time.total : -1)
+            + '\x1e';
     if (shown == m_shown)
         return;
     m_shown = std::move(shown);
@@ -34,8 +35,9 @@ void MemoryStepsView::showSteps(const std::vector<memory::Remedy>& steps)
     }
     m_count = static_cast<int>(steps.size());
     if (m_count > 0) {
-        auto* heading =
-            new QLabel(tr("<b>Steps</b> (each builds on the ones above it; Apply shows the change first)"), this);
+        auto* heading = new QLabel(tr("<b>Steps</b> (cheapest first; each is applied alone to the failed run, and "
+                                      "Apply shows the change first)"),
+                                   this);
         heading->setWordWrap(true);
         m_rows->addWidget(heading);
     }
@@ -44,8 +46,10 @@ void MemoryStepsView::showSteps(const std::vector<memory::Remedy>& steps)
         QString text = tr("%1. %2").arg(i + 1).arg(boundedForDisplay(withInputLabels(s.change)));
         if (s.saving)
             text += tr(" — saves %1").arg(QString::fromStdString(formatGiB(static_cast<double>(*s.saving))));
-        if (s.gpuAfter)
-            text += tr(", %1 per GPU after").arg(QString::fromStdString(formatGiB(static_cast<double>(*s.gpuAfter))));
+        if (s.after)
+            text += tr(", %1 per GPU and %2 s per step after")
+                        .arg(QString::fromStdString(formatGiB(static_cast<double>(s.after->gpu.total))))
+                        .arg(s.after->time.total, 0, 'f', 2);
         auto* row = new QWidget(this);
         auto* layout = new QHBoxLayout(row);
         layout->setContentsMargins(0, 0, 0, 0);

@@ -10,7 +10,7 @@ class QVBoxLayout;
 namespace dsw {
 
 // The out-of-memory plan's steps on the memory page, each with its expected saving and an Apply… button that asks
-// for a preview of the change (applyRequested); the steps are the plan's (Plan::remedies).
+// for a preview of that one change on the failed run (applyRequested); the steps are the plan's (Plan::remedies).
 class MemoryStepsView : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MemoryStepsView)

@@ -84,7 +84,7 @@ WorkflowPage::WorkflowPage(const std::string& step, QWidget* parent)
 void WorkflowPage::showProject(const Project& project, const Plan& plan)
 {
     m_form->load(project.answers, derivedInputs(plan, project.answers));
-    m_form->hideNotAsked(inputsNotAsked(project.answers, m_step));
+    m_form->hideNotAsked(inputsNotAsked(plan, project.answers, m_step));
     const Advice* advice = plan.find(m_step);
     if (!advice) {
         m_headline->setText(m_step == "setup" ? tr("Answers here are shared by every workflow and asked only once.")

@@ -8,6 +8,7 @@
 #include "advise/PipelineAdvisor.h"
 #include "config/ConfigImporter.h"
 #include "config/HfModelConfig.h"
+#include "project/InputLabels.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -37,8 +38,16 @@ void ProjectDocument::setAnswer(const std::string& id, const nlohmann::json& val
 {
     const bool same = value.is_null() ? !m_project.answers.has(id)
                                       : (m_project.answers.has(id) && m_project.answers.value(id) == value);
-    if (!same)
-        m_undoStack.push(new SetAnswerCommand(this, id, value));
+    if (same)
+        return;
+    // A message pasted into an empty field freezes the failed run it describes with it (one undo step).
+    if (id == "memory.oom_message" && value.is_string())
+        if (auto edits = pasteMessageEdits(m_project.answers, value.get<std::string>()); edits.size() > 1) {
+            m_undoStack.push(
+                new ApplyChangeCommand(this, tr("Paste %1").arg(QString::fromStdString(inputLabel(id))), edits, {}));
+            return;
+        }
+    m_undoStack.push(new SetAnswerCommand(this, id, value));
 }
 
 void ProjectDocument::applyAnswer(const std::string& id, const nlohmann::json& value)

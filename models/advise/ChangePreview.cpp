@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
+#include <stdexcept>
 
 namespace dsw {
 
@@ -94,86 +96,87 @@ ChangePreview previewEdits(const Answers& answers, std::string title, std::vecto
     return p;
 }
 
-ChangePreview previewRemedy(const Answers& answers, const std::vector<memory::Remedy>& steps, std::size_t index)
+namespace {
+
+PlanFigures figuresOf(const StepPrediction& p) { return {true, p.gpu.total, p.time.total, p.fits(), p.label()}; }
+
+// The memory.ran_* answers that are not given, set to the failed run's values.
+std::vector<AnswerEdit> freezeEdits(const memory::RanSetup& ran)
 {
+    std::vector<AnswerEdit> edits;
+    for (auto& [id, value] : memory::ranAnswers(ran.setup))
+        if (std::find(ran.fromConfig.begin(), ran.fromConfig.end(), id) != ran.fromConfig.end())
+            edits.push_back({id, std::move(value)});
+    return edits;
+}
+
+} // namespace
+
+ChangePreview previewRemedy(const Answers& answers, const memory::FailedRun& failed,
+                            const std::vector<memory::Remedy>& steps, std::size_t index)
+{
+    ChangePreview p;
+    p.againstFailedRun = true;
+    p.before = p.after = figuresOf(failed.predicted);
     if (index >= steps.size()) {
-        ChangePreview p;
         p.cannotApply = "no such step";
         return p;
     }
-    const memory::RanSetup ran = memory::ranSetupFrom(answers);
-    memory::Setup s = ran.setup;
-    std::string attention, loss;
-    std::vector<std::string> notes;
-    for (std::size_t i = 0; i <= index; ++i) {
-        const memory::Remedy& step = steps[i];
-        if (step.setupAfter)
-            s = *step.setupAfter;
-        if (step.attentionAfter)
-            attention = toString(*step.attentionAfter);
-        if (step.lossAfter)
-            loss = toString(*step.lossAfter);
-        if (!step.setupAfter && !step.attentionAfter && !step.lossAfter)
-            notes.push_back("Step " + std::to_string(i + 1) + " (" + step.change
-                            + ") is not an answer: put its snippet into the config or the code by hand.");
+    const memory::Remedy& step = steps[index];
+    const std::string title = "Step " + std::to_string(index + 1) + ": " + step.change;
+    if (!step.setupAfter) {
+        p.title = title;
+        p.cannotApply = "no answer holds this change: copy its snippet by hand";
+        if (step.after)
+            p.after = figuresOf(*step.after);
+        return p;
     }
-    std::vector<AnswerEdit> edits;
-    const memory::Setup& r = ran.setup;
-    auto given = [&](const std::string& ranId) {
-        return std::find(ran.notGiven.begin(), ran.notGiven.end(), ranId) == ran.notGiven.end();
-    };
-    // The failed run stays what it was where its memory.ran_* answer followed the answer this change moves.
-    auto pin = [&](const std::string& ranId, nlohmann::json value) {
-        if (follows(answers, ranId) && given(ranId))
-            edits.push_back({ranId, std::move(value)});
-    };
-    if (s.stage != r.stage) {
-        pin("memory.ran_stage", std::to_string(r.stage));
-        push(edits, "zero.stage", std::to_string(s.stage));
-    }
-    if (s.offloadOptimizer != r.offloadOptimizer) {
-        pin("memory.ran_offload_optimizer", r.offloadOptimizer);
-        push(edits, "zero.offload_optimizer", s.offloadOptimizer);
-    }
-    if (s.offloadParam != r.offloadParam) {
-        pin("memory.ran_offload_param", r.offloadParam);
-        push(edits, "zero.offload_param", s.offloadParam);
-    }
-    if (s.checkpointing != r.checkpointing) {
-        pin("memory.ran_checkpointing", r.checkpointing ? "on" : "off");
-        push(edits, "training.activation_checkpointing", s.checkpointing ? "on" : "off");
-    }
-    if (s.micro != r.micro || s.accumulation != r.accumulation) {
-        if (!answers.has("memory.ran_micro_batch")) // it follows training.micro_batch_size
-            edits.push_back({"memory.ran_micro_batch", r.micro});
-        push(edits, "training.micro_batch_size", s.micro);
-        if (!answers.has("training.gradient_accumulation_steps")) {
-            // The failed run's accumulation is that answer's: it stays unset, and the global batch (kept the same)
-            // makes the config's accumulation follow the new micro-batch (advise/BatchKeys.h).
-            push(edits, "training.global_batch_size", batchKeys(answers).trainBatchSize);
-        } else {
-            push(edits, "training.gradient_accumulation_steps", s.accumulation);
-            notes.push_back("The diagnosis reads the failed run's gradient accumulation from the same answer: after "
-                            "Apply it sizes the failed run with "
-                            + std::to_string(s.accumulation) + ".");
-        }
-    }
-    if (!attention.empty() || !loss.empty())
-        notes.push_back("The diagnosis sizes the failed run with the kernels the answers name: after Apply it assumes "
-                        "the new kernel ran, too.");
-    if (!attention.empty())
-        push(edits, "model.attention_impl", attention);
-    if (!loss.empty())
-        push(edits, "model.loss_impl", loss);
-    const std::string& change = steps[index].change;
-    ChangePreview p =
-        previewEdits(answers, index == 0 ? "Step 1: " + change : "Steps 1–" + std::to_string(index + 1) + ": " + change,
-                     std::move(edits));
-    p.notes.insert(p.notes.begin(), notes.begin(), notes.end());
+    const memory::Setup& s = *step.setupAfter;
+    std::vector<AnswerEdit> edits = freezeEdits(failed.ran);
+    edits.insert(edits.end(),
+                 {{"zero.stage", std::to_string(s.stage)},
+                  {"zero.offload_optimizer", s.offloadOptimizer},
+                  {"zero.offload_param", s.offloadParam},
+                  {"training.activation_checkpointing", s.checkpointing ? "on" : "off"},
+                  {"training.micro_batch_size", s.micro},
+                  {"training.gradient_accumulation_steps", s.accumulation},
+                  {"model.attention_impl", std::string(toString(s.attention))},
+                  {"model.loss_impl", std::string(toString(s.loss))}});
+    // An answer whose value (its default included) is already the run's is left as it is.
+    std::erase_if(edits,
+                  [&](const AnswerEdit& e) { return !e.id.starts_with("memory.") && answers.value(e.id) == e.value; });
+    p = previewEdits(answers, title, std::move(edits));
+    p.againstFailedRun = true;
+    p.before = figuresOf(failed.predicted);
+    p.after = step.after ? figuresOf(*step.after) : p.before;
+    if (std::any_of(p.edits.begin(), p.edits.end(),
+                    [&](const AnswerEdit& e) { return !e.id.starts_with("memory.") && follows(answers, e.id); }))
+        p.notes.push_back("Answers left to the wizard are set to what the failed run had, so the ZeRO page keeps its "
+                          "setup apart from this step.");
+    if (!step.code.empty() || !step.env.empty())
+        p.notes.push_back("The answers record the change; its snippet goes into the training script or its "
+                          "environment by hand.");
     if (p.edits.empty())
-        p.cannotApply = notes.empty() ? "the answers already hold this change"
-                                      : "no answer holds this change: copy its snippet by hand";
+        p.cannotApply = "the answers already hold this change";
     return p;
+}
+
+std::vector<AnswerEdit> pasteMessageEdits(const Answers& answers, const std::string& message)
+{
+    std::vector<AnswerEdit> edits = {{"memory.oom_message", message}};
+    if (answers.text("memory.oom_message").empty() && !message.empty()) {
+        const Job job = resolveJob(answers);
+        std::optional<ZeroDecision> zero;
+        if (job.sized())
+            try {
+                zero = decideZero(job, answers);
+            } catch (const std::invalid_argument&) { // not sized: the config's defaults describe the run
+            }
+        const auto frozen =
+            freezeEdits(memory::ranSetupFrom(answers, memory::configSetup(job, zero ? &*zero : nullptr)));
+        edits.insert(edits.end(), frozen.begin(), frozen.end());
+    }
+    return edits;
 }
 
 ChangePreview previewConfigChange(const Answers& answers, const std::string& pointer, const oj& to)

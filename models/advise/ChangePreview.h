@@ -34,7 +34,9 @@ struct ChangePreview {
     std::vector<AnswerEdit> edits;  // what Apply sets, in order; empty when nothing can be applied
     std::string cannotApply;        // why there is nothing to apply (no answer holds the change), else empty
     std::vector<std::string> notes; // parts of the change that no answer holds (copy them by hand)
+    // The ZeRO page's chosen plan before and after; for an out-of-memory step, the failed run without and with it.
     PlanFigures before, after;
+    bool againstFailedRun = false;
 };
 
 PlanFigures planFigures(const Answers& answers);
@@ -43,11 +45,16 @@ Answers withEdits(Answers answers, const std::vector<AnswerEdit>& edits);
 // The preview of `edits` on `answers` (edits equal to the current answer are dropped).
 ChangePreview previewEdits(const Answers& answers, std::string title, std::vector<AnswerEdit> edits);
 
-// The out-of-memory plan's step `index` (Plan::remedies): the steps build on each other, so
-// applying step k sets the answers for steps 1..k together (what step k's saving assumes). The setup the job ran
-// (memory.ran_*) is pinned where it followed an answer the change moves, so the diagnosis still describes the
-// failed run.
-ChangePreview previewRemedy(const Answers& answers, const std::vector<memory::Remedy>& steps, std::size_t index);
+// The out-of-memory plan's step `index` alone on the failed run (Plan::failedRun): Apply sets the failed run's setup
+// with this one change (stage, offload, checkpointing, batch and kernels, so the ZeRO page does not re-plan around
+// it) and keeps memory.ran_* as they describe the failed run. The figures are the step model's for the failed run
+// without and with the step.
+ChangePreview previewRemedy(const Answers& answers, const memory::FailedRun& failed,
+                            const std::vector<memory::Remedy>& steps, std::size_t index);
+
+// Pasting an out-of-memory message into an empty field: the message, and each memory.ran_* answer that is not given
+// set to what the project's config has now (the failed run, frozen). Only the message when one was there already.
+std::vector<AnswerEdit> pasteMessageEdits(const Answers& answers, const std::string& message);
 
 // An import suggestion: `pointer` in the config set to `to`. The answer that holds that key (zero.stage for
 // /zero_optimization/stage, ...) is set with it; a key no answer holds changes nothing the step model sizes.

@@ -1,8 +1,9 @@
 // Out-of-memory diagnosis: the pasted message is parsed (OomMessage.h), the setup the job ran is asked
-// (memory.ran_*, never the ZeRO workflow's pick), the message's figures are compared with the step model's
-// prediction for it, the likely cause is named from the message's numbers, memory.phase and the prediction
-// (MemoryDiagnosis.h), and a step-by-step plan (MemoryPlan.h) lists changes with their expected savings, each at
-// most what the message says was in use, and trade-offs.
+// (memory.ran_*; what is not given is the project's config, and the window freezes it when the message is pasted),
+// the message's figures are compared with the step model's prediction for it, the likely cause is named from the
+// message's numbers, memory.phase and the prediction (MemoryDiagnosis.h), and the plan (MemoryPlan.h) lists
+// changes, each alone on the failed run, with their expected savings, each at most what the message says was in
+// use, and trade-offs.
 #include "advise/MemoryAdvisor.h"
 
 #include "advise/MemoryDiagnosis.h"
@@ -33,38 +34,28 @@ std::string gib(double bytes) { return formatGiB(bytes); }
 std::string num(std::int64_t v) { return std::to_string(v); }
 oj orNull(const std::optional<std::int64_t>& v) { return v ? oj(*v) : oj(nullptr); }
 
-// Which figures the setup answers that are not given leave unknown, and the defaults they are predicted with.
-std::string unknownFigures(const std::vector<std::string>& notGiven)
+// What the diagnosis takes the failed run to be, and where each part came from.
+Check failedRunCheck(const RanSetup& ran)
 {
-    bool states = false, acts = false;
-    std::string ids, defaults;
-    auto add = [](std::string& list, const std::string& item) {
-        if (list.find(item) == std::string::npos)
-            list += (list.empty() ? "" : ", ") + item;
-    };
-    for (const std::string& id : notGiven) {
-        add(ids, id);
-        if (id == "memory.ran_checkpointing") {
-            acts = true;
-            add(defaults, "no checkpointing");
-        } else {
-            states = true;
-            add(defaults, id == "memory.ran_stage" ? "ZeRO off" : "no offload");
-        }
-    }
-    const std::string figures = states && acts ? "the model states, buffers and activations"
-        : states                               ? "the model states and buffers (and the ZeRO and offload savings)"
-                                               : "the activations (and the checkpointing saving)";
-    return ids + " not given: " + figures + " below are predicted with DeepSpeed's and PyTorch's defaults (" + defaults
-        + ") and are unknown for the run; the message is not compared with the prediction. Set them on the memory "
-          "page (an imported config sets the ZeRO stage and offload).";
+    const std::string run =
+        "Diagnosed for the failed run as the fields below describe it: " + setupLabel(ran.setup) + ".";
+    if (ran.fromConfig.empty())
+        return {CheckLevel::Pass, "oom-failed-run", run + " Steps apply to it one at a time.", ""};
+    std::string ids;
+    for (const std::string& id : ran.fromConfig)
+        ids += (ids.empty() ? "" : ", ") + id;
+    return {CheckLevel::Warn, "oom-setup-not-given",
+            run + " " + ids
+                + " not given: taken from the project's config as it is now (the window sets them from it when the "
+                  "message is pasted, and they stay). Set them below if the run differed.",
+            ""};
 }
 
 // The message's PyTorch-allocated bytes (else reserved) against the predicted peak allocated for the setup it ran.
 void compareWithPrediction(RemedyPlanner& p, const OomReport& r, const RanSetup& ran)
 {
     const std::optional<std::int64_t> seen = r.allocated ? r.allocated : r.reserved;
-    if (!seen || *seen <= 0 || !ran.notGiven.empty())
+    if (!seen || *seen <= 0)
         return;
     const std::int64_t predicted = predict(p.job, ran.setup).memory.gpuPeakAllocated();
     if (predicted <= 0 || predicted == kSaturated)
@@ -75,14 +66,16 @@ void compareWithPrediction(RemedyPlanner& p, const OomReport& r, const RanSetup&
         return;
     char factor[16];
     std::snprintf(factor, sizeof factor, "%.1f×", ratio > 1 ? ratio : 1 / ratio);
-    p.warn("oom-model-mismatch",
-           "The message says " + gib(static_cast<double>(*seen)) + " was " + what + "; the step model predicts "
-               + gib(static_cast<double>(predicted)) + " allocated at the peak for the setup it ran ("
-               + setupLabel(ran.setup) + "), " + factor + (ratio > 1 ? " more" : " less")
-               + ". Check the memory.ran_* answers (stage, offload, checkpointing, micro-batch) and the model's; the "
-                 "savings below come from the prediction, each at most what was in use (the 1.5× threshold is the "
-                 "wizard's own).",
-           "pytorch-oom-message");
+    p.warn(
+        "oom-model-mismatch",
+        "The message says " + gib(static_cast<double>(*seen)) + " was " + what + "; the step model predicts "
+            + gib(static_cast<double>(predicted)) + " allocated at the peak for the setup it ran ("
+            + setupLabel(ran.setup) + "), " + factor + (ratio > 1 ? " more" : " less")
+            + ". Check the failed run's fields below (memory.ran_*: stage, offload, checkpointing, batch, kernels) and "
+              "the model's answers; the "
+              "savings below come from the prediction, each at most what was in use (the 1.5× threshold is the "
+              "wizard's own).",
+        "pytorch-oom-message");
 }
 
 void addMessageEstimates(Advice& adv, const OomReport& r)
@@ -142,7 +135,7 @@ void addUnique(std::vector<std::string>& ids, const std::string& id)
 }
 
 // The whole diagnosis; adviseMemory turns an input the step model rejects into a check.
-MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
+MemoryAdvice diagnose(const Job& plannedJob, const ZeroDecision* zero, const Answers& answers)
 {
     MemoryAdvice out;
     Advice& adv = out.advice;
@@ -220,13 +213,12 @@ MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
         return out;
     }
     const FailedJob job = failedJobFrom(plannedJob, answers, r.totalCapacity);
-    const RanSetup ran = ranSetupFrom(answers);
-    RemedyPlanner p{job, ran.setup, adv, {}, std::nullopt, ""};
-    const StepPrediction ranPrediction = predict(job, ran.setup);
+    const RanSetup ran = ranSetupFrom(answers, configSetup(plannedJob, zero));
+    RemedyPlanner p(job, ran.setup, adv);
+    const StepPrediction& ranPrediction = p.ranPrediction;
     adv.details["ran_setup"] = candidateJson(ranPrediction);
-    adv.details["ran_setup_not_given"] = ran.notGiven;
-    if (!ran.notGiven.empty())
-        p.warn("oom-setup-not-given", unknownFigures(ran.notGiven), "");
+    adv.details["ran_setup_from_config"] = ran.fromConfig;
+    adv.checks.push_back(failedRunCheck(ran));
     Cause cause;
     if (r.kind == OomKind::CudaOutOfMemory) {
         const double given = plannedJob.gpuCapacityBytes;
@@ -254,8 +246,7 @@ MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
         compareWithPrediction(p, r, ran);
         cause = diagnoseCuda(r, p);
         const GpuBytes& g = ranPrediction.gpu;
-        const std::string basis =
-            ran.notGiven.empty() ? "the setup it ran" : "the setup it ran, DeepSpeed's defaults where not given";
+        const std::string basis = "the setup it ran";
         adv.estimates.push_back({"Model states per GPU (" + basis + ")",
                                  static_cast<double>(addSat(g.params, g.grads, g.optimizer)), "bytes",
                                  "step model: parameters, gradients and optimizer states as DeepSpeed "
@@ -292,7 +283,7 @@ MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
                            {"saving_bytes", orNull(s.saving)},
                            {"tradeoff", s.tradeoff},
                            {"source", s.source},
-                           {"estimated_gpu_bytes_after", orNull(s.gpuAfter)}});
+                           {"estimated_gpu_bytes_after", orNull(s.gpuAfter())}});
         const std::string title = "Step " + num(static_cast<std::int64_t>(i + 1)) + ": " + s.change;
         adv.tradeoffs.push_back({title,
                                  s.tradeoff
@@ -309,6 +300,7 @@ MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
     }
     adv.details["steps"] = steps;
     adv.headline = headlineFor(r, cause, p.remedies);
+    out.failedRun = FailedRun{ran, ranPrediction};
     out.remedies = p.remedies;
     addUnique(adv.sources, cause.source);
     for (const auto& s : p.remedies)
@@ -322,10 +314,10 @@ MemoryAdvice diagnose(const Job& plannedJob, const Answers& answers)
 
 } // namespace
 
-MemoryAdvice adviseMemory(const Job& job, const Answers& answers)
+MemoryAdvice adviseMemory(const Job& job, const ZeroDecision* zero, const Answers& answers)
 {
     try {
-        return diagnose(job, answers);
+        return diagnose(job, zero, answers);
     } catch (const std::invalid_argument& e) { // answers the step model cannot size: said, not a crash
         MemoryAdvice out;
         Advice& adv = out.advice;

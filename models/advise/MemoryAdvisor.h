@@ -4,19 +4,20 @@
 #include "advise/MemoryPlan.h"
 #include "project/Answers.h"
 
+#include <optional>
 #include <vector>
 
 namespace dsw {
 
 struct MemoryAdvice {
     Advice advice;
-    std::vector<memory::Remedy>
-        remedies; // the changes in order, each building on the ones before (Apply previews them)
+    std::optional<memory::FailedRun> failedRun; // the run diagnosed, once a message is read and the job sized
+    std::vector<memory::Remedy> remedies;       // the changes, cheapest first, each alone on the failed run
 };
 
-// Out-of-memory diagnosis: the parsed message, the likely cause, and a step-by-step plan of config changes with
-// their expected savings and trade-offs, for the setup the failed job ran (memory.ran_*), sized for the plan's job
-// on the GPU the message names.
-MemoryAdvice adviseMemory(const Job& job, const Answers& answers);
+// Out-of-memory diagnosis: the parsed message, the likely cause, and the changes with their expected savings and
+// trade-offs, for the setup the failed job ran (memory.ran_*, else the project's config: the ZeRO page's `zero`),
+// sized for the plan's job on the GPU the message names.
+MemoryAdvice adviseMemory(const Job& job, const ZeroDecision* zero, const Answers& answers);
 
 } // namespace dsw

@@ -64,7 +64,9 @@ std::string setupLabel(const Setup& s)
         label += ", optimizer on " + deviceName(s.offloadOptimizer);
     if (s.offloadParam != "none")
         label += ", parameters on " + deviceName(s.offloadParam);
-    return label + ", activation checkpointing " + (s.checkpointing ? "on" : "off") + ", micro-batch " + num(s.micro);
+    return label + ", activation checkpointing " + (s.checkpointing ? "on" : "off") + ", micro-batch " + num(s.micro)
+        + " × accumulation " + num(s.accumulation) + ", " + std::string(toString(s.attention)) + " attention, "
+        + std::string(toString(s.loss)) + " loss";
 }
 
 std::string causeLabel(const std::string& id)
@@ -97,10 +99,10 @@ Cause diagnoseCuda(const OomReport& r, RemedyPlanner& p)
         gap = *r.reserved - *r.allocated;
     const bool fragmented =
         gap && *gap > 0 && (*gap > kFragmentationShare * capacity || (r.triedToAllocate && *gap >= *r.triedToAllocate));
-    const GpuBytes predicted = predict(j, p.setup).gpu;
+    const GpuBytes& predicted = p.ranPrediction.gpu;
     const std::int64_t states = addSat(predicted.params, predicted.grads, predicted.optimizer);
     const std::int64_t acts = predicted.activations;
-    const std::string estimates = "For the setup it ran (" + setupLabel(p.setup)
+    const std::string estimates = "For the setup it ran (" + setupLabel(p.ran)
         + "), the step model predicts model states of " + gib(states) + ", buffers of " + gib(predicted.buffers)
         + ", activations of " + gib(acts) + " and " + gib(predicted.other)
         + " of CUDA context, NCCL and fragmentation per GPU, " + gib(predicted.total) + " of " + gib(capacity) + ".";
@@ -121,7 +123,7 @@ Cause diagnoseCuda(const OomReport& r, RemedyPlanner& p)
                  + " per GPU before "
                    "ZeRO partitions them.",
              "zero-paper"};
-    } else if (phase == "checkpoint-save" && p.setup.stage == 3) {
+    } else if (phase == "checkpoint-save" && p.ran.stage == 3) {
         c = {"checkpoint-save-gather",
              "At stage 3, saving with stage3_gather_16bit_weights_on_model_save gathers each "
              "module's partitioned 16-bit weights on GPU 0, one module at a time (the largest: 2 × "
@@ -179,28 +181,24 @@ Cause diagnoseCuda(const OomReport& r, RemedyPlanner& p)
         } else {
             const std::int64_t whole = 2 * j.params;
             Remedy init = makeRemedy(
-                "zero-init",
-                "Build the model under deepspeed.zero.Init" + std::string(p.setup.stage < 3 ? " (stage 3)" : ""),
+                "zero-init", "Build the model under deepspeed.zero.Init" + stageChange(p.ran.stage, 3),
                 oj{{"zero_optimization", {{"stage", 3}}}}, "", kZeroInitCode,
                 "Each GPU holds only its share of the parameters from the start (2Ψ/Nd instead of 2Ψ). "
-                    + std::string(p.setup.stage < 3 ? "Stage 3 moves 1.5× the communication of stages 0–2." : ""),
+                    + std::string(p.ran.stage < 3 ? "Stage 3 moves 1.5× the communication of stages 0–2." : ""),
                 "zero-paper", whole - whole / j.dataParallel);
-            Setup atStage3 = p.setup;
+            Setup atStage3 = p.ran;
             atStage3.stage = 3;
-            init.gpuAfter = gpuTotal(j, atStage3); // the step's peak once training runs at stage 3
-            if (p.add(std::move(init)))
-                p.setup = atStage3;
+            init.setupAfter = atStage3;
+            init.after = predict(j, atStage3); // the step's peak once training runs at stage 3
+            p.add(std::move(init));
         }
         p.modelStateRemedies();
     } else if (c.id == "checkpoint-save-gather") {
         p.add(gatherOffStep(2 * j.largest));
-    } else if (c.id == "activations" || c.id == "single-allocation" || (c.id == "fragmentation" && acts >= states)) {
+    } else { // cheapest first, whatever the cause: the batch and checkpointing before ZeRO stages and offload
         p.activationRemedies();
         if (c.id != "single-allocation")
             p.modelStateRemedies();
-    } else {
-        p.modelStateRemedies();
-        p.activationRemedies();
     }
     // Only memory really held by others: the listed entries other than this process's own, and, where the message
     // gives them, total − free − this process agreeing (both above kOomSizeTolerance).
@@ -222,11 +220,11 @@ Cause diagnoseHostKill(RemedyPlanner& p)
 {
     const FailedJob& j = p.job;
     const std::string& phase = j.phase;
-    const Setup ran = p.setup; // as the job ran, before any step
+    const Setup& ran = p.ran;
     const bool offloading = ran.offloadOptimizer != "none" || ran.offloadParam != "none";
     const bool training = phase == "forward" || phase == "backward" || phase == "optimizer-step";
     const std::string ram = gib(j.cpuBytes) + " of host RAM per node (hardware.cpu_memory_gib)";
-    if (phase == "checkpoint-save" && p.setup.stage == 3) {
+    if (phase == "checkpoint-save" && ran.stage == 3) {
         p.add(gatherOffStep(2 * j.params));
         return {"host-ram-save",
                 "At stage 3, saving with stage3_gather_16bit_weights_on_model_save builds the whole 16-bit "
@@ -234,7 +232,7 @@ Cause diagnoseHostKill(RemedyPlanner& p)
                     + gib(2.0 * j.params) + ", against " + ram + ".",
                 "ds-zero3-save"};
     }
-    const std::int64_t offloadNeed = offloadHostBytes(j, p.setup);
+    const std::int64_t offloadNeed = offloadHostBytes(j, ran);
     if (offloading && (training || (phase == "unknown" && offloadNeed > j.cpuBytes))) {
         Remedy pin = makeRemedy(
             "pin-memory-off", "Turn off pinned memory for the offloaded states", nullptr, "", "",
@@ -242,23 +240,26 @@ Cause diagnoseHostKill(RemedyPlanner& p)
             "No sourced estimate of the memory it saves.",
             "ds-pin-memory");
         oj zero = oj::object();
-        if (p.setup.offloadOptimizer != "none")
+        if (ran.offloadOptimizer != "none")
             zero["offload_optimizer"] = {{"pin_memory", false}};
-        if (p.setup.offloadParam != "none")
+        if (ran.offloadParam != "none")
             zero["offload_param"] = {{"pin_memory", false}};
         pin.config = oj{{"zero_optimization", zero}};
         p.add(pin);
-        if (p.setup.offloadOptimizer == "cpu" && j.nvmeReady && j.limit.maxStage >= 3) {
-            Setup next = p.setup;
+        if (ran.offloadOptimizer == "cpu" && j.nvmeReady && j.limit.maxStage >= 3) {
+            Setup next = ran;
             next.stage = 3;
             next.offloadOptimizer = "nvme";
-            if (p.add(
-                    makeRemedy("offload-optimizer-nvme", "Offload the optimizer states to NVMe instead of host RAM",
-                               oj{{"zero_optimization", {{"stage", 3}, {"offload_optimizer", p.offloadBlock("nvme")}}}},
-                               "", "", "Slower than CPU offload, and the heavy write traffic wears the SSD.",
-                               "ds-offload-stages", offloadHostBytes(j, p.setup) - offloadHostBytes(j, next))))
-                p.setup = next;
-        } else if (p.setup.offloadOptimizer == "cpu") {
+            Remedy nvme =
+                makeRemedy("offload-optimizer-nvme",
+                           "Offload the optimizer states to NVMe instead of host RAM" + stageChange(ran.stage, 3),
+                           oj{{"zero_optimization", {{"stage", 3}, {"offload_optimizer", p.offloadBlock("nvme")}}}}, "",
+                           "", "Slower than CPU offload, and the heavy write traffic wears the SSD.",
+                           "ds-offload-stages", offloadHostBytes(j, ran) - offloadHostBytes(j, next));
+            nvme.setupAfter = next;
+            nvme.after = predict(j, next);
+            p.add(std::move(nvme));
+        } else if (ran.offloadOptimizer == "cpu") {
             p.warn("oom-nvme-unavailable",
                    "NVMe offload would move the optimizer states out of host RAM, but it needs "
                    "stage 3 and hardware.nvme = nvme with hardware.nvme_path.",
@@ -291,17 +292,14 @@ Cause diagnoseHostKill(RemedyPlanner& p)
                 + (full <= j.cpuBytes ? " By this estimate it fits; memory the estimate does not count pushed it over."
                                       : ""),
             "ds-estimators"};
-    bool zeroInit = false;
-    int bytes = 4;
+    // Each step alone on the failed run, built in fp32 without zero.Init.
     auto sixteenBit = [&] {
-        const std::int64_t count = zeroInit ? j.largest : j.params;
         p.add(makeRemedy(
             "load-16-bit", "Load the weights in 16-bit instead of fp32", nullptr, "",
             "model = AutoModelForCausalLM.from_pretrained(name, torch_dtype=torch.bfloat16, low_cpu_mem_usage=True)\n",
             "PyTorch builds models in fp32 by default (4 bytes); in 16-bit each parameter takes 2. DeepSpeed's "
             "fp32 master weights are then made from 16-bit values.",
-            "ds-memory-docs-fp32", loadHostBytes(j, count, 4) - loadHostBytes(j, count, 2)));
-        bytes = 2;
+            "ds-memory-docs-fp32", loadHostBytes(j, j.params, 4) - loadHostBytes(j, j.params, 2)));
     };
     auto partitioned = [&] {
         if (j.limit.maxStage < 3) {
@@ -313,20 +311,14 @@ Cause diagnoseHostKill(RemedyPlanner& p)
                  "ds-zero-init"});
             return;
         }
-        const bool added = p.add(
-            makeRemedy("zero-init",
-                       "Build the model under deepspeed.zero.Init" + std::string(p.setup.stage < 3 ? " (stage 3)" : ""),
-                       oj{{"zero_optimization", {{"stage", 3}}}}, "", kZeroInitCode,
-                       "Each process then holds only the largest layer whole while the model is built. "
-                           + std::string(p.setup.stage < 3 ? "Stage 3 moves 1.5× the communication of stages 0–2."
-                                                           : "No run-time cost: the setup is already stage 3."),
-                       "ds-estimators", loadHostBytes(j, j.params, bytes) - loadHostBytes(j, j.largest, bytes)));
-        if (added) {
-            zeroInit = true;
-            p.setup.stage = 3;
-        }
+        p.add(makeRemedy("zero-init", "Build the model under deepspeed.zero.Init" + stageChange(ran.stage, 3),
+                         oj{{"zero_optimization", {{"stage", 3}}}}, "", kZeroInitCode,
+                         "Each process then holds only the largest layer whole while the model is built. "
+                             + std::string(ran.stage < 3 ? "Stage 3 moves 1.5× the communication of stages 0–2."
+                                                         : "No run-time cost: the setup is already stage 3."),
+                         "ds-estimators", loadHostBytes(j, j.params, 4) - loadHostBytes(j, j.largest, 4)));
     };
-    if (p.setup.stage == 3) {
+    if (ran.stage == 3) {
         partitioned();
         sixteenBit();
     } else {

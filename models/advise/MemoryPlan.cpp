@@ -1,6 +1,8 @@
 // The plan's estimates and steps; see MemoryPlan.h.
 #include "advise/MemoryPlan.h"
 
+#include "advise/ZeroDecision.h"
+
 #include "util/Count.h"
 #include <stdexcept>
 
@@ -22,18 +24,6 @@ std::int64_t smallestFactor(std::int64_t n)
         if (n % d == 0)
             return d;
     return n;
-}
-
-// memory.ran_<name>: its value, or with auto the forced answer `fallback` (not auto), else nothing.
-std::optional<std::string> ranValue(const Answers& a, const std::string& id, const std::string& fallback)
-{
-    const std::string v = a.text(id);
-    if (!v.empty() && v != "auto")
-        return v;
-    const std::string forced = a.text(fallback);
-    if (!forced.empty() && forced != "auto")
-        return forced;
-    return std::nullopt;
 }
 
 } // namespace
@@ -60,36 +50,79 @@ FailedJob failedJobFrom(const Job& job, const Answers& a, std::optional<std::int
     return j;
 }
 
-RanSetup ranSetupFrom(const Answers& a)
+Setup configSetup(const Job& job, const ZeroDecision* zero)
+{
+    Setup s;
+    if (job.step) {
+        s.attention = job.step->attention;
+        s.loss = job.step->loss;
+    }
+    if (!zero) {
+        s.micro = std::max<std::int64_t>(1, job.batch.microBatch);
+        s.accumulation = std::max<std::int64_t>(1, job.batch.gradientAccumulation);
+        return s;
+    }
+    const StepCandidate& c = zero->plan().candidate;
+    s.stage = c.placement.stage;
+    s.offloadOptimizer = c.placement.offloadOptimizer;
+    s.offloadParam = c.placement.offloadParam;
+    s.checkpointing = c.checkpointing;
+    s.micro = c.microBatch;
+    s.accumulation = c.accumulation;
+    return s;
+}
+
+RanSetup ranSetupFrom(const Answers& a, const Setup& config)
 {
     RanSetup r;
+    r.setup = config;
     Setup& s = r.setup;
-    s.micro = std::max<std::int64_t>(1, a.integer("memory.ran_micro_batch"));
-    s.accumulation = std::max<std::int64_t>(1, a.integer("training.gradient_accumulation_steps"));
-    const auto stage = ranValue(a, "memory.ran_stage", "zero.stage");
-    const bool stageKnown = stage && stage->size() == 1 && (*stage)[0] >= '0' && (*stage)[0] <= '3';
-    if (stageKnown)
-        s.stage = (*stage)[0] - '0';
-    else
-        r.notGiven.push_back("memory.ran_stage");
+    // The answer's text where it is given (not auto), else nothing: the config's value stands.
+    auto given = [&](const char* id) -> std::optional<std::string> {
+        if (a.has(id) && a.text(id) != "auto")
+            return a.text(id);
+        r.fromConfig.push_back(id);
+        return std::nullopt;
+    };
+    if (const auto v = given("memory.ran_stage"); v && v->size() == 1 && (*v)[0] >= '0' && (*v)[0] <= '3')
+        s.stage = (*v)[0] - '0';
+    if (const auto v = given("memory.ran_offload_optimizer"))
+        s.offloadOptimizer = *v;
+    if (const auto v = given("memory.ran_offload_param"))
+        s.offloadParam = *v;
+    if (const auto v = given("memory.ran_checkpointing"))
+        s.checkpointing = *v == "on";
+    if (given("memory.ran_micro_batch"))
+        s.micro = std::max<std::int64_t>(1, a.integer("memory.ran_micro_batch"));
+    if (given("memory.ran_accumulation"))
+        s.accumulation = std::max<std::int64_t>(1, a.integer("memory.ran_accumulation"));
+    if (const auto v = given("memory.ran_attention_impl"))
+        s.attention = attentionImplFrom(*v).value_or(s.attention);
+    if (const auto v = given("memory.ran_loss_impl"))
+        s.loss = lossImplFrom(*v).value_or(s.loss);
     // At a stage where DeepSpeed does not read an offload, the run had none, whatever was answered.
-    if (stageKnown && s.stage == 0)
-        r.notAsked.push_back("memory.ran_offload_optimizer");
-    else if (const auto d = ranValue(a, "memory.ran_offload_optimizer", "zero.offload_optimizer"))
-        s.offloadOptimizer = *d;
-    else
-        r.notGiven.push_back("memory.ran_offload_optimizer");
-    if (stageKnown && s.stage < 3)
-        r.notAsked.push_back("memory.ran_offload_param");
-    else if (const auto d = ranValue(a, "memory.ran_offload_param", "zero.offload_param"))
-        s.offloadParam = *d;
-    else
-        r.notGiven.push_back("memory.ran_offload_param");
-    if (const auto c = ranValue(a, "memory.ran_checkpointing", "training.activation_checkpointing"))
-        s.checkpointing = *c == "on";
-    else
-        r.notGiven.push_back("memory.ran_checkpointing");
+    auto notAsked = [&](const char* id, std::string& device) {
+        device = "none";
+        r.notAsked.push_back(id);
+        std::erase(r.fromConfig, id);
+    };
+    if (s.stage == 0)
+        notAsked("memory.ran_offload_optimizer", s.offloadOptimizer);
+    if (s.stage < 3)
+        notAsked("memory.ran_offload_param", s.offloadParam);
     return r;
+}
+
+std::vector<std::pair<std::string, nlohmann::json>> ranAnswers(const Setup& s)
+{
+    return {{"memory.ran_stage", std::to_string(s.stage)},
+            {"memory.ran_offload_optimizer", s.offloadOptimizer},
+            {"memory.ran_offload_param", s.offloadParam},
+            {"memory.ran_checkpointing", s.checkpointing ? "on" : "off"},
+            {"memory.ran_micro_batch", s.micro},
+            {"memory.ran_accumulation", s.accumulation},
+            {"memory.ran_attention_impl", std::string(toString(s.attention))},
+            {"memory.ran_loss_impl", std::string(toString(s.loss))}};
 }
 
 StepPrediction predict(const FailedJob& j, const Setup& s)
@@ -97,8 +130,11 @@ StepPrediction predict(const FailedJob& j, const Setup& s)
     // As DeepSpeed runs the placement (knowledge/CombinationRules.h): no offload at stage 0, NVMe optimizer offload
     // at stages 1-2 as CPU offload, no parameter offload below stage 3.
     const PlacementAsRun run = placementAsRun(s.stage, s.offloadOptimizer, s.offloadParam);
+    StepJob step = j.step;
+    step.attention = s.attention;
+    step.loss = s.loss;
     return predictStep(
-        j.step,
+        step,
         StepCandidate{{run.stage, run.offloadOptimizer, run.offloadParam}, s.checkpointing, s.micro, s.accumulation});
 }
 
@@ -125,6 +161,11 @@ std::int64_t loadHostBytes(const FailedJob& j, std::int64_t count, int bytes)
     return truncSat(static_cast<double>(count) * bytes * j.gpusPerNode * kBufferFactor);
 }
 
+std::string stageChange(int from, int to)
+{
+    return from == to ? "" : " (ZeRO stage " + num(from) + " → " + num(to) + ")";
+}
+
 std::string deviceName(const std::string& device)
 {
     return device == "cpu" ? "CPU" : device == "nvme" ? "NVMe" : device;
@@ -143,6 +184,14 @@ Remedy makeRemedy(std::string id, std::string change, oj config, std::string env
     step.source = std::move(source);
     step.saving = saving;
     return step;
+}
+
+RemedyPlanner::RemedyPlanner(FailedJob failedJob, const Setup& ranSetup, Advice& advice)
+    : job(std::move(failedJob))
+    , ran(ranSetup)
+    , ranPrediction(predict(job, ran))
+    , adv(advice)
+{
 }
 
 void RemedyPlanner::warn(const std::string& code, const std::string& message, const std::string& source)
@@ -164,43 +213,36 @@ bool RemedyPlanner::add(Remedy step)
     return true;
 }
 
-bool RemedyPlanner::gpuRemedy(Remedy step, const Setup& next)
+bool RemedyPlanner::sized(Remedy step, StepPrediction after)
 {
-    const std::int64_t before = gpuTotal(job, setup), after = gpuTotal(job, next);
+    const std::int64_t before = ranPrediction.gpu.total;
     // A saturated estimate (CheckedMath.h) is a lower bound: what a step saves from it is unknown.
-    step.saving = before == kSaturated ? std::nullopt : std::optional<std::int64_t>(subSat(before, after));
-    step.gpuAfter = after;
-    step.setupAfter = next;
-    if (!add(std::move(step)))
-        return false;
-    setup = next;
-    return true;
+    step.saving = before == kSaturated ? std::nullopt : std::optional<std::int64_t>(subSat(before, after.gpu.total));
+    if (after.gpu.total > before)
+        return false; // never a step that raises the per-GPU peak
+    step.after = std::move(after);
+    return add(std::move(step));
 }
 
-bool RemedyPlanner::jobRemedy(Remedy step, const FailedJob& next)
+bool RemedyPlanner::gpuRemedy(Remedy step, const Setup& next)
 {
-    const std::int64_t before = gpuTotal(job, setup), after = gpuTotal(next, setup);
-    step.saving = before == kSaturated ? std::nullopt : std::optional<std::int64_t>(subSat(before, after));
-    step.gpuAfter = after;
-    if (next.step.attention != job.step.attention)
-        step.attentionAfter = next.step.attention;
-    if (next.step.loss != job.step.loss)
-        step.lossAfter = next.step.loss;
-    if (!add(std::move(step)))
-        return false;
-    job = next;
-    return true;
+    if (std::any_of(remedies.begin(), remedies.end(), [&](const Remedy& r) { return r.setupAfter == next; }))
+        return false; // the same change already listed (zero.Init's stage 3 before "ZeRO stage 2 → 3")
+    step.setupAfter = next;
+    return sized(std::move(step), predict(job, next));
 }
+
+bool RemedyPlanner::jobRemedy(Remedy step, const FailedJob& next) { return sized(std::move(step), predict(next, ran)); }
 
 void RemedyPlanner::kernelRemedies(bool buckets)
 {
     const AttentionImpl best = job.bestAttention.impl;
-    if (job.step.attention == AttentionImpl::Eager && best != AttentionImpl::Eager) {
-        FailedJob next = job;
-        next.step.attention = best;
+    if (ran.attention == AttentionImpl::Eager && best != AttentionImpl::Eager) {
+        Setup next = ran;
+        next.attention = best;
         const bool flash = best == AttentionImpl::Flash;
         const std::string name(toString(best));
-        jobRemedy(
+        gpuRemedy(
             makeRemedy("attention-" + name,
                        std::string("Use the ") + (flash ? "FlashAttention-2" : "scaled_dot_product_attention")
                            + " attention kernel instead of eager attention",
@@ -217,10 +259,10 @@ void RemedyPlanner::kernelRemedies(bool buckets)
                        flash ? "flashattention" : "torch-sdpa"),
             next);
     }
-    if (job.step.loss == LossImpl::Standard) {
-        FailedJob next = job;
-        next.step.loss = LossImpl::Fused;
-        jobRemedy(makeRemedy("fused-loss",
+    if (ran.loss == LossImpl::Standard) {
+        Setup next = ran;
+        next.loss = LossImpl::Fused;
+        gpuRemedy(makeRemedy("fused-loss",
                              "Use a fused linear cross-entropy (Liger-Kernel) instead of the standard loss", nullptr,
                              "",
                              "# Hugging Face Transformers with Liger-Kernel (pip install liger-kernel)\n"
@@ -234,7 +276,7 @@ void RemedyPlanner::kernelRemedies(bool buckets)
     }
     // DeepSpeedExamples' bf16_master_weight configs run ZeRO-3 with reduce_bucket_size 5e7, a tenth of the default.
     constexpr std::int64_t kSmallerBucket = 50'000'000;
-    if (buckets && setup.stage >= 1 && job.step.buffers.reduceBucketSize > kSmallerBucket) {
+    if (buckets && ran.stage >= 1 && job.step.buffers.reduceBucketSize > kSmallerBucket) {
         FailedJob next = job;
         next.step.buffers.reduceBucketSize = kSmallerBucket;
         jobRemedy(
@@ -244,7 +286,7 @@ void RemedyPlanner::kernelRemedies(bool buckets)
                        oj{{"zero_optimization", {{"reduce_bucket_size", kSmallerBucket}}}}, "", "",
                        "Gradients are reduced in more, smaller collectives: slightly less overlap of communication "
                        "with the backward pass. DeepSpeedExamples' ZeRO-3 configs use 5e7.",
-                       setup.stage == 3 ? "ds-mem-z3-ipg-bucket" : "ds-mem-z12-ipg-buckets"),
+                       ran.stage == 3 ? "ds-mem-z3-ipg-bucket" : "ds-mem-z12-ipg-buckets"),
             next);
     }
 }
@@ -261,16 +303,16 @@ oj RemedyPlanner::offloadBlock(const std::string& device) const
 void RemedyPlanner::activationRemedies()
 {
     const std::size_t before = remedies.size();
-    if (setup.micro > 1) {
-        Setup next = setup;
-        const std::int64_t d = smallestFactor(setup.micro);
+    if (ran.micro > 1) {
+        Setup next = ran;
+        const std::int64_t d = smallestFactor(ran.micro);
         next.micro /= d;
         next.accumulation *= d;
         gpuRemedy(
             makeRemedy(
                 "micro-batch",
-                "Micro-batch " + num(setup.micro) + " → " + num(next.micro) + ", gradient accumulation "
-                    + num(setup.accumulation) + " → " + num(next.accumulation) + " (same global batch)",
+                "Micro-batch " + num(ran.micro) + " → " + num(next.micro) + ", gradient accumulation "
+                    + num(ran.accumulation) + " → " + num(next.accumulation) + " (same global batch)",
                 oj{{"train_micro_batch_size_per_gpu", next.micro}, {"gradient_accumulation_steps", next.accumulation}},
                 "", "",
                 "Activations scale with the micro-batch. The samples per optimizer step stay the same; each step runs "
@@ -280,8 +322,8 @@ void RemedyPlanner::activationRemedies()
                 "korthikanti"),
             next);
     }
-    if (!setup.checkpointing) {
-        Setup next = setup;
+    if (!ran.checkpointing) {
+        Setup next = ran;
         next.checkpointing = true;
         gpuRemedy(
             makeRemedy(
@@ -294,7 +336,7 @@ void RemedyPlanner::activationRemedies()
                 "zero-paper-ckpt"),
             next);
     }
-    if (remedies.size() == before && (setup.micro > 1 || !setup.checkpointing))
+    if (remedies.size() == before && (ran.micro > 1 || !ran.checkpointing))
         warn("oom-activations-not-the-peak",
              "A smaller micro-batch or activation checkpointing would not lower the predicted peak: for this setup the "
              "step model puts it in the optimizer step, when the activations are already freed.",
@@ -302,7 +344,7 @@ void RemedyPlanner::activationRemedies()
     else if (remedies.size() == before)
         warn("oom-activations-at-minimum",
              "The micro-batch is already 1 and activation checkpointing is on: the activations left ("
-                 + gib(activations(job, setup))
+                 + gib(ranPrediction.gpu.activations)
                  + ") shrink only with a shorter sequence or tensor/sequence parallelism.",
              "korthikanti");
 }
@@ -316,14 +358,14 @@ void RemedyPlanner::modelStateRemedies()
         return;
     }
     const int top = std::min(3, job.limit.maxStage);
-    for (int target = setup.stage + 1; target <= top; ++target) {
-        Setup next = setup;
+    for (int target = ran.stage + 1; target <= top; ++target) {
+        Setup next = ran;
         next.stage = target;
-        if (gpuTotal(job, next) >= gpuTotal(job, setup))
+        if (gpuTotal(job, next) >= ranPrediction.gpu.total)
             continue; // e.g. one data-parallel GPU: partitioning saves nothing
         const bool third = target == 3;
         gpuRemedy(makeRemedy(
-                      "zero-stage-" + num(target), "ZeRO stage " + num(setup.stage) + " → " + num(target),
+                      "zero-stage-" + num(target), "ZeRO stage " + num(ran.stage) + " → " + num(target),
                       oj{{"zero_optimization", {{"stage", target}}}}, "", "",
                       third ? "Stage 3 moves 3Ψ elements per step instead of 2Ψ: 1.5× the communication of stages 0–2."
                             : "No extra communication: stages 1 and 2 move the same 2Ψ elements per step as plain data "
@@ -359,16 +401,17 @@ void RemedyPlanner::offloadRemedies()
                        "and hardware.nvme = nvme with hardware.nvme_path.",
                  "ds-offload-stages");
     };
-    if (setup.offloadOptimizer == "none") {
-        Setup next = setup;
-        next.stage = std::max(setup.stage, std::min(2, job.limit.maxStage));
+    if (ran.offloadOptimizer == "none") {
+        Setup next = ran;
+        if (ran.stage == 0) // offload needs ZeRO: stage 2, ZeRO-Offload's, which adds no communication
+            next.stage = std::min(2, job.limit.maxStage);
         next.offloadOptimizer = "cpu";
         placeOn(next);
         oj zero{{"stage", next.stage}, {"offload_optimizer", offloadBlock(next.offloadOptimizer)}};
         gpuRemedy(
             makeRemedy("offload-optimizer",
                        "Offload the optimizer states to " + deviceName(next.offloadOptimizer)
-                           + (next.stage != setup.stage ? " (at stage " + num(next.stage) + ")" : ""),
+                           + stageChange(ran.stage, next.stage),
                        oj{{"zero_optimization", zero}}, "", "",
                        "Moves about " + gib(perGpuTraffic)
                            + " per GPU per step over the host link (16-bit gradients out, updated "
@@ -380,7 +423,7 @@ void RemedyPlanner::offloadRemedies()
                        "zero-offload-paper"),
             next);
     }
-    if (setup.offloadParam != "none")
+    if (ran.offloadParam != "none")
         return;
     if (job.limit.maxStage < 3) {
         adv.checks.push_back(
@@ -391,16 +434,18 @@ void RemedyPlanner::offloadRemedies()
              "ds-offload-param-stage3"});
         return;
     }
-    Setup next = setup;
+    Setup next = ran; // everything offloaded: the parameters and, where they are not already, the optimizer states
     next.stage = 3;
     next.offloadParam = "cpu";
+    if (next.offloadOptimizer == "none")
+        next.offloadOptimizer = "cpu";
     placeOn(next);
-    const std::string movedOptimizer = next.offloadOptimizer != setup.offloadOptimizer
+    const std::string movedOptimizer = next.offloadOptimizer != ran.offloadOptimizer
         ? ", the optimizer states to " + deviceName(next.offloadOptimizer)
         : "";
     gpuRemedy(makeRemedy("offload-param",
                          "Offload the parameters to " + deviceName(next.offloadParam) + movedOptimizer
-                             + (setup.stage < 3 ? " (stage 3)" : ""),
+                             + stageChange(ran.stage, 3),
                          oj{{"zero_optimization",
                              {{"stage", 3},
                               {"offload_optimizer", offloadBlock(next.offloadOptimizer)},

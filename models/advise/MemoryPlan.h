@@ -1,7 +1,7 @@
 #pragma once
-// The step-by-step plan of the out-of-memory workflow (MemoryAdvisor.h): the job as the answers describe it, the
-// per-GPU and host figures of the step model for a setup, and the planner that adds changes one at a time, each step's saving
-// being the prediction before it minus the prediction after it.
+// The plan of the out-of-memory workflow (MemoryAdvisor.h): the job as the answers describe it, the failed run, the
+// per-GPU and host figures of the step model for a setup, and the planner whose steps each apply alone to the failed
+// run, a step's saving being the prediction for the failed run minus the prediction with the step.
 #include "advise/Advice.h"
 #include "advise/Job.h"
 #include "estimate/StepModel.h"
@@ -12,26 +12,39 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+namespace dsw {
+struct ZeroDecision;
+}
 
 namespace dsw::memory {
 
-// Where the model states live and how the batch is cut: what the steps change.
+// Where the model states live, how the batch is cut and which kernels run: what the steps change.
 struct Setup {
     int stage = 0;
     std::string offloadOptimizer = "none", offloadParam = "none"; // none | cpu | nvme
     bool checkpointing = false;
     std::int64_t micro = 1, accumulation = 1;
+    AttentionImpl attention = AttentionImpl::Flash;
+    LossImpl loss = LossImpl::Standard;
+    bool operator==(const Setup&) const = default;
 };
 
-// The setup the failed job ran, as the memory.ran_* answers give it. What they leave out takes DeepSpeed's and
-// PyTorch's defaults (ZeRO off, no offload, no checkpointing), never the wizard's pick, and is listed in notGiven.
-// An offload that cannot exist at the stage it ran (parameter offload below stage 3, any offload at stage 0: DeepSpeed
-// reads neither there, knowledge/CombinationRules.h) is not asked: it is in notAsked, never in notGiven.
+// The setup of the project's config: the ZeRO page's chosen plan (what the JSON shows) with the job's kernels; without
+// a decision, DeepSpeed's defaults (ZeRO off, no offload) and the answers' batch.
+Setup configSetup(const Job& job, const ZeroDecision* zero);
+
+// The setup the failed job ran, as the memory.ran_* answers give it. An answer not given takes the project's config's
+// value (`config`) and is listed in fromConfig: the window sets those answers when the message is pasted, so the run
+// stays the one diagnosed whatever the config becomes. An offload that cannot exist at the stage it ran (parameter
+// offload below stage 3, any offload at stage 0: DeepSpeed reads neither there, knowledge/CombinationRules.h) is not
+// asked: it is in notAsked and is "none".
 struct RanSetup {
     Setup setup;
-    std::vector<std::string> notGiven; // answer ids: memory.ran_stage, memory.ran_offload_optimizer, ...
-    std::vector<std::string> notAsked; // memory.ran_offload_param below stage 3, memory.ran_offload_optimizer at 0
+    std::vector<std::string> fromConfig; // answer ids: memory.ran_stage, memory.ran_offload_optimizer, ...
+    std::vector<std::string> notAsked;   // memory.ran_offload_param below stage 3, memory.ran_offload_optimizer at 0
 };
 
 // The job that ran out of memory, as the steps size it: the plan's job (advise/Job.h) on the GPU the message names.
@@ -51,8 +64,9 @@ struct FailedJob {
 // The GPU that failed is the message's when it gives its size, else the answers'. Throws std::invalid_argument
 // naming the input when the model's shape contradicts itself (job.shapeError).
 FailedJob failedJobFrom(const Job& job, const Answers& answers, std::optional<std::int64_t> messageGpuBytes);
-// memory.ran_*: a value, or auto = the ZeRO page's answer where it is forced (an imported config forces it).
-RanSetup ranSetupFrom(const Answers& answers);
+RanSetup ranSetupFrom(const Answers& answers, const Setup& config);
+// The memory.ran_* answer that holds each part of `setup`, with its value there (what the window freezes).
+std::vector<std::pair<std::string, nlohmann::json>> ranAnswers(const Setup& setup);
 
 // The step model's prediction for the setup (estimate/StepModel.h): DeepSpeed 0.19.5's allocations, activations
 // operation by operation, the CUDA context, NCCL and the allocator's reserve.
@@ -68,28 +82,44 @@ std::int64_t offloadHostBytes(const FailedJob& job, const Setup& setup);
 std::int64_t loadHostBytes(const FailedJob& job, std::int64_t count, int bytes);
 
 std::string deviceName(const std::string& device); // cpu → CPU, nvme → NVMe
+// A step that needs another ZeRO stage says so in its name: " (ZeRO stage 1 → 3)", empty when it stays.
+std::string stageChange(int from, int to);
 
-// One suggested change. `saving` and `gpuAfter` are empty where no sourced estimate exists.
+// The failed run as diagnosed, and the step model's prediction for it: what every step is compared with.
+struct FailedRun {
+    RanSetup ran;
+    StepPrediction predicted;
+};
+
+// One suggested change, applied alone to the failed run. `saving` and `after` are empty where no sourced estimate
+// exists.
 struct Remedy {
     std::string id; // stable: what kind of change, for the UI and tests
     std::string change;
     nlohmann::ordered_json config; // null unless a ds_config change
     std::string env, code, tradeoff, source;
-    std::optional<std::int64_t> saving, gpuAfter;
-    // What the step changes that an answer holds (Apply sets those): the setup after it, the attention or loss
-    // kernel. None of them for a change only the config or the code holds (buckets, the allocator).
+    std::optional<std::int64_t> saving;
+    // The failed run's setup with this change where answers hold it (Apply sets them); none for a change only the
+    // config or the code holds (buckets, the allocator, pinned memory).
     std::optional<Setup> setupAfter;
-    std::optional<AttentionImpl> attentionAfter;
-    std::optional<LossImpl> lossAfter;
+    std::optional<StepPrediction> after; // the step model on the failed run with this change alone
+    std::optional<std::int64_t> gpuAfter() const
+    {
+        return after ? std::optional<std::int64_t>(after->gpu.total) : std::nullopt;
+    }
 };
 
 Remedy makeRemedy(std::string id, std::string change, nlohmann::ordered_json config, std::string env, std::string code,
                   std::string tradeoff, std::string source, std::optional<std::int64_t> saving = std::nullopt);
 
-// The plan under construction: the job, the setup as the steps so far left it, and the advice its checks go to.
+// The plan under construction: the job, the failed run every step is applied to alone, and the advice its checks go
+// to. Steps come cheapest first (kernels, buckets, the batch, checkpointing, then ZeRO stages and offload); none
+// raises the per-GPU prediction, and only a step that says so changes the ZeRO stage.
 struct RemedyPlanner {
-    FailedJob job; // a step may change it (the attention or loss kernel, the bucket size)
-    Setup setup;
+    RemedyPlanner(FailedJob failedJob, const Setup& ranSetup, Advice& advice);
+    const FailedJob job;
+    const Setup ran;
+    const StepPrediction ranPrediction;
     Advice& adv;
     std::vector<Remedy> remedies;
     // No step saves more than was in use: the message's reserved (else allocated) bytes, else the GPU or host RAM.
@@ -100,21 +130,23 @@ struct RemedyPlanner {
     // Adds a step unless its estimated saving is zero or negative (a step without an estimate is kept); a saving
     // above inUse is cut to it, and the step says so.
     bool add(Remedy remedy);
-    // A GPU-side step: its saving is the prediction before minus after; when it saves, the setup moves on.
+    // A step the answers hold: the failed run with `next` instead; its saving is the prediction for the failed run
+    // minus the prediction after.
     bool gpuRemedy(Remedy step, const Setup& next);
-    // The same for a change of the job (kernel, buckets); when it saves, the job moves on.
+    // The same for a change only the config holds (the bucket size): the failed run on the changed job.
     bool jobRemedy(Remedy step, const FailedJob& next);
     nlohmann::ordered_json offloadBlock(const std::string& device) const;
 
     // The first-line fixes: an attention kernel that does not materialise the s×s scores, a fused loss, a
     // smaller reduce bucket (when `buckets`).
     void kernelRemedies(bool buckets);
-    // Smaller micro-batch with more accumulation, then activation checkpointing.
+    // Smaller micro-batch with more accumulation, activation checkpointing.
     void activationRemedies();
     // Higher ZeRO stages (as far as the answers allow), then optimizer and parameter offload.
     void modelStateRemedies();
 
 private:
+    bool sized(Remedy step, StepPrediction after);
     void offloadRemedies();
 };
 

@@ -155,8 +155,6 @@ nlohmann::json Answers::derived(const std::string& id) const
                 .impl));
     if (id == "hardware.mfu")
         return 0.0; // not given: the step model's calibrated efficiency (estimate/StepTime.h)
-    if (id == "memory.ran_micro_batch")
-        return integer("training.micro_batch_size");
     if (id == "model.largest_layer_params")
         return integer("model.vocab_size") * integer("model.hidden_size");
     if (id == "hardware.gpu_memory_gib") {

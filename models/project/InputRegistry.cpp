@@ -460,27 +460,35 @@ InputRegistry::InputRegistry()
                {"unknown", "model-load", "forward", "backward", "optimizer-step", "checkpoint-save"}, "unknown",
                "The phase of training in which the error appeared."),
         "memory", {"memory"});
-    // The setup the job ran with: the plan starts from it and the message's figures are compared with its prediction.
-    // auto takes the ZeRO page's answer when it is forced (an imported config forces it), else it is "not given":
-    // the wizard's own pick is never assumed to be what ran.
+    // The setup the job ran with: every step is applied to it alone and the message's figures are compared with its
+    // prediction. auto is the project's config (the ZeRO page's plan); the window sets these from it when the
+    // message is pasted, so the run diagnosed stays the one that failed whatever the config becomes.
+    const std::string fromConfig = "; auto takes the project's config, and pasting a message sets it from there.";
     add(choice("memory.ran_stage", "ZeRO stage it ran", {"auto", "0", "1", "2", "3"}, "auto",
-               "The ZeRO stage of the failed run; auto takes zero.stage when that is not auto, else it is not given."),
+               "The ZeRO stage of the failed run" + fromConfig),
         "memory", {"memory"});
     add(choice("memory.ran_offload_optimizer", "Optimizer offload it ran", {"auto", "none", "cpu", "nvme"}, "auto",
-               "Where the failed run kept the optimizer states; auto takes zero.offload_optimizer when that is not "
-               "auto, else it is not given."),
+               "Where the failed run kept the optimizer states" + fromConfig),
         "memory", {"memory"});
     add(choice("memory.ran_offload_param", "Parameter offload it ran", {"auto", "none", "cpu", "nvme"}, "auto",
-               "Where the failed run kept the parameters; auto takes zero.offload_param when that is not auto, else "
-               "it is not given."),
+               "Where the failed run kept the parameters" + fromConfig),
         "memory", {"memory"});
     add(choice("memory.ran_checkpointing", "Activation checkpointing it ran", {"auto", "on", "off"}, "auto",
-               "Whether the failed run checkpointed activations; auto takes training.activation_checkpointing when "
-               "that is not auto, else it is not given."),
+               "Whether the failed run checkpointed activations" + fromConfig),
         "memory", {"memory"});
     add(derived(integer("memory.ran_micro_batch", "Micro-batch it ran", nullptr, 1, 65536, "samples",
                         "The micro-batch per GPU of the failed run."),
-                "training.micro_batch_size"),
+                "the project's config (train_micro_batch_size_per_gpu)"),
+        "memory", {"memory"});
+    add(derived(integer("memory.ran_accumulation", "Gradient accumulation it ran", nullptr, 1, 1000000, "steps",
+                        "The gradient accumulation steps of the failed run."),
+                "the project's config (gradient_accumulation_steps)"),
+        "memory", {"memory"});
+    add(choice("memory.ran_attention_impl", "Attention kernel it ran", {"auto", "eager", "sdpa", "flash"}, "auto",
+               "The attention kernel of the failed run" + fromConfig),
+        "memory", {"memory"});
+    add(choice("memory.ran_loss_impl", "Loss kernel it ran", {"auto", "standard", "fused"}, "auto",
+               "The loss kernel of the failed run" + fromConfig),
         "memory", {"memory"});
 
     // DeepNVMe step.

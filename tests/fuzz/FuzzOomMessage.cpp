@@ -13,6 +13,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)dsw::parseOomMessage(text);
     dsw::Answers answers;
     answers.set("memory.oom_message", text);
-    (void)dsw::adviseMemory(dsw::resolveJob(answers), answers);
+    (void)dsw::adviseMemory(dsw::resolveJob(answers), nullptr, answers);
     return 0;
 }

@@ -66,7 +66,7 @@ private:
 private slots:
     void initTestCase() { dsw::test::useIsolatedSettings("TestApplyFromPlan"); }
 
-    void memoryStepAppliesAfterItsPreviewAsOneUndoStep()
+    void memoryStepAppliesAloneAfterItsPreviewAsOneUndoStep()
     {
         MainWindow w;
         w.openAtStart(QString());
@@ -75,9 +75,9 @@ private slots:
         w.goToStep("memory");
         auto* view = w.findChild<MemoryStepsView*>("remedies");
         QVERIFY(view && view->stepCount() > 0);
-        const int stage3 = stepIndex(w, "zero-stage-3");
-        QVERIFY(stage3 >= 0);
-        auto* button = view->findChild<QPushButton*>(QStringLiteral("applyStep%1").arg(stage3 + 1));
+        const int micro = stepIndex(w, "micro-batch");
+        QVERIFY(micro >= 0 && stepIndex(w, "zero-stage-3") >= 0 && stepIndex(w, "offload-param") >= 0);
+        auto* button = view->findChild<QPushButton*>(QStringLiteral("applyStep%1").arg(micro + 1));
         QVERIFY(button && button->isVisible());
         w.resize(1400, 860);
         QApplication::processEvents(); // the rows' layout
@@ -85,29 +85,76 @@ private slots:
 
         const Answers before = w.document()->project().answers;
         const auto configBefore = w.document()->plan().config;
+        const auto ranBefore = w.document()->plan().find("memory")->details["ran_setup"];
+        QStringList stepsBefore;
+        for (const auto& s : w.document()->plan().remedies)
+            stepsBefore << QString::fromStdString(s.id);
         QString shown;
         answerPreview(&shown, true);
         button->click();
-        // The preview named the answers by label and gave memory and time before and after.
-        QVERIFY2(shown.contains("ZeRO stage") && shown.contains("→ 3"), qPrintable(shown));
-        QVERIFY2(shown.contains("Before:") && shown.contains("After:") && shown.contains("per GPU")
+        // The preview named the answers by label and compared the failed run without and with this step.
+        QVERIFY2(shown.contains("Micro-batch") && shown.contains("→ 2"), qPrintable(shown));
+        QVERIFY2(shown.contains("Failed run:") && shown.contains("With this step alone:") && shown.contains("per GPU")
                      && shown.contains("s per step"),
                  qPrintable(shown));
-        QVERIFY2(!shown.contains("zero.stage"), qPrintable(shown)); // words, not ids
-        // Applied: the config has the step's stage; the failed run is still the one diagnosed.
-        QCOMPARE(QString::fromStdString(w.document()->project().answers.text("zero.stage")), QStringLiteral("3"));
-        QCOMPARE(w.document()->plan().config["zero_optimization"]["stage"].get<int>(), 3);
-        QCOMPARE(QString::fromStdString(w.document()->project().answers.text("training.activation_checkpointing")),
-                 QStringLiteral("on"));
-        QCOMPARE(w.document()->plan().find("memory")->details["ran_setup"]["stage"].get<int>(), 1);
+        QVERIFY2(!shown.contains("training.micro_batch_size"), qPrintable(shown)); // words, not ids
+        // Issue 23: only this step is applied, not ZeRO-3 or the offload listed with it.
+        const Answers& after = w.document()->project().answers;
+        QCOMPARE(after.integer("training.micro_batch_size"), std::int64_t(2));
+        QCOMPARE(w.document()->plan().config["zero_optimization"]["stage"].get<int>(), 1);
+        QVERIFY(!w.document()->plan().config["zero_optimization"].contains("offload_optimizer"));
+        QCOMPARE(QString::fromStdString(after.text("training.activation_checkpointing")), QStringLiteral("off"));
+        QVERIFY(w.document()->plan().config["train_batch_size"] == configBefore["train_batch_size"]);
+        // The failed run is still the one diagnosed, with the same steps.
+        QVERIFY(w.document()->plan().find("memory")->details["ran_setup"] == ranBefore);
+        QStringList stepsAfter;
+        for (const auto& s : w.document()->plan().remedies)
+            stepsAfter << QString::fromStdString(s.id);
+        QCOMPARE(stepsAfter, stepsBefore);
         // One undo step takes all of it back.
         QCOMPARE(w.document()->undoStack()->count(), 1);
-        QVERIFY(w.document()->undoStack()->undoText().startsWith("Apply Steps 1–"));
+        QVERIFY(w.document()->undoStack()->undoText().startsWith("Apply Step "));
         w.document()->undoStack()->undo();
         QVERIFY(w.document()->project().answers == before);
         QVERIFY(w.document()->plan().config == configBefore);
         w.document()->undoStack()->redo();
-        QCOMPARE(w.document()->plan().config["zero_optimization"]["stage"].get<int>(), 3);
+        QCOMPARE(w.document()->plan().config["train_micro_batch_size_per_gpu"].get<int>(), 2);
+    }
+
+    void pastedMessageFreezesTheFailedRunFromTheConfig()
+    {
+        // Issue 23: the run is described from the project's config when the message is pasted (not ZeRO off), and
+        // stays: a later change of the config, or a save and reopen, does not re-describe it.
+        MainWindow w;
+        w.openAtStart(QString());
+        ProjectDocument* d = w.document();
+        d->setAnswer("model.params", 7000000000LL);
+        d->setAnswer("hardware.gpu", "A100-80GB");
+        d->setAnswer("hardware.gpus_per_node", 8);
+        const int configStage = d->plan().config["zero_optimization"]["stage"].get<int>();
+        QVERIFY(configStage > 0);
+        QFile f(QStringLiteral(DSW_TEST_DATA_DIR "/oom/new_format_a100_rank3_backward.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const int undoBefore = d->undoStack()->count();
+        d->setAnswer("memory.oom_message", f.readAll().toStdString());
+        QCOMPARE(d->undoStack()->count(), undoBefore + 1); // the message and the run, one step
+        QCOMPARE(QString::fromStdString(d->project().answers.text("memory.ran_stage")), QString::number(configStage));
+        QVERIFY(d->plan().failedRun && d->plan().failedRun->ran.fromConfig.empty());
+        const auto ran = d->plan().find("memory")->details["ran_setup"];
+        QCOMPARE(ran["stage"].get<int>(), configStage);
+        d->setAnswer("zero.stage", configStage == 3 ? "1" : "3");
+        QVERIFY(d->plan().find("memory")->details["ran_setup"] == ran);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("oom.dswiz");
+        QVERIFY(d->saveAs(path).isEmpty());
+        MainWindow reopened;
+        reopened.openAtStart(QString());
+        QVERIFY(reopened.document()->load(path).isEmpty());
+        QVERIFY(reopened.document()->plan().find("memory")->details["ran_setup"] == ran);
+        d->undoStack()->undo(); // the stage
+        d->undoStack()->undo(); // the paste: the run's answers go with the message
+        QVERIFY(!d->project().answers.has("memory.ran_stage"));
+        QVERIFY(!d->project().answers.has("memory.oom_message"));
     }
 
     void cancelledPreviewChangesNothing()
@@ -134,12 +181,13 @@ private slots:
         withOutOfMemoryMessage(w);
         const int env = stepIndex(w, "allocator-expandable-segments");
         QVERIFY(env >= 0);
-        // Steps before it are answers; the env step alone is not. Applying it applies those before it, and says
-        // the environment variable is to be set by hand.
+        // The env step is no answer: Apply is disabled, and the preview says to set it by hand.
+        const Answers before = w.document()->project().answers;
         QString shown;
-        answerPreview(&shown, true);
-        w.applyMemoryStep(env);
+        answerPreview(&shown, false);
+        QVERIFY(!w.applyMemoryStep(env));
         QVERIFY2(shown.contains("by hand"), qPrintable(shown));
+        QVERIFY(w.document()->project().answers == before);
     }
 
     void importSuggestionAppliesAfterItsPreviewAndUnapplies()

@@ -39,8 +39,13 @@ std::size_t indexOf(const Steps& steps, const std::string& id)
     qFatal("no step %s", id.c_str());
 }
 
-// The out-of-memory page's steps, as the plan holds them.
-Steps stepsFor(const Answers& a) { return makePlan(a).remedies; }
+QStringList ids(const Steps& steps)
+{
+    QStringList out;
+    for (const auto& s : steps)
+        out << QString::fromStdString(s.id);
+    return out;
+}
 
 nlohmann::json editOf(const ChangePreview& p, const std::string& id)
 {
@@ -50,14 +55,19 @@ nlohmann::json editOf(const ChangePreview& p, const std::string& id)
     return "(not edited)";
 }
 
+// The failed run at ZeRO-1 without offload or checkpointing, micro-batch 4; the ZeRO page left to the wizard.
+const QStringList kRanAtStage1 = {"memory.ran_stage=1", "memory.ran_offload_optimizer=none",
+                                  "memory.ran_offload_param=none", "memory.ran_checkpointing=off"};
+
 } // namespace
 
 class TestChangePreview : public QObject {
     Q_OBJECT
 private slots:
-    void memoryStepSetsTheAnswersOfEveryStepUpToIt();
-    void afterIsThePlanOfTheChangedAnswers();
-    void appliedStepKeepsTheDiagnosisOfTheFailedRun();
+    void stepsComeCheapestFirstAndNeverRaiseMemory();
+    void aStepAppliesAloneToTheFailedRun();
+    void previewIsAgainstTheFailedRunAndApplyKeepsThePlan();
+    void pastingAMessageFreezesTheFailedRunFromTheConfig();
     void stepNoAnswerHoldsCannotBeApplied();
     void configChangeMapsToItsAnswer_data();
     void configChangeMapsToItsAnswer();
@@ -65,93 +75,120 @@ private slots:
     void editsEqualToTheAnswersAreDropped();
 };
 
-void TestChangePreview::memoryStepSetsTheAnswersOfEveryStepUpToIt()
+void TestChangePreview::stepsComeCheapestFirstAndNeverRaiseMemory()
 {
-    const Answers a = oomAnswers({"memory.ran_stage=1", "memory.ran_offload_optimizer=none",
-                                  "memory.ran_offload_param=none", "memory.ran_checkpointing=off"});
-    const Steps steps = stepsFor(a);
-    const std::size_t stage3 = indexOf(steps, "zero-stage-3");
-    QVERIFY(indexOf(steps, "micro-batch") < stage3);
-    QVERIFY(indexOf(steps, "activation-checkpointing") < stage3);
-    const ChangePreview p = previewRemedy(a, steps, stage3);
+    // Issue 23: kernels, buckets, the batch and checkpointing before ZeRO stages and offload; no step raises the
+    // per-GPU prediction of the failed run, and only a step that names a stage change changes the stage.
+    for (const QStringList& extra : {kRanAtStage1, QStringList{"memory.ran_stage=2"}, QStringList{}}) {
+        const Plan plan = makePlan(oomAnswers(extra));
+        QVERIFY(plan.failedRun);
+        const Steps& steps = plan.remedies;
+        QVERIFY(indexOf(steps, "micro-batch") < indexOf(steps, "offload-optimizer")); // both kinds are there
+        bool stateSteps = false; // once a ZeRO stage or offload step is listed, no cheap one follows
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const memory::Remedy& s = steps[i];
+            const bool stateStep = s.id.starts_with("zero-stage-") || s.id.starts_with("offload-");
+            QVERIFY2(stateStep || !stateSteps, qPrintable(ids(steps).join(", ")));
+            stateSteps = stateSteps || stateStep;
+            QVERIFY2(!s.after || s.after->gpu.total <= plan.failedRun->predicted.gpu.total, s.change.c_str());
+            if (s.setupAfter && s.setupAfter->stage != plan.failedRun->ran.setup.stage)
+                QVERIFY2(s.change.find("ZeRO stage") != std::string::npos, s.change.c_str());
+        }
+    }
+}
+
+void TestChangePreview::aStepAppliesAloneToTheFailedRun()
+{
+    // Issue 23: applying "micro-batch 4 → 2" applied ZeRO-3 and full offload listed above it. Now it sets the micro-
+    // batch (the accumulation keeping the global batch) and keeps the rest of the failed run as it was.
+    const Answers a = oomAnswers(kRanAtStage1);
+    const Plan plan = makePlan(a);
+    const ChangePreview p = previewRemedy(a, *plan.failedRun, plan.remedies, indexOf(plan.remedies, "micro-batch"));
     QVERIFY2(p.cannotApply.empty(), p.cannotApply.c_str());
-    JSON_COMPARE(editOf(p, "zero.stage"), nlohmann::json("3"));
-    JSON_COMPARE(editOf(p, "training.activation_checkpointing"), nlohmann::json("on"));
-    // The micro-batch step halves the micro-batch; the global batch stays 4 × 1 × 8, so the config's accumulation
-    // becomes 2 while the failed run's (the unset accumulation answer) stays 1.
     JSON_COMPARE(editOf(p, "training.micro_batch_size"), nlohmann::json(2));
-    JSON_COMPARE(editOf(p, "training.global_batch_size"), nlohmann::json(32));
-    JSON_COMPARE(editOf(p, "training.gradient_accumulation_steps"), nlohmann::json("(not edited)"));
+    JSON_COMPARE(editOf(p, "training.gradient_accumulation_steps"), nlohmann::json(2));
+    JSON_COMPARE(editOf(p, "zero.stage"), nlohmann::json("1")); // the run's, pinned: not what ZeRO-3 would set
+    JSON_COMPARE(editOf(p, "training.activation_checkpointing"), nlohmann::json("off"));
+    JSON_COMPARE(editOf(p, "zero.offload_optimizer"), nlohmann::json("none"));
+    JSON_COMPARE(editOf(p, "model.loss_impl"), nlohmann::json("(not edited)")); // the fused loss is another step
+    QCOMPARE(QString::fromStdString(p.title),
+             QStringLiteral("Step %1: ").arg(indexOf(plan.remedies, "micro-batch") + 1)
+                 + QString::fromStdString(plan.remedies[indexOf(plan.remedies, "micro-batch")].change));
+    // The config after Apply is the failed run with the smaller micro-batch, and its step model figures are the
+    // preview's "after".
     const Answers applied = withEdits(a, p.edits);
-    QCOMPARE(batchKeys(applied).gradientAccumulation, std::int64_t(2));
-    QVERIFY(batchKeys(applied).check.level == CheckLevel::Pass);
-    JSON_COMPARE(editOf(p, "model.loss_impl"), nlohmann::json("fused")); // the first step, before it
-    // The env-only and bucket steps before it are said, not silently skipped.
-    QVERIFY(!p.notes.empty());
-    QVERIFY(p.title.starts_with("Steps 1–"));
-
-    // Step 1 alone sets only its own answer.
-    const ChangePreview first = previewRemedy(a, steps, 0);
-    QCOMPARE(first.edits.size(), std::size_t(1));
-    QCOMPARE(QString::fromStdString(first.edits.front().id), QStringLiteral("model.loss_impl"));
+    const Plan after = makePlan(applied);
+    const StepPrediction& chosen = after.zero->plan();
+    QCOMPARE(chosen.candidate.placement.stage, 1);
+    QCOMPARE(chosen.candidate.microBatch, std::int64_t(2));
+    QCOMPARE(chosen.candidate.checkpointing, false);
+    QCOMPARE(batchKeys(applied).trainBatchSize, batchKeys(a).trainBatchSize);
+    QCOMPARE(p.after.gpuBytes, chosen.gpu.total);
+    QCOMPARE(p.after.stepSeconds, chosen.time.total);
 }
 
-void TestChangePreview::afterIsThePlanOfTheChangedAnswers()
+void TestChangePreview::previewIsAgainstTheFailedRunAndApplyKeepsThePlan()
 {
-    const Answers a = oomAnswers({"memory.ran_stage=1", "memory.ran_offload_optimizer=none",
-                                  "memory.ran_offload_param=none", "memory.ran_checkpointing=off"});
-    const Steps steps = stepsFor(a);
-    const ChangePreview p = previewRemedy(a, steps, indexOf(steps, "offload-param"));
-    QVERIFY(p.before.sized && p.after.sized);
-    const Answers after = withEdits(a, p.edits);
-    const StepPrediction rec = makePlan(after).zero->plan();
-    QCOMPARE(p.after.gpuBytes, rec.gpu.total);
-    QCOMPARE(p.after.stepSeconds, rec.time.total);
-    QCOMPARE(rec.candidate.placement.stage, 3);
-    QCOMPARE(QString::fromStdString(rec.candidate.placement.offloadParam), QStringLiteral("cpu"));
-    QVERIFY2(p.after.label.find("ZeRO-3") != std::string::npos, p.after.label.c_str());
-    // Offloading everything costs time and saves GPU memory against the plan before.
-    QCOMPARE(p.before.gpuBytes, makePlan(a).zero->plan().gpu.total);
-    QVERIFY(p.after.gpuBytes < p.before.gpuBytes);
-    QVERIFY(p.after.stepSeconds > p.before.stepSeconds);
+    // Issue 23: previews compared the ZeRO page's re-planned config before and after (a step saving 17 GiB showed
+    // "+23.7 GiB" and moved ZeRO-2 to 3), and after Apply the page re-described the failed run from the new answers.
+    // The run is the config's (nothing given): each preview is the failed run without and with the step.
+    const Answers a = oomAnswers({});
+    const Plan plan = makePlan(a);
+    const memory::FailedRun& failed = *plan.failedRun;
+    QCOMPARE(failed.ran.setup.stage, plan.config["zero_optimization"]["stage"].get<int>());
+    for (std::size_t i = 0; i < plan.remedies.size(); ++i) {
+        const memory::Remedy& step = plan.remedies[i];
+        const ChangePreview p = previewRemedy(a, failed, plan.remedies, i);
+        QVERIFY(p.againstFailedRun);
+        QCOMPARE(p.before.gpuBytes, failed.predicted.gpu.total);
+        if (!step.after)
+            continue;
+        QCOMPARE(p.after.gpuBytes, step.after->gpu.total);
+        QVERIFY2(p.after.gpuBytes <= p.before.gpuBytes, step.change.c_str());
+        if (!p.cannotApply.empty())
+            continue;
+        const nlohmann::json stage = editOf(p, "zero.stage");
+        QVERIFY2(stage == "(not edited)" || stage == std::to_string(step.setupAfter->stage), step.change.c_str());
+        // Applied: the same failed run, the same steps for the same message.
+        const Plan applied = makePlan(withEdits(a, p.edits));
+        JSON_COMPARE(applied.find("memory")->details["ran_setup"], plan.find("memory")->details["ran_setup"]);
+        QCOMPARE(ids(applied.remedies), ids(plan.remedies));
+        QCOMPARE(applied.zero->plan().candidate.placement.stage, step.setupAfter->stage);
+    }
 }
 
-void TestChangePreview::appliedStepKeepsTheDiagnosisOfTheFailedRun()
+void TestChangePreview::pastingAMessageFreezesTheFailedRunFromTheConfig()
 {
-    // memory.ran_* say auto and follow the forced ZeRO answers (as after an import): applying ZeRO-3 must not make
-    // the diagnosis believe the failed run was at stage 3.
-    const Answers a = oomAnswers({"zero.stage=1", "zero.offload_optimizer=none", "zero.offload_param=none",
-                                  "training.activation_checkpointing=off"});
-    const Advice before = adviceFor("memory", a);
-    const Steps steps = stepsFor(a);
-    const ChangePreview p = previewRemedy(a, steps, indexOf(steps, "zero-stage-3"));
-    JSON_COMPARE(editOf(p, "memory.ran_stage"), nlohmann::json("1"));
-    JSON_COMPARE(editOf(p, "memory.ran_checkpointing"), nlohmann::json("off"));
-    JSON_COMPARE(editOf(p, "memory.ran_micro_batch"), nlohmann::json(4));
-    const Advice after = adviceFor("memory", withEdits(a, p.edits));
-    const oj& ranAfter = after.details["ran_setup"];
-    const oj& ranBefore = before.details["ran_setup"];
-    for (const char* key : {"stage", "offload_optimizer", "offload_param", "activation_checkpointing",
-                            "micro_batch_size", "gradient_accumulation_steps"})
-        JSON_COMPARE(ranAfter[key], ranBefore[key]);
-    JSON_COMPARE(after.details["ran_setup_not_given"], before.details["ran_setup_not_given"]);
-    // The loss kernel is the job's, read from the same answer for the failed run: the preview says so.
-    QVERIFY(std::any_of(p.notes.begin(), p.notes.end(),
-                        [](const std::string& n) { return n.find("kernel") != std::string::npos; }));
+    Answers a = oomAnswers({});
+    const std::string message = a.text("memory.oom_message");
+    a.unset("memory.oom_message");
+    const Plan plan = makePlan(a);
+    const std::vector<AnswerEdit> edits = pasteMessageEdits(a, message);
+    QCOMPARE(QString::fromStdString(edits.front().id), QStringLiteral("memory.oom_message"));
+    // Every part of the run is set from the config as it is now.
+    JSON_COMPARE(withEdits(a, edits).value("memory.ran_stage"),
+                 nlohmann::json(std::to_string(plan.config["zero_optimization"]["stage"].get<int>())));
+    JSON_COMPARE(withEdits(a, edits).value("memory.ran_micro_batch"), plan.config["train_micro_batch_size_per_gpu"]);
+    JSON_COMPARE(withEdits(a, edits).value("memory.ran_accumulation"), plan.config["gradient_accumulation_steps"]);
+    const Answers frozen = withEdits(a, edits);
+    QVERIFY(makePlan(frozen).failedRun->ran.fromConfig.empty());
+    // A later change of the config does not move it; a message pasted over one sets only the message.
+    const Answers restaged = withEdits(frozen, {{"zero.stage", "3"}, {"training.micro_batch_size", 1}});
+    JSON_COMPARE(makePlan(restaged).find("memory")->details["ran_setup"],
+                 makePlan(frozen).find("memory")->details["ran_setup"]);
+    QCOMPARE(pasteMessageEdits(frozen, "Killed").size(), std::size_t(1));
 }
 
 void TestChangePreview::stepNoAnswerHoldsCannotBeApplied()
 {
-    const Answers a = oomAnswers({"memory.ran_stage=1", "memory.ran_offload_optimizer=none",
-                                  "memory.ran_offload_param=none", "memory.ran_checkpointing=off"});
-    const Steps steps = stepsFor(a);
-    // The smaller reduce bucket is a config key no answer holds; its steps before it (the fused loss) are answers.
-    const Steps only = {steps[indexOf(steps, "reduce-bucket")]};
-    const ChangePreview p = previewRemedy(a, only, 0);
+    const Answers a = oomAnswers(kRanAtStage1);
+    const Plan plan = makePlan(a);
+    // The smaller reduce bucket is a config key no answer holds: nothing is applied, and its saving is still shown.
+    const ChangePreview p = previewRemedy(a, *plan.failedRun, plan.remedies, indexOf(plan.remedies, "reduce-bucket"));
     QVERIFY(p.edits.empty());
     QVERIFY(!p.cannotApply.empty());
-    QCOMPARE(p.after.gpuBytes, p.before.gpuBytes);
-    QVERIFY(!previewRemedy(a, steps, steps.size()).cannotApply.empty()); // no such step
+    QVERIFY(p.after.gpuBytes < p.before.gpuBytes);
+    QVERIFY(!previewRemedy(a, *plan.failedRun, plan.remedies, plan.remedies.size()).cannotApply.empty());
 }
 
 void TestChangePreview::configChangeMapsToItsAnswer_data()
