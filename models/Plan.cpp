@@ -190,12 +190,20 @@ Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
 ExportOptions exportOptionsFor(const Plan& plan, const Project& project, ExportOptions base)
 {
     const Answers& a = project.answers;
-    const std::string checkpointing = a.text("training.activation_checkpointing");
-    if (a.has("training.activation_checkpointing") && checkpointing != "auto")
+    // What the chosen plan asks of the training script: checkpointing (of every layer or the first N), a fused loss.
+    if (plan.zero && !plan.zero->candidates.empty()
+        && (!project.importedConfig.is_object() || suggestionInputsMissing(a).empty())) {
+        const StepCandidate& chosen = plan.zero->plan().candidate;
+        base.gradientCheckpointing = chosen.checkpointing;
+        base.checkpointLayers = chosen.checkpointing ? chosen.checkpointLayers : 0;
+        base.fusedLoss = chosen.loss == LossImpl::Fused;
+    }
+    if (const std::string checkpointing = a.text("training.activation_checkpointing");
+        a.has("training.activation_checkpointing") && checkpointing != "auto") {
         base.gradientCheckpointing = checkpointing == "on";
-    else if (plan.zero && !plan.zero->candidates.empty()
-             && (!project.importedConfig.is_object() || suggestionInputsMissing(a).empty()))
-        base.gradientCheckpointing = plan.zero->plan().candidate.checkpointing;
+        base.checkpointLayers = 0;
+    }
+    base.fusedLoss = base.fusedLoss || a.text("model.loss_impl") == "fused";
     base.attention = a.text("model.attention_impl");
     return base;
 }

@@ -94,6 +94,8 @@ LaunchSetup launchSetup(const oj& config, const Answers& answers, const ExportOp
     s.trainingScript = options.trainingScript;
     s.gradientCheckpointing = options.gradientCheckpointing;
     s.attention = options.attention;
+    s.checkpointLayers = options.checkpointLayers;
+    s.fusedLoss = options.fusedLoss;
     return s;
 }
 

@@ -36,6 +36,8 @@ struct ExportOptions {
     // From the plan (Plan.h: exportOptionsFor): what launch.sh passes or marks FILL IN (LaunchScript.h: LaunchSetup).
     std::optional<bool> gradientCheckpointing;
     std::string attention;
+    std::int64_t checkpointLayers = 0; // LaunchSetup's
+    bool fusedLoss = false;
 };
 
 // The two forms of ds_config.json: strict, what plain DeepSpeed needs ("auto" is an error there), and the Hugging

@@ -135,9 +135,18 @@ std::string scriptSettingsComment(const LaunchSetup& s)
                               "# --gradient_checkpointing below if it does (the Memory tab says).\n"
                             : "# FILL IN: the wizard does not know whether this plan checkpoints activations; if it "
                               "does,\n# enable it in your script (model.gradient_checkpointing_enable()).\n";
+    else if (*s.gradientCheckpointing && s.checkpointLayers > 0)
+        // Not --gradient_checkpointing: the Trainer would turn every layer on again when training starts.
+        out += "# FILL IN: the plan checkpoints only the first " + std::to_string(s.checkpointLayers)
+            + " layers: in your script, before training,\n# model.gradient_checkpointing_enable(); then for layer in "
+              "model.model.layers["
+            + std::to_string(s.checkpointLayers) + ":]: layer.gradient_checkpointing = False\n";
     else if (*s.gradientCheckpointing && !isTrainer(s))
         out += "# FILL IN: the plan only fits with activation checkpointing: enable it in your script\n"
                "# (model.gradient_checkpointing_enable() for a Transformers model, or deepspeed.checkpointing).\n";
+    if (s.fusedLoss && !isTrainer(s))
+        out += "# FILL IN: the plan counts on Liger-Kernel's fused linear cross-entropy: load the model with\n"
+               "# liger_kernel.transformers.AutoLigerKernelForCausalLM.from_pretrained(...).\n";
     if (!s.attention.empty())
         out += "# FILL IN: the plan assumes the " + s.attention + " attention kernel: load the model with\n"
             + "# from_pretrained(..., attn_implementation=\"" + hfAttentionName(s.attention) + "\")"
@@ -151,8 +160,11 @@ std::string scriptSettingsComment(const LaunchSetup& s)
 Words trainerFlags(const oj& config, const LaunchSetup& s)
 {
     Words out;
-    if (s.gradientCheckpointing.value_or(false))
+    if (s.gradientCheckpointing.value_or(false) && s.checkpointLayers == 0)
         out.push_back("--gradient_checkpointing"); // the plan's memory counts on it (TrainingArguments' field)
+    if (s.fusedLoss)
+        out.insert(out.end(), {"--use_liger_kernel", "True"}); // TrainingArguments' field: Liger's kernels, its loss
+
     for (const AutoValue& av : autoValues(config, AutoFiller::TransformersTrainer))
         out.insert(out.end(), av.trainerArguments.begin(), av.trainerArguments.end());
     // The Trainer's fill_match compares a number at warmup_num_steps with --warmup_steps: pass the same one.

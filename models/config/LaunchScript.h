@@ -17,6 +17,8 @@ struct LaunchSetup {
     // empty: not known). The Trainer takes --gradient_checkpointing; the rest is the script's, said as FILL IN.
     std::optional<bool> gradientCheckpointing;
     std::string attention;
+    std::int64_t checkpointLayers = 0; // with checkpointing, only the first N decoder layers (0: all of them)
+    bool fusedLoss = false;            // the plan counts on a fused linear cross-entropy (Liger-Kernel's)
     // Where the GPU count comes from when the answers do not give it (the config's batch keys, or the default):
     // said in launch.sh as a FILL IN. Empty when the answers give the cluster.
     std::string layoutNote;

@@ -110,7 +110,8 @@ void TestChangePreview::aStepAppliesAloneToTheFailedRun()
     JSON_COMPARE(editOf(p, "zero.stage"), nlohmann::json("1")); // the run's, pinned: not what ZeRO-3 would set
     JSON_COMPARE(editOf(p, "training.activation_checkpointing"), nlohmann::json("off"));
     JSON_COMPARE(editOf(p, "zero.offload_optimizer"), nlohmann::json("none"));
-    JSON_COMPARE(editOf(p, "model.loss_impl"), nlohmann::json("(not edited)")); // the fused loss is another step
+    // The run's standard loss, pinned (model.loss_impl auto would let the ZeRO page choose the fused one, another step).
+    JSON_COMPARE(editOf(p, "model.loss_impl"), nlohmann::json("standard"));
     QCOMPARE(QString::fromStdString(p.title),
              QStringLiteral("Step %1: ").arg(indexOf(plan.remedies, "micro-batch") + 1)
                  + QString::fromStdString(plan.remedies[indexOf(plan.remedies, "micro-batch")].change));

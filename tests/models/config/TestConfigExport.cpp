@@ -893,43 +893,57 @@ private slots:
     void launchCarriesWhatThePlanReliesOn_data()
     {
         QTest::addColumn<QString>("launcher");
-        QTest::addColumn<int>("checkpointing"); // -1: not known
+        QTest::addColumn<int>("checkpointing"); // -1: not known; > 1: only the first N layers
+        QTest::addColumn<bool>("fusedLoss");
         QTest::addColumn<QString>("attention");
         QTest::addColumn<QStringList>("present");
         QTest::addColumn<QStringList>("absent");
         const QString flag = QStringLiteral("  --gradient_checkpointing \\\n");
-        QTest::newRow("Trainer, checkpointing") << "hf-trainer" << 1 << "flash"
+        QTest::newRow("Trainer, checkpointing") << "hf-trainer" << 1 << false << "flash"
                                                 << QStringList{flag, "  --bf16 \\\n", "  --deepspeed ds_config.json\n",
                                                                "attn_implementation=\"flash_attention_2\""}
                                                 << QStringList{"whether this plan checkpoints"};
         QTest::newRow("Trainer, no checkpointing")
-            << "hf-trainer" << 0 << "sdpa" << QStringList{"attn_implementation=\"sdpa\""}
+            << "hf-trainer" << 0 << false << "sdpa" << QStringList{"attn_implementation=\"sdpa\""}
             << QStringList{"--gradient_checkpointing", "FILL IN: the plan only"};
         QTest::newRow("Trainer, not known")
-            << "hf-trainer" << -1 << ""
+            << "hf-trainer" << -1 << false << ""
             << QStringList{"# FILL IN: the wizard does not know whether this plan checkpoints activations; add\n"
                            "# --gradient_checkpointing below",
                            "FILL IN: the wizard does not know the attention kernel"}
             << QStringList{flag};
         QTest::newRow("deepspeed, checkpointing")
-            << "deepspeed" << 1 << "eager"
+            << "deepspeed" << 1 << false << "eager"
             << QStringList{"# FILL IN: the plan only fits with activation checkpointing",
                            "model.gradient_checkpointing_enable()", "attn_implementation=\"eager\""}
             << QStringList{flag};
+        // The search's levers (ZeroDecision): the Trainer would turn every layer on again at train(), so selective
+        // checkpointing is the script's (no flag); the fused loss is TrainingArguments' use_liger_kernel.
+        QTest::newRow("Trainer, first 12 layers, fused loss")
+            << "hf-trainer" << 12 << true << "flash"
+            << QStringList{"the plan checkpoints only the first 12 layers", "model.model.layers[12:]",
+                           "  --use_liger_kernel True \\\n"}
+            << QStringList{flag, "AutoLigerKernelForCausalLM"};
+        QTest::newRow("deepspeed, fused loss")
+            << "deepspeed" << 0 << true << "flash" << QStringList{"AutoLigerKernelForCausalLM"}
+            << QStringList{"--use_liger_kernel"};
         QTest::newRow("accelerate, checkpointing")
-            << "accelerate" << 1 << "sdpa" << QStringList{"# FILL IN: the plan only fits with activation"}
+            << "accelerate" << 1 << false << "sdpa" << QStringList{"# FILL IN: the plan only fits with activation"}
             << QStringList{flag};
     }
     void launchCarriesWhatThePlanReliesOn()
     {
         QFETCH(QString, launcher);
         QFETCH(int, checkpointing);
+        QFETCH(bool, fusedLoss);
         QFETCH(QString, attention);
         QFETCH(QStringList, present);
         QFETCH(QStringList, absent);
         ExportOptions options;
         if (checkpointing >= 0)
-            options.gradientCheckpointing = checkpointing == 1;
+            options.gradientCheckpointing = checkpointing >= 1;
+        options.checkpointLayers = checkpointing > 1 ? checkpointing : 0;
+        options.fusedLoss = fusedLoss;
         options.attention = attention.toStdString();
         const oj config = {{"train_micro_batch_size_per_gpu", 4}, {"bf16", {{"enabled", true}}}};
         const QString script =
