@@ -302,6 +302,10 @@ std::string standing(const ZeroDecision& d)
         return "the fastest that fits";
     if (d.plan().time.total <= fastest.time.total * kTimeTie)
         return "the simplest plan within the step model's 2% of the fastest";
+    if (scriptChanges(d.plan().candidate) < scriptChanges(fastest.candidate)
+        && d.plan().time.total <= fastest.time.total * kLeverTie)
+        return "the fastest that fits without another change to the training script; the plans that need one gain "
+               "less than 5%";
     return "the fastest that fits with room; faster plans are tight";
 }
 

@@ -48,9 +48,9 @@ std::optional<StepPrediction> selectiveOf(const StepJob& job, const StepPredicti
     // reserve shrinks with the peak, so the first guess can be a layer or two high).
     std::optional<StepPrediction> best;
     for (int tries = 0; tries < 6; ++tries) {
-        c.checkpointLayers =
-            best ? c.checkpointLayers - 1
-                 : c.checkpointLayers + std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(over / perLayer)));
+        c.checkpointLayers = best
+            ? c.checkpointLayers - 1
+            : c.checkpointLayers + std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(over / perLayer)));
         if (c.checkpointLayers < 1 || c.checkpointLayers >= L)
             break;
         StepPrediction p = predictStep(job, c);
@@ -90,13 +90,21 @@ std::optional<std::size_t> simplestAmong(const std::vector<StepPrediction>& rank
     return first;
 }
 
-// simplestAmong, except that a tight plan gives way to the simplest comfortable one when that is at most
-// kTightTradeoff slower.
+// simplestAmong, except that a plan needing changes to the training script gives way to the best with fewer within
+// kLeverTie, and a tight plan to the simplest comfortable one within kTightTradeoff.
 template <typename Allowed>
 std::optional<std::size_t> pickAmong(const std::vector<StepPrediction>& ranked, Allowed allowed)
 {
-    const std::optional<std::size_t> first = simplestAmong(ranked, allowed);
-    if (!first || !ranked[*first].tight)
+    std::optional<std::size_t> first = simplestAmong(ranked, allowed);
+    if (!first || !ranked[*first].fits())
+        return first;
+    if (const int changes = scriptChanges(ranked[*first].candidate); changes > 0) {
+        const auto fewer = simplestAmong(
+            ranked, [&](const StepPrediction& p) { return allowed(p) && scriptChanges(p.candidate) < changes; });
+        if (fewer && ranked[*fewer].fits() && ranked[*fewer].time.total <= ranked[*first].time.total * kLeverTie)
+            first = fewer;
+    }
+    if (!ranked[*first].tight)
         return first;
     const auto roomy = simplestAmong(ranked, [&](const StepPrediction& p) { return allowed(p) && comfortable(p); });
     return roomy && ranked[*roomy].fits() && ranked[*roomy].time.total <= ranked[*first].time.total * kTightTradeoff
@@ -129,6 +137,11 @@ bool ranksBefore(const StepPrediction& x, const StepPrediction& y, const StepJob
 }
 
 } // namespace
+
+int scriptChanges(const StepCandidate& c)
+{
+    return (c.loss == LossImpl::Fused) + (c.checkpointing && c.checkpointLayers > 0);
+}
 
 std::string percentFaster(double slower, double faster)
 {
@@ -229,9 +242,15 @@ std::vector<std::size_t> stageTableOf(const ZeroDecision& d)
         for (const std::size_t marked : {d.chosen, d.wizardPick.value_or(c.size())})
             if (!best && marked < c.size() && stageOf(marked) == stage && !offloads(marked))
                 best = marked;
-        for (std::size_t i = 0; i < c.size() && !best; ++i) // ranked: the first is the best of its stage
-            if (stageOf(i) == stage && !offloads(i))
-                best = i;
+        // Ranked: the first is the best of its stage; at the micro-batch the user fixed when one fits there.
+        const auto& chosen = c.empty() ? StepCandidate{} : c[d.chosen].candidate;
+        for (const bool sameBatch : {d.fixed.microBatch.has_value(), false})
+            for (std::size_t i = 0; i < c.size() && !best; ++i)
+                if (stageOf(i) == stage && !offloads(i)
+                    && (!sameBatch
+                        || (c[i].fits() && c[i].candidate.microBatch == chosen.microBatch
+                            && c[i].candidate.accumulation == chosen.accumulation)))
+                    best = i;
         if (best)
             rows.push_back(*best);
     }
@@ -267,6 +286,10 @@ std::vector<ZeroAlternative> alternativesOf(const ZeroDecision& d)
         if (p.time.total > chosen.time.total * kTimeTie)
             reason =
                 std::string(worst->second) + ": the chosen plan is " + percentFaster(p.time.total, chosen.time.total);
+        else if (p.time.total < chosen.time.total && scriptChanges(p.candidate) > scriptChanges(chosen.candidate))
+            reason = percentFaster(chosen.time.total, p.time.total)
+                + ", but it needs a change to the training script; the wizard takes one only when it gains more than "
+                  "5%";
         else if (d.userForced && !d.asked[i])
             reason = std::string(p.time.total < chosen.time.total ? "faster" : "as fast") + ", but not with your "
                 + d.fixed.text();

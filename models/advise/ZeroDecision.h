@@ -83,6 +83,14 @@ std::vector<std::int64_t> microBatchesFor(std::int64_t perRankSamples);
 // Plans within 2% of the fastest are as fast as the step model can tell (estimate/StepTime.h's calibration is not
 // that exact); among them the simplest is taken. A stated wizard choice, not a measurement.
 inline constexpr double kTimeTie = 1.02;
+// A plan needing a change to the training script the user did not ask for (a fused loss, checkpointing only some layers)
+// is taken over one without only when it is more than 5% faster: a stated wizard choice, a quarter of the step model's
+// likely spread (kStepTimeLikelyLow/High, 0.78-1.29), since a script change costs the user work and a gain inside the
+// spread may not be there.
+inline constexpr double kLeverTie = 1.05;
+// The changes to the training script a plan needs beyond the config that the search chose: a fused loss, checkpointing
+// only some layers (0, 1 or 2).
+int scriptChanges(const StepCandidate& candidate);
 // A plan within kTightBand of the GPU's capacity (estimate/StepModel.h) is taken only when no comfortable plan is within
 // 10% of its time: a stated wizard choice, trading a little speed for not running out of memory.
 inline constexpr double kTightTradeoff = 1.10;

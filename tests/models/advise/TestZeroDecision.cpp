@@ -74,7 +74,10 @@ private slots:
         QCOMPARE(s.chosen, *s.wizardPick);
         // The pick is the simplest plan within 2% of the fastest, or a plan with room within 10% of a tight fastest.
         const StepPrediction &front = s.candidates.front(), &pick = s.candidates[s.chosen];
-        QVERIFY(pick.time.total <= front.time.total * (front.tight && !pick.tight ? kTightTradeoff : kTimeTie));
+        QVERIFY(pick.time.total <= front.time.total * (front.tight && !pick.tight ? kTightTradeoff : kLeverTie));
+        // Beyond 2% only for room, or to spare the training script a change (a fused loss, selective checkpointing).
+        QVERIFY(pick.time.total <= front.time.total * kTimeTie || (front.tight && !pick.tight)
+                || scriptChanges(pick.candidate) < scriptChanges(front.candidate));
     }
     // Issue 10's first case: 13B on 2 nodes × 8 A100 over 100 GbE with 16 accumulation steps. At micro-batch 1 ×
     // 16 steps ZeRO-3 gathers the parameters every micro-step, so over a slow network it is far slower than ZeRO-1
@@ -327,9 +330,9 @@ private slots:
     // none and full, and the page's snippet turning the flag off after those n layers.
     void selectiveCheckpointingTakesTheFewestLayers()
     {
-        const Answers a =
-            answersFrom({"model.preset=llama-3.1-8b", "hardware.gpu=H100-80GB", "hardware.gpus_per_node=8",
-                         "training.global_batch_size=64", "model.seq_len=8192", "model.loss_impl=standard"});
+        // Llama 2 7B on 8 × A100-80GB at 4,096 tokens: a few layers checkpointed give room at micro-batch 4.
+        const Answers a = answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8",
+                                       "training.global_batch_size=64", "model.loss_impl=standard"});
         const auto [job, d] = decide(a);
         const StepCandidate& c = d.plan().candidate;
         QVERIFY2(c.checkpointing && c.checkpointLayers > 0 && c.checkpointLayers < 32, d.plan().label().c_str());
@@ -348,10 +351,29 @@ private slots:
         QVERIFY2(q(zero.headline).contains("checkpointing only the first " + QString::number(c.checkpointLayers)),
                  zero.headline.c_str());
         // "on" is every layer: the user's answer is gradient_checkpointing_enable() as it stands.
-        const auto [onJob, on] = decide(answersFrom({"model.preset=llama-3.1-8b", "hardware.gpu=H100-80GB",
-                                                     "hardware.gpus_per_node=8", "training.global_batch_size=64",
-                                                     "model.seq_len=8192", "training.activation_checkpointing=on"}));
+        const auto [onJob, on] =
+            decide(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8",
+                                "training.global_batch_size=64", "training.activation_checkpointing=on"}));
         QVERIFY(on.plan().candidate.checkpointing && on.plan().candidate.checkpointLayers == 0);
+    }
+
+    // Issue 23: with a micro-batch typed, the stage table's other rows are at that micro-batch where it fits there.
+    void stageRowsFollowATypedMicroBatch()
+    {
+        const auto [job, d] =
+            decide(answersFrom({"model.preset=llama-2-7b", "hardware.gpu=A100-80GB", "hardware.gpus_per_node=8",
+                                "training.global_batch_size=64", "training.micro_batch_size=4"}));
+        QVERIFY(d.fixed.microBatch);
+        int rows = 0;
+        for (const std::size_t i : d.stageTable) {
+            const StepPrediction& row = d.candidates[i];
+            if (!row.fits())
+                continue;
+            QCOMPARE(row.candidate.microBatch, std::int64_t{4});
+            QCOMPARE(row.candidate.accumulation, std::int64_t{2});
+            ++rows;
+        }
+        QVERIFY(rows >= 3);
     }
 };
 
