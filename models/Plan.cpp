@@ -10,8 +10,10 @@
 #include "knowledge/DeepSpeedFacts.h"
 #include "project/InputRegistry.h"
 #include "project/ModelChecks.h"
+#include "util/JsonAccess.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 namespace dsw {
@@ -47,6 +49,77 @@ oj baseFragment(const Answers& a)
     base["optimizer"] = oj{{"type", optimizerType(a.text("training.optimizer"))},
                            {"params", {{"lr", a.number("training.learning_rate")}}}};
     return base;
+}
+
+// The wizard's own threshold: an imported placement this many times slower than the best one gets a suggestion.
+constexpr double kSlowPlacement = 1.5;
+
+std::string placementOf(const Placement& p)
+{
+    std::string label = planLabel({p});
+    return label.substr(0, label.find(", micro-batch")); // "ZeRO-2, optimizer → cpu"
+}
+
+// The imported file's placement, as DeepSpeed runs it (offload_param below stage 3 ignored, ...), against the fastest
+// placement that fits with the same micro-batch, accumulation, checkpointing and loss kernel, by the step model. Read
+// from the searched candidates, which do not depend on the placement the answers fix: the suggestion stays the same
+// once applied.
+std::optional<Suggestion> fasterPlacement(const ZeroDecision& d, const oj& imported)
+{
+    const oj* zero = imported.contains("zero_optimization") ? &imported.at("zero_optimization") : nullptr;
+    if (!zero || !zero->is_object())
+        return std::nullopt;
+    auto device = [&](const char* block, const char* deprecated) { // as config/ConfigImporter reads them
+        const oj* b = zero->contains(block) ? &zero->at(block) : nullptr;
+        if (!b && valueOr(*zero, deprecated, false))
+            return std::string("cpu");
+        return b && b->is_object() ? valueOr(*b, "device", std::string("none")) : std::string("none");
+    };
+    const PlacementAsRun run = placementAsRun(valueOr(*zero, "stage", 0), device("offload_optimizer", "cpu_offload"),
+                                              device("offload_param", "cpu_offload_param"));
+    auto same = [](const Placement& p, const PlacementAsRun& r) {
+        return p.stage == r.stage && p.offloadOptimizer == r.offloadOptimizer && p.offloadParam == r.offloadParam;
+    };
+    const StepPrediction* mine = nullptr; // candidates come fastest first among those that fit
+    for (const auto& c : d.candidates)
+        if (!mine && c.fits() && same(c.candidate.placement, run))
+            mine = &c;
+    if (!mine)
+        return std::nullopt;
+    const StepCandidate& m = mine->candidate;
+    for (const auto& c : d.candidates) {
+        const StepCandidate& o = c.candidate;
+        if (!c.fits() || o.microBatch != m.microBatch || o.accumulation != m.accumulation
+            || o.checkpointing != m.checkpointing || o.checkpointLayers != m.checkpointLayers || o.loss != m.loss)
+            continue;
+        if (c.time.total <= 0 || mine->time.total < kSlowPlacement * c.time.total)
+            return std::nullopt;
+        oj to = *zero;
+        to["stage"] = o.placement.stage;
+        for (const auto& [block, dev] : {std::pair{"offload_optimizer", o.placement.offloadOptimizer},
+                                         std::pair{"offload_param", o.placement.offloadParam}})
+            if (dev == "none")
+                to.erase(block);
+            else
+                to[block]["device"] = dev;
+        if (o.placement.offloadOptimizer == "none") // the deprecated spellings, which DeepSpeed still reads
+            to.erase("cpu_offload");
+        if (o.placement.offloadParam == "none")
+            to.erase("cpu_offload_param");
+        char times[160];
+        std::snprintf(times, sizeof times, "%.2f s per step against %.2f s, %.1f× faster", c.time.total,
+                      mine->time.total, mine->time.total / c.time.total);
+        return Suggestion{"/zero_optimization",
+                          *zero,
+                          to,
+                          "zero",
+                          "The file's placement, " + placementOf(m.placement) + ", is slow: " + placementOf(o.placement)
+                              + " fits too and takes " + times
+                              + " by ds-wizard's step-time model (same micro-batch, accumulation, checkpointing and "
+                                "loss kernel; not a measurement).",
+                          false};
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -164,13 +237,20 @@ Plan makePlan(const Project& project, const PartitionPolicy& partitioning)
     }
     plan.suggestions = suggestionsFor(project.importedConfig, plan.config, project.answers);
     plan.suggestionsNeed = suggestionInputsMissing(project.answers);
+    if (const auto faster = plan.zero && plan.suggestionsNeed.empty()
+            ? fasterPlacement(*plan.zero, project.importedConfig)
+            : std::nullopt) { // one suggestion for the whole block, in place of its keys' own
+        std::erase_if(plan.suggestions,
+                      [](const Suggestion& s) { return s.pointer.starts_with("/zero_optimization"); });
+        plan.suggestions.push_back(*faster);
+    }
     for (auto& s : plan.suggestions) {
         s.accepted = std::find(project.acceptedSuggestions.begin(), project.acceptedSuggestions.end(), s.pointer)
             != project.acceptedSuggestions.end();
         // Each suggestion's own reason where its key's purpose is known; else the page it comes from and that
         // page's plan, not offered as an argument for the key.
         const Advice* advice = plan.find(s.workflow);
-        const std::string own = suggestionReason(s, project.importedConfig);
+        const std::string own = !s.reason.empty() ? s.reason : suggestionReason(s, project.importedConfig);
         s.reason = !own.empty() ? (advice ? workflowTitle(s.workflow) + ": " : std::string()) + own
             : advice ? workflowTitle(s.workflow) + ": the page writes this key for its plan (" + advice->headline + ")"
                      : "written explicitly by the wizard (batch identity, clipping, optimizer)";

@@ -9,6 +9,7 @@
 #include "estimate/PipelinePartition.h"
 #include "estimate/StepModel.h"
 #include "knowledge/DeepSpeedFacts.h"
+#include "knowledge/ParameterCount.h"
 #include "knowledge/SourceCatalog.h"
 #include "util/Count.h"
 #include "util/RegexLimits.h"
@@ -32,6 +33,7 @@ using oj = nlohmann::ordered_json;
 constexpr double kGiB = 1073741824.0;
 constexpr double kLargeBubble = 0.25;         // the wizard's own threshold for a "large" bubble
 constexpr double kLayerTotalTolerance = 0.10; // the wizard's own tolerance between layer sum and model.params
+constexpr double kUnevenShare = 0.01;         // the wizard's own: stages whose parameters differ by more are uneven
 constexpr std::int64_t kMaxLayerParams = 100'000'000'000'000; // model.params' maximum: no layer is larger
 
 std::string lower(std::string s)
@@ -547,7 +549,9 @@ void addPlan(Advice& adv, PipelineStages& view, const Answers& a, PipelineSetup&
     auto allEqual = [](const auto& v) {
         return std::adjacent_find(v.begin(), v.end(), std::not_equal_to<>()) == v.end();
     };
-    if (!allEqual(layersPerStage) || !allEqual(paramsPerStage))
+    // A final norm or position table makes one stage a few thousand parameters larger: not worth a warning.
+    const auto [least, most] = std::minmax_element(paramsPerStage.begin(), paramsPerStage.end());
+    if (!allEqual(layersPerStage) || *most - *least > kUnevenShare * static_cast<double>(*most))
         adv.checks.push_back({CheckLevel::Warn, "pipeline-uneven-partition",
                               "The stages differ: layers per stage " + list(layersPerStage) + ", parameters per stage "
                                   + list(paramsPerStage)
@@ -640,16 +644,18 @@ void addTradeoffs(Advice& adv, const PipelineSetup& s, bool derived)
                                 : "."),
          "ds-pipeline-config"});
     if (derived)
-        adv.tradeoffs.push_back({"Layer sizes (derived)",
-                                 "Embedding and head are vocab × hidden each (untied: the wizard's assumption); each "
-                                 "transformer block is 12h² + 13h, the standard GPT block count with biases and layer "
-                                 "norms. Give pipeline.layer_params for another architecture.",
-                                 "narayanan-params"});
+        adv.tradeoffs.push_back(
+            {"Layer sizes (derived)",
+             "Each layer is counted from the model's shape, as model.params is: a block's "
+             "attention (q and o of the query heads, k and v of the key/value heads), MLP (two "
+             "hidden × intermediate matrices for GELU, three for a gated MLP), norms and biases; the "
+             "embedding vocab × hidden; the head vocab × hidden and the final norm (a tied head is "
+             "a copy of the embedding, which DeepSpeed's TiedLayerSpec keeps on its stage). Give "
+             "pipeline.layer_params for other layers.",
+             ""});
 }
 
 } // namespace
-
-std::int64_t transformerBlockParams(std::int64_t hidden) { return 12 * hidden * hidden + 13 * hidden; }
 
 Result<std::vector<std::int64_t>> parseLayerParams(std::string_view text)
 {
@@ -685,12 +691,18 @@ std::vector<PipelineLayer> pipelineLayers(const Answers& a)
             layers.push_back({"layer " + std::to_string(i), "Layer", given.value()[i]});
         return layers;
     }
-    const std::int64_t h = a.integer("model.hidden_size");
-    const std::int64_t v = a.integer("model.vocab_size");
-    layers.push_back({"embedding", "Embedding", v * h});
-    for (std::int64_t i = 0; i < a.integer("model.layers"); ++i)
-        layers.push_back({"block " + std::to_string(i), "TransformerBlock", transformerBlockParams(h)});
-    layers.push_back({"head", "LMHead", v * h}); // untied from the embedding
+    // The one count of the model's shape (knowledge/ParameterCount.h), split as a PipelineModule holds it: the blocks
+    // and the embedding add up to model.params's derived count. A tied head is a second copy of the embedding:
+    // DeepSpeed's TiedLayerSpec builds the module on each stage that uses it and all-reduces its gradients.
+    const TransformerShape shape = a.modelShape();
+    const ParameterBreakdown b = countParameters(shape);
+    const std::int64_t block = b.attentionPerLayer + b.mlpPerLayer + b.normsPerLayer;
+    const std::int64_t cross = shape.crossAttentionLayers > 0 ? b.crossAttention / shape.crossAttentionLayers : 0;
+    layers.push_back({"embedding", "Embedding", b.embedding + b.positions});
+    for (std::int64_t i = 0; i < shape.layers; ++i) // cross-attention in the last blocks (an encoder-decoder's decoder)
+        layers.push_back({"block " + std::to_string(i), "TransformerBlock",
+                          block + (i >= shape.layers - shape.crossAttentionLayers ? cross : 0)});
+    layers.push_back({"head", "LMHead", (shape.tiedEmbeddings ? b.embedding : b.outputHead) + b.finalNorm});
     return layers;
 }
 
@@ -770,18 +782,23 @@ PipelineAdvice advisePipeline(const Job& job, const ZeroDecision* zero, const An
         adv.checks.push_back(*partition.failure);
     else
         addPartitionChecks(adv, partition, layers.size(), s.stages, a.text("pipeline.partition_method"), policy);
+    // Derived layers are the shape's own count, as model.params is unless typed (a tied head is that count's second
+    // copy); only a count the user gave can disagree with them.
     std::int64_t layerTotal = 0;
     for (const auto& l : layers)
         layerTotal += l.params;
+    if (derived && a.modelShape().tiedEmbeddings)
+        layerTotal -= countParameters(a.modelShape()).embedding;
     const std::int64_t modelParams = a.integer("model.params");
-    if (modelParams > 0 && std::abs(static_cast<double>(layerTotal - modelParams)) > kLayerTotalTolerance * modelParams)
+    if ((!derived || a.has("model.params")) && modelParams > 0
+        && std::abs(static_cast<double>(layerTotal - modelParams)) > kLayerTotalTolerance * modelParams)
         adv.checks.push_back({CheckLevel::Warn, "pipeline-layer-total-differs",
-                              "The layers add up to " + std::to_string(layerTotal) + " parameters but model.params is "
+                              std::string(derived ? "The model's shape counts " : "The layers add up to ")
+                                  + std::to_string(layerTotal) + " parameters but model.params is "
                                   + std::to_string(modelParams)
-                                  + " (more than the wizard's own 10% tolerance); the plan uses "
-                                    "the layer counts."
-                                  + (derived ? " Give pipeline.layer_params for the real layers." : ""),
-                              derived ? "narayanan-params" : ""});
+                                  + " (more than the wizard's own 10% tolerance); the plan uses the layer counts."
+                                  + (derived ? " Check the shape, or leave model.params out to use its count." : ""),
+                              ""});
     if (!partition.parts.empty()) {
         addPlan(adv, out.stages, a, s, layers, partition.parts);
         if (partition.state == PartitionState::Computing)
@@ -795,8 +812,6 @@ PipelineAdvice advisePipeline(const Job& job, const ZeroDecision* zero, const An
     addBubbleAndBatch(adv, s);
     addTradeoffs(adv, s, derived);
     adv.snippets.push_back({"python", "PipelineModule and the training loop", snippet(a, layers, derived, s)});
-    if (derived)
-        adv.sources.push_back("narayanan-params");
     if (s.zeroStage == 1)
         adv.sources.push_back("ds-pipe-zero1-overlap");
 

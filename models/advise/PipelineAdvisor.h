@@ -21,16 +21,13 @@ struct PipelineLayer {
     std::int64_t params = 0;
 };
 
-// Parameters of one derived transformer block: 12h² + 13h (the standard GPT block, biases and layer norms
-// included; Narayanan et al. 2021, Eq. 2 per layer).
-std::int64_t transformerBlockParams(std::int64_t hidden);
-
 // pipeline.layer_params parsed: comma-separated counts, each as models/util/Count.h parseCount reads it ("7B",
 // "350M", "1.3e9"). An empty list gives an empty vector; the error names pipeline.layer_params and the bad item.
 Result<std::vector<std::int64_t>> parseLayerParams(std::string_view list);
 
-// Layers from pipeline.layer_params (named "layer i", type "Layer"), or derived from the model's dimensions
-// when it is empty: embedding (vocab × hidden), model.layers blocks, head (vocab × hidden, untied).
+// Layers from pipeline.layer_params (named "layer i", type "Layer"), or derived from the model's shape when it is
+// empty (knowledge/ParameterCount.h, the count model.params derives): the embedding, model.layers blocks and the head
+// with the final norm add up to that count (a tied head adds a copy of the embedding, as TiedLayerSpec holds it).
 // Empty when pipeline.layer_params is not a valid list.
 std::vector<PipelineLayer> pipelineLayers(const Answers& answers);
 

@@ -1,5 +1,8 @@
 #include "config/ImportedConfigPlan.h"
+#include "knowledge/CombinationRules.h"
+#include "knowledge/DeepSpeedSchema.h"
 #include "util/JsonAccess.h"
+#include "util/Version.h"
 
 namespace dsw {
 
@@ -64,6 +67,53 @@ bool baseAnswersGiven(const std::string& pointer, const Answers& a)
     return true;
 }
 
+// What DeepSpeed runs for a key the file leaves out: the schema's default at the answers' DeepSpeed version; for a batch
+// key, what _set_batch_related_parameters infers from the other two and the data-parallel size (BatchLint's rule).
+std::optional<oj> absentValue(const std::string& pointer, const oj& imported, const Answers& a)
+{
+    const auto number = [&](const char* key) { return valueOr(imported, key, std::int64_t{0}); };
+    const std::int64_t t = number("train_batch_size"), m = number("train_micro_batch_size_per_gpu"),
+                       g = number("gradient_accumulation_steps"), dp = a.dataParallelSize();
+    if (pointer == "/gradient_accumulation_steps")
+        return t > 0 && m > 0 ? oj(t / m / dp) : oj(1);
+    if (pointer == "/train_micro_batch_size_per_gpu")
+        return t > 0 ? std::optional<oj>(t / dp / std::max<std::int64_t>(1, g)) : std::nullopt;
+    if (pointer == "/train_batch_size")
+        return m > 0 ? std::optional<oj>(m * std::max<std::int64_t>(1, g) * dp) : std::nullopt;
+    const DeepSpeedSchema& schema = DeepSpeedSchema::instance();
+    auto value = schema.defaultValue(pointer);
+    if (const auto where = schema.locate(pointer); value && where)
+        if (const SchemaKey* key = schema.key(where->first, where->second))
+            for (const auto& change : key->changes)
+                if (!versionAtLeast(a.text("software.deepspeed_version"), change.from))
+                    value = change.oldValue;
+    return value;
+}
+
+// The batch keys' one rule for an import: DeepSpeed infers train_batch_size from the micro-batch, so a file with one
+// never gets it added, and one that contradicts the identity (DeepSpeed stops) has it removed, not rewritten.
+void inferTrainBatchSize(Suggestion& s, const oj& imported)
+{
+    if (s.pointer != "/train_batch_size" || !imported.contains("train_micro_batch_size_per_gpu") || s.from.is_null())
+        return;
+    s.reason = "train_batch_size " + s.from.dump()
+        + " is not micro-batch × accumulation × data-parallel size = " + s.to.dump()
+        + ", so DeepSpeed stops at its batch assertion (source ds-batch-assert); without it DeepSpeed infers "
+        + s.to.dump() + " and follows the GPU count.";
+    s.to = nullptr;
+}
+
+// A change without which DeepSpeed refuses the file (fp16 and bf16 both on, a batch identity that fails): offered
+// before the model and cluster are known, as the linter reports it then.
+bool makesFileLoad(const Suggestion& s, const oj& imported, const Answers& a)
+{
+    const bool precision = s.pointer == "/fp16" || s.pointer == "/bf16" || s.pointer == "/bfloat16";
+    if (precision && s.to.is_null())
+        return fp16Bf16Break(enabled(imported, "fp16"), enabled(imported, "bf16") || enabled(imported, "bfloat16"))
+            .has_value();
+    return s.pointer == "/train_batch_size" && s.to.is_null() && !s.from.is_null() && a.has("hardware.gpus_per_node");
+}
+
 } // namespace
 
 std::vector<Suggestion> suggestionsFor(const oj& imported, const oj& wizard)
@@ -101,12 +151,15 @@ bool suggestionAllowed(const Suggestion& suggestion, const Answers& answers)
 
 std::vector<Suggestion> suggestionsFor(const oj& imported, const oj& wizard, const Answers& answers)
 {
-    if (!suggestionInputsMissing(answers).empty())
-        return {};
+    const bool inputsGiven = suggestionInputsMissing(answers).empty();
     std::vector<Suggestion> out;
-    for (Suggestion& s : suggestionsFor(imported, wizard))
-        if (suggestionAllowed(s, answers))
+    for (Suggestion& s : suggestionsFor(imported, wizard)) {
+        inferTrainBatchSize(s, imported);
+        if (const auto runs = absentValue(s.pointer, imported, answers); s.from.is_null() && runs && *runs == s.to)
+            continue; // adding a key as DeepSpeed already runs it changes nothing
+        if ((inputsGiven || makesFileLoad(s, imported, answers)) && suggestionAllowed(s, answers))
             out.push_back(std::move(s));
+    }
     return out;
 }
 

@@ -31,7 +31,10 @@ std::vector<std::string> suggestionInputsMissing(const Answers& answers);
 // value taken from answers the user did not give (the wizard's defaults).
 bool suggestionAllowed(const Suggestion& suggestion, const Answers& answers);
 
-// suggestionsFor(imported, wizard), keeping only those allowed; none while suggestionInputsMissing() is not empty.
+// suggestionsFor(imported, wizard), keeping only those allowed, and none that adds a key as DeepSpeed runs it without
+// (its default at software.deepspeed_version, a batch key it infers). train_batch_size is removed where it contradicts
+// the micro-batch (DeepSpeed infers it), never added. While suggestionInputsMissing() is not empty only the changes
+// without which DeepSpeed refuses the file (fp16 and bf16 both on, that train_batch_size) are offered.
 std::vector<Suggestion> suggestionsFor(const nlohmann::ordered_json& imported, const nlohmann::ordered_json& wizard,
                                        const Answers& answers);
 

@@ -168,10 +168,10 @@ private:
         }
         if (t == m * g * m_dp->size)
             return;
-        std::string fix =
-            "set train_batch_size to " + n(m * g * m_dp->size) + ", or remove it and let DeepSpeed infer it";
+        // The import's suggestion says the same (config/ImportedConfigPlan.h): remove it, never rewrite it.
+        std::string fix = "remove train_batch_size and let DeepSpeed infer it (" + n(m * g * m_dp->size) + ")";
         if (t % (m * m_dp->size) == 0)
-            fix = "set gradient_accumulation_steps to " + n(t / (m * m_dp->size)) + ", or " + fix;
+            fix += ", or set gradient_accumulation_steps to " + n(t / (m * m_dp->size)) + " to keep " + n(t);
         m_r.add(LintLevel::Error, "batch-identity", "/train_batch_size",
                 "train_batch_size " + n(t) + " ≠ micro-batch " + n(m) + " × accumulation " + n(g) + " × " + dpText()
                     + " = " + n(m * g * m_dp->size) + ": DeepSpeed stops with " + assertion(t, m, g) + ".",

@@ -144,7 +144,7 @@ private slots:
         auto imported = importConfig(parsed(
             R"({"train_batch_size": 16, "train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 2}})"));
         giveModelAndCluster(imported.project);
-        imported.project.answers.set("training.gradient_clipping", 1.0); // given: the wizard writes it explicitly
+        imported.project.answers.set("training.gradient_clipping", 0.5); // given, and not DeepSpeed's default 1.0
         Plan plan = makePlan(imported.project);
         const auto clip = std::find_if(plan.suggestions.begin(), plan.suggestions.end(),
                                        [](const Suggestion& s) { return s.pointer == "/gradient_clipping"; });
@@ -220,7 +220,7 @@ private slots:
         imported.project.answers.set("hardware.nodes", 1);
         plan = makePlan(imported.project);
         QVERIFY(plan.suggestionsNeed.empty());
-        QVERIFY(hasSuggestionUnder(plan, "/gradient_accumulation_steps")); // 16 = 2 x 1 x 8 GPUs, from the file's batch
+        QVERIFY(!hasSuggestionUnder(plan, "/gradient_accumulation_steps")); // DeepSpeed infers 16 / (2 × 8) = 1
         // Clipping and the optimizer are not in the file and the user gave neither: no value from defaults.
         QVERIFY(!hasSuggestionUnder(plan, "/gradient_clipping"));
         QVERIFY(!hasSuggestionUnder(plan, "/optimizer"));

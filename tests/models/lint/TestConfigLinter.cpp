@@ -429,7 +429,7 @@ private slots:
             << "batch-identity"
             << "/train_batch_size"
             << "error"
-            << "train_batch_size to 64";
+            << "infer it (64)";
         // 1 node × 8 / 2 stages = 4: 4 × 2 × 4 = 32 holds.
         QTest::newRow("identity holds")
             << R"({"train_batch_size": 32, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2})"
