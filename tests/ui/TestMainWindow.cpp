@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
@@ -72,6 +73,44 @@ private:
             for (int c = 0; c < table->columnCount(); ++c)
                 cells << (table->item(r, c) ? table->item(r, c)->text() : QString());
         return cells.join('|');
+    }
+
+    // Runs `act` on the next modal dialog of type T once it is shown (a nested event loop is running then).
+    template <typename T>
+    static QTimer* whenShown(std::function<void(T*)> act)
+    {
+        auto* timer = new QTimer(qApp);
+        QObject::connect(timer, &QTimer::timeout, timer, [timer, act] {
+            if (auto* dialog = qobject_cast<T*>(QApplication::activeModalWidget())) {
+                timer->deleteLater();
+                timer->stop();
+                act(dialog);
+            }
+        });
+        timer->start(10);
+        return timer;
+    }
+    static QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
+    {
+        QFile f(dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+            return {};
+        return f.fileName();
+    }
+    // Drags `path` over `target` and drops it there; true when the drag was accepted.
+    static bool dropFile(QWidget* target, const QString& path)
+    {
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(path)});
+        mime.setText(QUrl::fromLocalFile(path).toString()); // what a file manager offers beside the URL
+        const QPoint at = target->rect().center();
+        QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(target, &enter);
+        if (!enter.isAccepted())
+            return false;
+        QDropEvent drop(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(target, &drop);
+        return drop.isAccepted();
     }
 
 private slots:
@@ -713,6 +752,61 @@ private slots:
         dialog.setTarget(ExportTarget::DeepSpeedJson);
         QVERIFY(save->isEnabled());
         QVERIFY(!dialog.findChild<QPlainTextEdit*>("exportRefusal"));
+    }
+
+    // A file dropped on a field is the window's to import (or open), never pasted into the field as its URL.
+    void aFileDroppedOnAFieldIsImportedNotPasted()
+    {
+        QTemporaryDir dir;
+        const QString config = writeFile(dir, "dropped.json", R"({"train_micro_batch_size_per_gpu": 2})");
+        const QString text = writeFile(dir, "notes.txt", "not a config");
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        auto* nodes = w.findChild<QLineEdit*>("hardware.nodes");
+        auto* oom = w.findChild<QPlainTextEdit*>("memory.oom_message");
+        QVERIFY(nodes && oom);
+        const QString before = nodes->text();
+        QVERIFY(!dropFile(nodes, text)); // nothing the window opens: refused, not pasted
+        QVERIFY(!dropFile(oom->viewport(), text));
+        QCOMPARE(nodes->text(), before);
+        QVERIFY(oom->toPlainText().isEmpty());
+        QVERIFY(dropFile(oom->viewport(), config));
+        QTRY_VERIFY(w.windowTitle().contains("dropped.json (imported)"));
+        QVERIFY(oom->toPlainText().isEmpty());
+        QCOMPARE(previewJson(w)["train_micro_batch_size_per_gpu"].get<int>(), 2);
+    }
+
+    // The save question names the project as the title does, and comes only when the import would replace it: a
+    // model's config.json fills the model answers of the open project (undoable) and discards nothing.
+    void onlyAnImportThatReplacesTheProjectAsksToSave()
+    {
+        QTemporaryDir dir;
+        const QString config = writeFile(dir, "imported.json", R"({"train_micro_batch_size_per_gpu": 2})");
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        QVERIFY(w.importConfig(config));
+        typeInto(w, "hardware.nodes", "3");
+        QVERIFY(w.isWindowModified());
+        bool asked = false;
+        QTimer* watch = whenShown<QMessageBox>([&asked](QMessageBox* box) {
+            asked = true;
+            box->button(QMessageBox::Cancel)->click();
+        });
+        QVERIFY(w.importOrOpen(QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/llama-2-7b.json")));
+        QVERIFY(!asked);
+        delete watch;
+        QCOMPARE(w.document()->project().answers.value("model.hidden_size").get<int>(), 4096);
+        QVERIFY(w.windowTitle().contains("imported.json (imported)")); // the same project, its model filled
+        QString question;
+        whenShown<QMessageBox>([&question](QMessageBox* box) {
+            question = box->text();
+            box->button(QMessageBox::Cancel)->click();
+        });
+        QVERIFY(!w.importOrOpen(config));
+        QVERIFY2(question.startsWith("imported.json (imported) has unsaved changes"), qPrintable(question));
+        QCOMPARE(w.document()->project().answers.value("hardware.nodes").get<int>(), 3); // nothing replaced
     }
 
     void exportWritesTheConfig()
