@@ -509,10 +509,15 @@ void MainWindow::showExportDialog()
     const auto files = dialog.files();
     if (files.empty()) // refused (the dialog says why and offers no Save)
         return;
+    // Beside the project. A bundle is named like a file: a new folder is made whole (ExportWriter.h); an existing
+    // one, opened in the dialog, can take a new folder's name inside it too.
     const bool folder = dialog.target() == ExportTarget::Bundle;
-    const QString path = folder
-        ? QFileDialog::getExistingDirectory(this, tr("Export into folder"))
-        : QFileDialog::getSaveFileName(this, tr("Export"), QString::fromStdString(files.front().name));
+    const QDir directory(dialogDirectory());
+    const QString path = folder ? QFileDialog::getSaveFileName(
+                             this, tr("Export bundle to a new folder"),
+                             directory.filePath(QFileInfo(saveDialogPath()).completeBaseName() + "-deepspeed"))
+                                : QFileDialog::getSaveFileName(
+                                    this, tr("Export"), directory.filePath(QString::fromStdString(files.front().name)));
     if (path.isEmpty())
         return;
     if (QString error = writeExport(files, path, folder); !error.isEmpty())

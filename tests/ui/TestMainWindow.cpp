@@ -18,9 +18,11 @@
 #include <QComboBox>
 #include <QCompleter>
 #include <QDialogButtonBox>
+#include <QFileDialog>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
@@ -807,6 +809,36 @@ private slots:
         QVERIFY(!w.importOrOpen(config));
         QVERIFY2(question.startsWith("imported.json (imported) has unsaved changes"), qPrintable(question));
         QCOMPARE(w.document()->project().answers.value("hardware.nodes").get<int>(), 3); // nothing replaced
+    }
+
+    // Export opens beside the project; a bundle can go to a folder that does not exist yet (made whole).
+    void exportOpensBesideTheProjectAndABundleMakesANewFolder()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        QCOMPARE(w.saveProjectAs(dir.filePath("run.dswiz")), QString());
+        QString opened;
+        QString suggested;
+        whenShown<ExportDialog>([&](ExportDialog* dialog) {
+            dialog->setTarget(ExportTarget::Bundle);
+            whenShown<QFileDialog>([&](QFileDialog* files) {
+                opened = files->directory().absolutePath();
+                suggested = files->selectedFiles().value(0);
+                static_cast<QDialog*>(files)->accept(); // QFileDialog::accept(): the name as typed
+            });
+            dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save)->click();
+        });
+        QAction* exportAction = nullptr;
+        for (QAction* a : w.menuBar()->actions().front()->menu()->actions())
+            if (a->text().startsWith("&Export"))
+                exportAction = a;
+        QVERIFY(exportAction);
+        exportAction->trigger();
+        QCOMPARE(opened, QDir(dir.path()).absolutePath());
+        QCOMPARE(suggested, QDir(dir.path()).absoluteFilePath("run-deepspeed"));
+        QVERIFY(QFileInfo(dir.filePath("run-deepspeed/ds_config.json")).isFile());
     }
 
     void exportWritesTheConfig()
