@@ -98,7 +98,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_exampleBanner->setWordWrap(true);
     m_exampleBanner->setFrameShape(QFrame::StyledPanel);
     m_exampleBanner->setText(
-        tr("ℹ This is an example project (Llama 7B on 8 × A100 80GB), not yours: change its answers, "
+        tr("ℹ This is an example project (Llama 2 7B on 8 × A100 80GB), not yours: change its answers, "
            "or start your own with File ▸ New or File ▸ Import."));
     m_exampleBanner->hide();
     centerLayout->addWidget(m_exampleBanner);

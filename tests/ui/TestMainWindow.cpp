@@ -129,6 +129,13 @@ private slots:
         QCOMPARE(config["gradient_accumulation_steps"].get<int>(), 2);
         QCOMPARE(config["train_batch_size"].get<int>(), 4 * 2 * 8);
         QVERIFY(config["bf16"]["enabled"].get<bool>());
+        // Llama 2 7B as published (the catalog's preset), not a GPT block of its size.
+        const Answers& answers = w.document()->project().answers;
+        QCOMPARE(answers.text("model.preset"), std::string("llama-2-7b"));
+        QCOMPARE(answers.text("model.mlp"), std::string("swiglu"));
+        QCOMPARE(answers.text("model.norm"), std::string("rmsnorm"));
+        QCOMPARE(answers.integer("model.intermediate_size"), 11008LL);
+        QCOMPARE(answers.integer("model.params"), 6738415616LL);
         w.resize(1400, 860);
         saveScreenshot(w, "setup");
     }
