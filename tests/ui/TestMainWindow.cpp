@@ -310,6 +310,14 @@ private slots:
         w.findChild<QPushButton*>("nextButton")->click();
         auto* sidebar = w.findChild<StepSidebar*>("stepSidebar");
         QVERIFY(sidebar->item(1)->text().startsWith(QStringLiteral("✓")));
+        // When it was reviewed, for people: local time as the locale writes it, not the file's UTC ISO text.
+        w.goToStep("zero");
+        const QString at = QString::fromStdString(w.document()->project().handledEntry("zero")->at);
+        const QString shown =
+            QLocale().toString(QDateTime::fromString(at, Qt::ISODate).toLocalTime(), QLocale::ShortFormat);
+        QVERIFY2(labelText(page, "status").contains("reviewed " + shown) && !labelText(page, "status").contains(at),
+                 qPrintable(labelText(page, "status")));
+        w.goToStep("precision"); // where Next went
         // Another GPU: the recommendation changes, so the mark no longer says it was reviewed.
         w.document()->setAnswer("hardware.gpu", "V100-32GB");
         QVERIFY2(sidebar->item(1)->text().startsWith(QStringLiteral("↻")), qPrintable(sidebar->item(1)->text()));
