@@ -424,6 +424,10 @@ private slots:
         w.findChild<QTabWidget*>("previewTabs")->setCurrentWidget(whyView);
         const QString why = whyView->toPlainText(); // the Why tab too
         QVERIFY(why.contains("“Local NVMe”") && !why.contains("hardware.nvme ="));
+        // A field's tooltip names other inputs by their labels; its own id comes last, for --set.
+        const QString tip = w.findChild<QLineEdit*>("hardware.nics_per_node")->toolTip();
+        QVERIFY2(tip.contains("“Inter-node bandwidth”") && !tip.contains("hardware.inter_node_gbps"), qPrintable(tip));
+        QVERIFY2(tip.contains("\nhardware.nics_per_node — allowed: "), qPrintable(tip));
     }
 
     void fieldsShowUnitsAndSetupHasSections()
