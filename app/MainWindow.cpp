@@ -98,7 +98,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_exampleBanner->setWordWrap(true);
     m_exampleBanner->setFrameShape(QFrame::StyledPanel);
     m_exampleBanner->setText(
-        tr("ℹ This is an example project (Llama 7B on 8 × A100 80GB), not yours: change its answers, "
+        tr("ℹ This is an example project (Llama 2 7B on 8 × A100 80GB), not yours: change its answers, "
            "or start your own with File ▸ New or File ▸ Import."));
     m_exampleBanner->hide();
     centerLayout->addWidget(m_exampleBanner);
@@ -261,13 +261,11 @@ void MainWindow::buildMenus()
     saveAs->setObjectName(QStringLiteral("saveAsAction"));
     saveAs->setShortcuts(withKey(QKeySequence::keyBindings(QKeySequence::SaveAs), QKeySequence(tr("Ctrl+Shift+S"))));
     file->addAction(tr("&Import ds_config or model config.json…"), QKeySequence(tr("Ctrl+I")), this, [this] {
-        if (!maybeSave())
-            return;
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Import ds_config"), dialogDirectory(),
             tr("DeepSpeed configs or Hugging Face config.json (*.json *.conf);;All files (*)"));
         if (!path.isEmpty())
-            importConfig(path);
+            importOrOpen(path);
     });
     file->addSeparator();
     file->addAction(tr("&Export…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::showExportDialog);
@@ -333,6 +331,10 @@ QString MainWindow::saveDialogPath() const
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 {
+    if (event->type() == QEvent::DragEnter || event->type() == QEvent::DragMove || event->type() == QEvent::Drop)
+        if (auto* target = qobject_cast<QWidget*>(watched);
+            target && handleDrag(target, static_cast<QDropEvent*>(event)))
+            return true;
     if (event->type() != QEvent::ShortcutOverride)
         return QMainWindow::eventFilter(watched, event);
     auto* widget = qobject_cast<QWidget*>(watched);
@@ -507,34 +509,48 @@ void MainWindow::showExportDialog()
     const auto files = dialog.files();
     if (files.empty()) // refused (the dialog says why and offers no Save)
         return;
+    // Beside the project. A bundle is named like a file: a new folder is made whole (ExportWriter.h); an existing
+    // one, opened in the dialog, can take a new folder's name inside it too.
     const bool folder = dialog.target() == ExportTarget::Bundle;
-    const QString path = folder
-        ? QFileDialog::getExistingDirectory(this, tr("Export into folder"))
-        : QFileDialog::getSaveFileName(this, tr("Export"), QString::fromStdString(files.front().name));
+    const QDir directory(dialogDirectory());
+    const QString path = folder ? QFileDialog::getSaveFileName(
+                             this, tr("Export bundle to a new folder"),
+                             directory.filePath(QFileInfo(saveDialogPath()).completeBaseName() + "-deepspeed"))
+                                : QFileDialog::getSaveFileName(
+                                    this, tr("Export"), directory.filePath(QString::fromStdString(files.front().name)));
     if (path.isEmpty())
         return;
     if (QString error = writeExport(files, path, folder); !error.isEmpty())
         QMessageBox::warning(this, tr("Export failed"), error);
 }
 
-void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+bool MainWindow::importOrOpen(const QString& path)
 {
-    const auto urls = event->mimeData()->urls();
-    if (urls.size() == 1 && urls.front().isLocalFile()
-        && (urls.front().toLocalFile().endsWith(".json") || urls.front().toLocalFile().endsWith(".dswiz")))
-        event->acceptProposedAction();
+    if (path.endsWith(QStringLiteral(".dswiz")))
+        return maybeSave() && openProject(path);
+    if (!ProjectDocument::isModelConfigFile(path) && !maybeSave()) // a model config discards nothing
+        return false;
+    return importConfig(path);
 }
 
-void MainWindow::dropEvent(QDropEvent* event)
+// A file dragged anywhere over the window, a field included, is the window's to open or import: a field would
+// paste its file:// URL as text. True when the event was handled here.
+bool MainWindow::handleDrag(QWidget* target, QDropEvent* event)
 {
-    const QString path = event->mimeData()->urls().front().toLocalFile();
-    if (!maybeSave())
-        return;
-    if (path.endsWith(".dswiz"))
-        openProject(path);
-    else
-        importConfig(path);
+    const auto urls = event->mimeData()->urls();
+    if (target->window() != this
+        || std::none_of(urls.begin(), urls.end(), [](const QUrl& u) { return u.isLocalFile(); }))
+        return false;
+    const QString path = urls.size() == 1 ? urls.front().toLocalFile() : QString();
+    if (!path.endsWith(QStringLiteral(".json")) && !path.endsWith(QStringLiteral(".dswiz"))) {
+        event->ignore(); // nothing the window opens, and nothing for a field either
+        return true;
+    }
     event->acceptProposedAction();
+    if (event->type() == QEvent::Drop) // after the drop: opening rebuilds the page, the field under the drop with it
+        QMetaObject::invokeMethod(
+            this, [this, path] { importOrOpen(path); }, Qt::QueuedConnection);
+    return true;
 }
 
 void MainWindow::copyConfig()
@@ -720,22 +736,25 @@ void MainWindow::refresh()
 
 void MainWindow::updateTitle()
 {
-    const QString name =
-        m_document->fileName().isEmpty() && !m_untitledName.isEmpty() ? m_untitledName : m_document->displayName();
-    setWindowTitle(QStringLiteral("%1[*] — ds-wizard").arg(name));
+    setWindowTitle(QStringLiteral("%1[*] — ds-wizard").arg(projectName()));
     setWindowModified(m_document->isModified());
     m_exampleBanner->setVisible(m_document->fileName().isEmpty() && m_untitledName == exampleName());
     if (!m_document->fileName().isEmpty())
         QSettings().setValue(kLastDirectoryKey, QFileInfo(m_document->fileName()).absolutePath());
 }
 
+QString MainWindow::projectName() const
+{
+    return m_document->fileName().isEmpty() && !m_untitledName.isEmpty() ? m_untitledName : m_document->displayName();
+}
+
 bool MainWindow::maybeSave()
 {
     if (!m_document->isModified())
         return true;
-    const auto answer = QMessageBox::question(this, tr("Unsaved changes"),
-                                              tr("%1 has unsaved changes. Save them?").arg(m_document->displayName()),
-                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    const auto answer =
+        QMessageBox::question(this, tr("Unsaved changes"), tr("%1 has unsaved changes. Save them?").arg(projectName()),
+                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Cancel)
         return false;
     if (answer == QMessageBox::Discard)

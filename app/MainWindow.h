@@ -48,6 +48,9 @@ public:
     QString writeExport(const std::vector<ExportFile>& files, const QString& path, bool folder);
     // Makes a new project from a ds_config file (no question about unsaved changes). False with a message on failure.
     bool importConfig(const QString& path);
+    // File ▸ Import and a dropped file: a model's config.json fills the model answers of the open project (undoable,
+    // no question); a ds_config replaces the project, after asking about unsaved changes; a .dswiz opens.
+    bool importOrOpen(const QString& path);
     // Copies ds_config.json in the form the preview shows (configForm()).
     void copyConfig();
     // The form of ds_config.json the preview shows and Copy JSON copies: the launcher's, unless the user picked one.
@@ -68,8 +71,6 @@ public:
 protected:
     void closeEvent(QCloseEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
-    void dragEnterEvent(QDragEnterEvent* event) override;
-    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildMenus();
@@ -79,6 +80,8 @@ private:
     bool rebuildIfStale(QWidget* view); // true when it was rebuilt
     void showStep(const std::string& step);
     void updateTitle();
+    QString projectName() const; // as the title shows it: an untitled project by where it came from
+    bool handleDrag(QWidget* target, QDropEvent* event);
     void fixTabOrder();
     QString saveDialogPath() const;
     bool maybeSave();

@@ -140,7 +140,8 @@ InputForm::InputForm(const std::vector<const InputSpec*>& specs, bool sections, 
             editor = line;
         }
         editor->setObjectName(id);
-        QString tip = QString::fromStdString(spec->help) + "\n" + id
+        // The help in words (other inputs by their labels); the field's own id last, for --set and the project file.
+        QString tip = QString::fromStdString(withInputLabels(spec->help)) + "\n" + id
             + " — allowed: " + QString::fromStdString(InputRegistry::allowed(*spec));
         editor->setToolTip(tip);
         auto* error = new QLabel(this);

@@ -9,7 +9,9 @@
 #include "StageTable.h"
 #include "project/InputLabels.h"
 
+#include <QDateTime>
 #include <QLabel>
+#include <QLocale>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
@@ -99,9 +101,14 @@ void WorkflowPage::showProject(const Project& project, const Plan& plan)
     // Words, not ids: the labels of the inputs; the ids stay in the tooltips.
     m_headline->setText(QStringLiteral("<b>%1</b>").arg(linkedFieldText(advice->headline, m_step)));
     m_headline->setToolTip(boundedForDisplay(advice->headline));
-    m_status->setText(tr("Status: %1. %2")
-                          .arg(QString::fromStdString(pageStatus(plan, project, m_step)).toHtmlEscaped(),
-                               QString::fromStdString(plan.basis).toHtmlEscaped()));
+    // The time the page was reviewed for people: local, in the locale's short form, not the file's UTC ISO text.
+    QString status = QString::fromStdString(pageStatus(plan, project, m_step));
+    if (const HandledWorkflow* handled = project.handledEntry(m_step))
+        if (const QString at = QString::fromStdString(handled->at); !at.isEmpty())
+            if (const QDateTime time = QDateTime::fromString(at, Qt::ISODate); time.isValid())
+                status.replace(at, QLocale().toString(time.toLocalTime(), QLocale::ShortFormat));
+    m_status->setText(
+        tr("Status: %1. %2").arg(status.toHtmlEscaped(), QString::fromStdString(plan.basis).toHtmlEscaped()));
     // The checks in brief (warnings and failures first); the Why tab has them in full with sources.
     QStringList lines;
     for (const CheckLevel level : {CheckLevel::Fail, CheckLevel::Warn, CheckLevel::Pass})

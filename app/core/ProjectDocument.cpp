@@ -159,6 +159,15 @@ QString ProjectDocument::importConfigFile(const QString& path, QStringList* note
     return {};
 }
 
+bool ProjectDocument::isModelConfigFile(const QString& path)
+{
+    QByteArray bytes;
+    if (!readUserFile(path, static_cast<qint64>(kMaxConfigBytes), bytes).isEmpty())
+        return false;
+    const auto parsed = parseConfigText(bytes.toStdString());
+    return parsed && classifyConfigFile(parsed.value().json) == ConfigFileKind::HuggingFaceModel;
+}
+
 void ProjectDocument::markHandled(const std::string& workflow)
 {
     const Advice* advice = m_plan.find(workflow);

@@ -50,6 +50,9 @@ public:
     // A Hugging Face model config.json instead fills the open project's model answers (one undoable edit) and
     // sets `filledModel`.
     QString importConfigFile(const QString& path, QStringList* notes = nullptr, bool* filledModel = nullptr);
+    // Whether importing `path` would fill the model answers (a Hugging Face config.json) rather than replace the
+    // project; false for anything else, unreadable files included.
+    static bool isModelConfigFile(const QString& path);
 
     // Used by the undo commands only.
     void applyAnswer(const std::string& id, const nlohmann::json& value);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 
 namespace dsw {
 
@@ -160,6 +161,18 @@ nlohmann::json Answers::derived(const std::string& id) const
     if (id == "hardware.gpu_memory_gib") {
         const GpuSpec* gpu = GpuCatalog::instance().find(text("hardware.gpu"));
         return gpu ? gpu->usableGib : 0.0; // as PyTorch reports it (GpuSpec::usableGib)
+    }
+    if (id == "hardware.nics_per_node") {
+        // DGX and HGX nodes of SXM GPUs ship one InfiniBand NIC per GPU: DGX A100 8 × HDR, DGX H100 8 × NDR ConnectX-7
+        // (../shared/knowledge/literature.md, "DGX/HGX node scale-out", V3: the datasheets were not re-read); H200 and
+        // B200 nodes, and RoCE at 200 Gb/s, are the wizard's assumption of the same layout. Ethernet is one port, and
+        // the EFA figure is already the instance's (networks.tsv).
+        static const std::set<std::string> oneNicPerGpu = {"A100-40GB", "A100-80GB", "H100-80GB", "H200", "B200"};
+        static const std::set<std::string> perGpuNetworks = {"infiniband-ndr", "infiniband-hdr", "roce-200g"};
+        const GpuSpec* gpu = GpuCatalog::instance().find(text("hardware.gpu"));
+        if (gpu && oneNicPerGpu.count(gpu->id) && perGpuNetworks.count(text("hardware.inter_node_network")))
+            return std::clamp<std::int64_t>(integer("hardware.gpus_per_node"), 1, 64);
+        return 1;
     }
     if (id == "training.global_batch_size")
         return integer("training.micro_batch_size") * integer("training.gradient_accumulation_steps")

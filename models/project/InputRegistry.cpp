@@ -408,9 +408,12 @@ InputRegistry::InputRegistry()
     add(number("hardware.inter_node_gbps", "Inter-node bandwidth", 0, 0, 1e5, "Gbit/s",
                "Per-node network bandwidth; 0 takes the figure for hardware.inter_node_network."),
         "setup", {"onebit"});
-    add(integer("hardware.nics_per_node", "Network cards per node", 1, 1, 64, "NICs",
-                "Network cards per node carrying inter-node traffic (DGX A100/H100: 8, one per GPU); the node's rate "
-                "is this × the network's per-port rate. Ignored when hardware.inter_node_gbps is given."),
+    add(derived(integer("hardware.nics_per_node", "Network cards per node", nullptr, 1, 64, "NICs",
+                        "Network cards per node carrying inter-node traffic; the node's rate is this × the network's "
+                        "per-port rate. Ignored when hardware.inter_node_gbps is given. Left unset: one per GPU for "
+                        "the SXM GPUs of DGX and HGX nodes on InfiniBand or 200G RoCE (DGX A100 has 8 HDR cards, "
+                        "DGX H100 8 NDR; H200 and B200 nodes are assumed to match), else 1. Set your nodes' count."),
+                "one per GPU on SXM nodes with InfiniBand or 200G RoCE, else 1"),
         "setup", {"zero", "onebit"});
     add(derived(number("hardware.mfu", "Compute efficiency (MFU)", nullptr, 0.05, 1, "",
                        "Share of the GPU's dense 16-bit TFLOPS a step achieves on every FLOP it runs, recompute "

@@ -18,10 +18,13 @@
 #include <QComboBox>
 #include <QCompleter>
 #include <QDialogButtonBox>
+#include <QFileDialog>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
@@ -74,6 +77,44 @@ private:
         return cells.join('|');
     }
 
+    // Runs `act` on the next modal dialog of type T once it is shown (a nested event loop is running then).
+    template <typename T>
+    static QTimer* whenShown(std::function<void(T*)> act)
+    {
+        auto* timer = new QTimer(qApp);
+        QObject::connect(timer, &QTimer::timeout, timer, [timer, act] {
+            if (auto* dialog = qobject_cast<T*>(QApplication::activeModalWidget())) {
+                timer->deleteLater();
+                timer->stop();
+                act(dialog);
+            }
+        });
+        timer->start(10);
+        return timer;
+    }
+    static QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
+    {
+        QFile f(dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+            return {};
+        return f.fileName();
+    }
+    // Drags `path` over `target` and drops it there; true when the drag was accepted.
+    static bool dropFile(QWidget* target, const QString& path)
+    {
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(path)});
+        mime.setText(QUrl::fromLocalFile(path).toString()); // what a file manager offers beside the URL
+        const QPoint at = target->rect().center();
+        QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(target, &enter);
+        if (!enter.isAccepted())
+            return false;
+        QDropEvent drop(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(target, &drop);
+        return drop.isAccepted();
+    }
+
 private slots:
     void initTestCase() { dsw::test::useIsolatedSettings("TestMainWindow"); }
 
@@ -88,6 +129,13 @@ private slots:
         QCOMPARE(config["gradient_accumulation_steps"].get<int>(), 2);
         QCOMPARE(config["train_batch_size"].get<int>(), 4 * 2 * 8);
         QVERIFY(config["bf16"]["enabled"].get<bool>());
+        // Llama 2 7B as published (the catalog's preset), not a GPT block of its size.
+        const Answers& answers = w.document()->project().answers;
+        QCOMPARE(answers.text("model.preset"), std::string("llama-2-7b"));
+        QCOMPARE(answers.text("model.mlp"), std::string("swiglu"));
+        QCOMPARE(answers.text("model.norm"), std::string("rmsnorm"));
+        QCOMPARE(answers.integer("model.intermediate_size"), 11008LL);
+        QCOMPARE(answers.integer("model.params"), 6738415616LL);
         w.resize(1400, 860);
         saveScreenshot(w, "setup");
     }
@@ -262,6 +310,14 @@ private slots:
         w.findChild<QPushButton*>("nextButton")->click();
         auto* sidebar = w.findChild<StepSidebar*>("stepSidebar");
         QVERIFY(sidebar->item(1)->text().startsWith(QStringLiteral("✓")));
+        // When it was reviewed, for people: local time as the locale writes it, not the file's UTC ISO text.
+        w.goToStep("zero");
+        const QString at = QString::fromStdString(w.document()->project().handledEntry("zero")->at);
+        const QString shown =
+            QLocale().toString(QDateTime::fromString(at, Qt::ISODate).toLocalTime(), QLocale::ShortFormat);
+        QVERIFY2(labelText(page, "status").contains("reviewed " + shown) && !labelText(page, "status").contains(at),
+                 qPrintable(labelText(page, "status")));
+        w.goToStep("precision"); // where Next went
         // Another GPU: the recommendation changes, so the mark no longer says it was reviewed.
         w.document()->setAnswer("hardware.gpu", "V100-32GB");
         QVERIFY2(sidebar->item(1)->text().startsWith(QStringLiteral("↻")), qPrintable(sidebar->item(1)->text()));
@@ -368,6 +424,10 @@ private slots:
         w.findChild<QTabWidget*>("previewTabs")->setCurrentWidget(whyView);
         const QString why = whyView->toPlainText(); // the Why tab too
         QVERIFY(why.contains("“Local NVMe”") && !why.contains("hardware.nvme ="));
+        // A field's tooltip names other inputs by their labels; its own id comes last, for --set.
+        const QString tip = w.findChild<QLineEdit*>("hardware.nics_per_node")->toolTip();
+        QVERIFY2(tip.contains("“Inter-node bandwidth”") && !tip.contains("hardware.inter_node_gbps"), qPrintable(tip));
+        QVERIFY2(tip.contains("\nhardware.nics_per_node — allowed: "), qPrintable(tip));
     }
 
     void fieldsShowUnitsAndSetupHasSections()
@@ -713,6 +773,91 @@ private slots:
         dialog.setTarget(ExportTarget::DeepSpeedJson);
         QVERIFY(save->isEnabled());
         QVERIFY(!dialog.findChild<QPlainTextEdit*>("exportRefusal"));
+    }
+
+    // A file dropped on a field is the window's to import (or open), never pasted into the field as its URL.
+    void aFileDroppedOnAFieldIsImportedNotPasted()
+    {
+        QTemporaryDir dir;
+        const QString config = writeFile(dir, "dropped.json", R"({"train_micro_batch_size_per_gpu": 2})");
+        const QString text = writeFile(dir, "notes.txt", "not a config");
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        auto* nodes = w.findChild<QLineEdit*>("hardware.nodes");
+        auto* oom = w.findChild<QPlainTextEdit*>("memory.oom_message");
+        QVERIFY(nodes && oom);
+        const QString before = nodes->text();
+        QVERIFY(!dropFile(nodes, text)); // nothing the window opens: refused, not pasted
+        QVERIFY(!dropFile(oom->viewport(), text));
+        QCOMPARE(nodes->text(), before);
+        QVERIFY(oom->toPlainText().isEmpty());
+        QVERIFY(dropFile(oom->viewport(), config));
+        QTRY_VERIFY(w.windowTitle().contains("dropped.json (imported)"));
+        QVERIFY(oom->toPlainText().isEmpty());
+        QCOMPARE(previewJson(w)["train_micro_batch_size_per_gpu"].get<int>(), 2);
+    }
+
+    // The save question names the project as the title does, and comes only when the import would replace it: a
+    // model's config.json fills the model answers of the open project (undoable) and discards nothing.
+    void onlyAnImportThatReplacesTheProjectAsksToSave()
+    {
+        QTemporaryDir dir;
+        const QString config = writeFile(dir, "imported.json", R"({"train_micro_batch_size_per_gpu": 2})");
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        QVERIFY(w.importConfig(config));
+        typeInto(w, "hardware.nodes", "3");
+        QVERIFY(w.isWindowModified());
+        bool asked = false;
+        QTimer* watch = whenShown<QMessageBox>([&asked](QMessageBox* box) {
+            asked = true;
+            box->button(QMessageBox::Cancel)->click();
+        });
+        QVERIFY(w.importOrOpen(QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/llama-2-7b.json")));
+        QVERIFY(!asked);
+        delete watch;
+        QCOMPARE(w.document()->project().answers.value("model.hidden_size").get<int>(), 4096);
+        QVERIFY(w.windowTitle().contains("imported.json (imported)")); // the same project, its model filled
+        QString question;
+        whenShown<QMessageBox>([&question](QMessageBox* box) {
+            question = box->text();
+            box->button(QMessageBox::Cancel)->click();
+        });
+        QVERIFY(!w.importOrOpen(config));
+        QVERIFY2(question.startsWith("imported.json (imported) has unsaved changes"), qPrintable(question));
+        QCOMPARE(w.document()->project().answers.value("hardware.nodes").get<int>(), 3); // nothing replaced
+    }
+
+    // Export opens beside the project; a bundle can go to a folder that does not exist yet (made whole).
+    void exportOpensBesideTheProjectAndABundleMakesANewFolder()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.openAtStart(QString());
+        w.show();
+        QCOMPARE(w.saveProjectAs(dir.filePath("run.dswiz")), QString());
+        QString opened;
+        QString suggested;
+        whenShown<ExportDialog>([&](ExportDialog* dialog) {
+            dialog->setTarget(ExportTarget::Bundle);
+            whenShown<QFileDialog>([&](QFileDialog* files) {
+                opened = files->directory().absolutePath();
+                suggested = files->selectedFiles().value(0);
+                static_cast<QDialog*>(files)->accept(); // QFileDialog::accept(): the name as typed
+            });
+            dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save)->click();
+        });
+        QAction* exportAction = nullptr;
+        for (QAction* a : w.menuBar()->actions().front()->menu()->actions())
+            if (a->text().startsWith("&Export"))
+                exportAction = a;
+        QVERIFY(exportAction);
+        exportAction->trigger();
+        QCOMPARE(opened, QDir(dir.path()).absolutePath());
+        QCOMPARE(suggested, QDir(dir.path()).absoluteFilePath("run-deepspeed"));
+        QVERIFY(QFileInfo(dir.filePath("run-deepspeed/ds_config.json")).isFile());
     }
 
     void exportWritesTheConfig()

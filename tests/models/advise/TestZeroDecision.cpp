@@ -209,7 +209,7 @@ private slots:
     void hardwareInputsReachTheStepModel()
     {
         const QStringList base = {"model.preset=llama-2-13b", "hardware.gpu=A100-80GB", "hardware.nodes=2",
-                                  "hardware.inter_node_network=infiniband-hdr"};
+                                  "hardware.inter_node_network=infiniband-hdr", "hardware.nics_per_node=1"};
         const StepCandidate c{{2, "none", "none"}, true, 1, 16};
         const StepPrediction slow = predictStep(stepJobFrom(answersFrom(base + QStringList{"hardware.mfu=0.2"})), c);
         const StepPrediction fast = predictStep(stepJobFrom(answersFrom(base + QStringList{"hardware.mfu=0.4"})), c);

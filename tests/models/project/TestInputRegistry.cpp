@@ -417,10 +417,36 @@ private slots:
         JSON_COMPARE(def("software.launcher"), json("deepspeed"));
         JSON_COMPARE(def("training.precision"), json("auto"));
         // Derived inputs have no fixed default but say how they are derived.
-        for (const char* id : {"hardware.gpu_memory_gib", "model.largest_layer_params", "training.global_batch_size"}) {
+        for (const char* id : {"hardware.gpu_memory_gib", "model.largest_layer_params", "training.global_batch_size",
+                               "hardware.nics_per_node"}) {
             QVERIFY2(def(id).is_null(), id);
             QVERIFY2(!reg().find(id)->derivedDefault.empty(), id);
         }
+    }
+
+    // The NIC count follows the GPU and the network: one per GPU on DGX/HGX SXM nodes with InfiniBand (or 200G
+    // RoCE), else 1; a count given wins.
+    void nicsPerNodeFollowsTheGpu_data()
+    {
+        QTest::addColumn<QStringList>("settings");
+        QTest::addColumn<qint64>("nics");
+        QTest::newRow("A100 SXM, 8 GPUs") << QStringList{"hardware.gpu=A100-80GB"} << qint64(8);
+        QTest::newRow("H100 SXM, 4 GPUs")
+            << QStringList{"hardware.gpu=h100-80gb", "hardware.gpus_per_node=4"} << qint64(4);
+        QTest::newRow("H200") << QStringList{"hardware.gpu=H200"} << qint64(8);
+        QTest::newRow("A100 PCIe") << QStringList{"hardware.gpu=A100-PCIE-80GB"} << qint64(1);
+        QTest::newRow("RTX 4090") << QStringList{"hardware.gpu=RTX-4090"} << qint64(1);
+        QTest::newRow("A100 SXM, Ethernet")
+            << QStringList{"hardware.gpu=A100-80GB", "hardware.inter_node_network=ethernet-100g"} << qint64(1);
+        QTest::newRow("H100 SXM, EFA (the instance's rate)")
+            << QStringList{"hardware.gpu=H100-80GB", "hardware.inter_node_network=efa"} << qint64(1);
+        QTest::newRow("given") << QStringList{"hardware.gpu=H100-80GB", "hardware.nics_per_node=2"} << qint64(2);
+    }
+    void nicsPerNodeFollowsTheGpu()
+    {
+        QFETCH(QStringList, settings);
+        QFETCH(qint64, nics);
+        QCOMPARE(answersFrom(settings).integer("hardware.nics_per_node"), nics);
     }
 
     void everySpecIsComplete()
