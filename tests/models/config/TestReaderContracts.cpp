@@ -231,6 +231,23 @@ double flagOr(const LaunchWords& l, const std::string& name, double fallback)
     return v.empty() ? fallback : std::stod(v);
 }
 
+// DeepSpeedPlugin(hf_ds_config=...) (dataclasses.py L1274-L1296): accumulation 1 when absent, then the plugin's kwargs
+// (stage 2, offload "none", gather false) matched or filled; false when the file has no zero_optimization (refused).
+bool pluginDefaults(oj& config, std::vector<std::string>& mismatches)
+{
+    if (!config.contains("gradient_accumulation_steps"))
+        config["gradient_accumulation_steps"] = 1;
+    if (!config.contains("zero_optimization"))
+        return false;
+    for (const auto& [key, value] :
+         std::map<std::string, oj>{{"zero_optimization.stage", 2},
+                                   {"zero_optimization.offload_optimizer.device", "none"},
+                                   {"zero_optimization.offload_param.device", "none"},
+                                   {"zero_optimization.stage3_gather_16bit_weights_on_model_save", false}})
+        fillMatch(config, key, value, false, mismatches);
+    return true;
+}
+
 // The Trainer under the deepspeed launcher: TrainingArguments from launch.sh's flags, world = nodes x GPUs.
 Reading trainerReads(oj config, const LaunchWords& l, std::int64_t world)
 {
@@ -254,17 +271,8 @@ Reading trainerReads(oj config, const LaunchWords& l, std::int64_t world)
     m("fp16.enabled", l.has("--fp16"));
     m("bf16.enabled", l.has("--bf16"));
     // DeepSpeedPlugin(hf_ds_config=...) (dataclasses.py L1274-L1296): then the plugin's own defaults.
-    if (!config.contains("gradient_accumulation_steps"))
-        config["gradient_accumulation_steps"] = 1;
-    if (!config.contains("zero_optimization"))
+    if (!pluginDefaults(config, mismatches))
         return r.refusals.push_back({"zero-missing", "Please specify the ZeRO optimization config"}), r;
-    for (const auto& [key, value] : std::map<std::string, oj>{{"zero_optimization.stage", 2},
-                                                              {"zero_optimization.offload_optimizer.device", "none"},
-                                                              {"zero_optimization.offload_param.device", "none"},
-                                                              {"zero_optimization.stage3_gather_16bit_weights_on_"
-                                                               "model_save",
-                                                               false}})
-        fillMatch(config, key, value, false, mismatches);
     // trainer_config_finalize: the model has a hidden_size (1024 here); the training steps are --max_steps, or a
     // number the dataset decides, which a concrete total_num_steps would have to equal by chance.
     const oj steps = l.has("--max_steps") ? oj(std::stoll(l.flag("--max_steps"))) : oj("steps from the dataset");
@@ -301,18 +309,8 @@ Reading accelerateReads(oj config, const LaunchWords& l, std::int64_t processes)
         const auto it = l.scriptValues.find(pointer);
         return it != l.scriptValues.end() ? it->second : oj();
     };
-    if (!config.contains("gradient_accumulation_steps"))
-        config["gradient_accumulation_steps"] = 1;
-    if (!config.contains("zero_optimization"))
+    if (!pluginDefaults(config, ignored))
         return r.refusals.push_back({"zero-missing", "Please specify the ZeRO optimization config"}), r;
-    // The plugin's kwargs (L1279-L1296): accumulation and clipping "auto", stage 2, offload "none", gather false.
-    for (const auto& [key, value] : std::map<std::string, oj>{{"zero_optimization.stage", 2},
-                                                              {"zero_optimization.offload_optimizer.device", "none"},
-                                                              {"zero_optimization.offload_param.device", "none"},
-                                                              {"zero_optimization.stage3_gather_16bit_weights_on_"
-                                                               "model_save",
-                                                               false}})
-        fillMatch(config, key, value, false, ignored);
     for (const char* block : {"fp16", "bf16"}) { // set_mixed_precision("no")
         if (!config.contains(block))
             config[block] = {{"enabled", false}};
