@@ -11,6 +11,7 @@
 #include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/ParameterCount.h"
 #include "knowledge/SourceCatalog.h"
+#include "util/CheckedMath.h"
 #include "util/Count.h"
 #include "util/RegexLimits.h"
 
@@ -786,7 +787,7 @@ PipelineAdvice advisePipeline(const Job& job, const ZeroDecision* zero, const An
     // copy); only a count the user gave can disagree with them.
     std::int64_t layerTotal = 0;
     for (const auto& l : layers)
-        layerTotal += l.params;
+        layerTotal = addSat(layerTotal, l.params); // the registry's largest shapes overflow a plain sum
     if (derived && a.modelShape().tiedEmbeddings)
         layerTotal -= countParameters(a.modelShape()).embedding;
     const std::int64_t modelParams = a.integer("model.params");

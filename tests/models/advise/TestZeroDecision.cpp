@@ -344,7 +344,8 @@ private slots:
         QVERIFY(predictStep(*job.step, fewer).tight || !predictStep(*job.step, fewer).fits());
         const double t = d.plan().time.total;
         QVERIFY(predictStep(*job.step, none).time.total < t && t < predictStep(*job.step, full).time.total);
-        const Advice& zero = *makePlan(a).find("zero");
+        const Plan page = makePlan(a);
+        const Advice& zero = *page.find("zero");
         const std::string layersSlice = "layers[" + std::to_string(c.checkpointLayers) + ":]";
         QVERIFY(std::any_of(zero.snippets.begin(), zero.snippets.end(),
                             [&](const Snippet& s) { return s.code.find(layersSlice) != std::string::npos; }));
