@@ -22,9 +22,9 @@ private slots:
     void newInputsAreDeclared()
     {
         const InputRegistry& reg = InputRegistry::instance();
-        for (const char* id : {"model.preset", "model.kv_heads", "model.head_dim", "model.mlp", "model.intermediate_size",
-                               "model.norm", "model.tied_embeddings", "model.attention_impl", "model.loss_impl",
-                               "training.precision_states"}) {
+        for (const char* id :
+             {"model.preset", "model.kv_heads", "model.head_dim", "model.mlp", "model.intermediate_size", "model.norm",
+              "model.tied_embeddings", "model.attention_impl", "model.loss_impl", "training.precision_states"}) {
             const InputSpec* spec = reg.find(id);
             QVERIFY2(spec, id);
             QCOMPARE(spec->page, std::string("setup"));
@@ -78,10 +78,10 @@ private slots:
         QCOMPARE(a.integer("model.intermediate_size"), 4 * a.integer("model.hidden_size"));
         QCOMPARE(a.integer("model.head_dim"), a.integer("model.hidden_size") / a.integer("model.attention_heads"));
         QCOMPARE(a.text("model.attention_impl"), std::string("flash")); // A100-80GB, PyTorch 2.8.0
-        QCOMPARE(a.text("model.loss_impl"), std::string("auto")); // the ZeRO page may choose the fused one
+        QCOMPARE(a.text("model.loss_impl"), std::string("auto"));       // the ZeRO page may choose the fused one
         QCOMPARE(a.text("training.precision_states"), std::string("fp32"));
         a = answersFrom({"model.mlp=swiglu", "model.hidden_size=4096"});
-        QCOMPARE(a.integer("model.intermediate_size"), 11008LL); // Llama's 8h/3 rounded to 256
+        QCOMPARE(a.integer("model.intermediate_size"), 11008LL);             // Llama's 8h/3 rounded to 256
         QCOMPARE(a.integer("model.params"), parameterCount(a.modelShape())); // a dimension given: counted
         a = answersFrom({"hardware.gpu=V100-32GB"});
         QCOMPARE(a.text("model.attention_impl"), std::string("sdpa"));
@@ -95,8 +95,8 @@ private slots:
         QTest::addColumn<QString>("names");
         QTest::newRow("hidden not divisible") << QStringList{"model.hidden_size=4100"} << "model.hidden_size";
         QTest::newRow("kv heads do not divide") << QStringList{"model.kv_heads=5"} << "model.kv_heads";
-        QTest::newRow("preset with bad kv heads") << QStringList{"model.preset=llama-3.1-8b", "model.kv_heads=3"}
-                                                  << "model.kv_heads";
+        QTest::newRow("preset with bad kv heads")
+            << QStringList{"model.preset=llama-3.1-8b", "model.kv_heads=3"} << "model.kv_heads";
     }
     void contradictionsNameTheInput()
     {
@@ -125,8 +125,8 @@ private slots:
                                      "model.attention_heads=64", "model.vocab_size=32000"};
         QVERIFY(!paramsShapeMismatch(answersFrom(llama70)));
         QVERIFY(paramsShapeMismatch(answersFrom(llama70 + QStringList{"model.mlp=gelu"}))); // 65B against 70B
-        QVERIFY(!paramsShapeMismatch(
-            answersFrom(llama70 + QStringList{"model.mlp=swiglu", "model.kv_heads=8", "model.intermediate_size=28672"})));
+        QVERIFY(!paramsShapeMismatch(answersFrom(
+            llama70 + QStringList{"model.mlp=swiglu", "model.kv_heads=8", "model.intermediate_size=28672"})));
         QVERIFY(!paramsShapeMismatch(answersFrom({"model.preset=llama-3.1-8b"}))); // not given
     }
 
