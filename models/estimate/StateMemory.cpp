@@ -377,13 +377,15 @@ void stage3(Builder& b, const StateMemoryInputs& in, const Sizes& s)
                                + " bytes, one buffer allocated once (overlap_comm does not double it at stage 3)");
         });
 
-    // The working set of forward and backward: gathered parameters the coordinator keeps (prefetch bucket, the
+    // The working set of forward and backward: gathered parameters the coordinator keeps (what it prefetches, the
     // block being computed, and whatever is reused within stage3_max_reuse_distance), and the block's gradients.
-    const std::int64_t window = addSat(in.buffers.maxReuseDistance, in.buffers.prefetchBucketSize, s.block);
+    // It prefetches at most min(max_live_parameters − those available, prefetch bucket) (coordinator #L452-L454).
+    const std::int64_t prefetched = std::min(in.buffers.prefetchBucketSize, in.buffers.maxLiveParameters);
+    const std::int64_t window = addSat(in.buffers.maxReuseDistance, prefetched, s.block);
     b.transient("zero3_working_set", mulSat(s.lp, std::min(s.P, window)), true, false, "ds-mem-z3-coordinator", [&] {
         return std::string(perParam(s.lp,
-                                    "of min(stage parameters, max_reuse_distance + prefetch bucket + one block): "
-                                    "gathered parameters kept live (an upper bound)"));
+                                    "of min(stage parameters, max_reuse_distance + min(prefetch bucket, "
+                                    "max_live_parameters) + one block): gathered parameters kept live (an upper bound)"));
     });
     // Without zero.Init, torch's own linear saves a transposed view of each gathered weight for backward, which
     // keeps the gathered buffer alive after ZeRO-3 releases the parameter: every block's weights stay until

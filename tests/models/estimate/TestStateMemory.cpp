@@ -164,6 +164,7 @@ private slots:
     void zero2PartitionsGradients();
     void overlapCommDoublesZero12Buckets();
     void zero3HasOneBucket();
+    void zero3PrefetchStopsAtMaxLive();
     void bf16StatesShrinkEveryStateButTheParameters();
     void higherStagesHoldFewerModelStates();
     void zero3BucketCanOutweighItsSavings();
@@ -330,6 +331,19 @@ void TestStateMemory::zero3HasOneBucket()
     in.buffers.overlapComm = false;
     QCOMPARE(bytesOf(sizeStateMemory(in), "buckets"), byDefault);
     QVERIFY(sizeStateMemory(in).find("buckets", MemoryPlace::Gpu)->phase == MemoryPhase::Steady);
+}
+
+// The coordinator prefetches at most min(max_live_parameters − available, prefetch bucket): a max_live below the
+// bucket shrinks the working set by the difference.
+void TestStateMemory::zero3PrefetchStopsAtMaxLive()
+{
+    StateMemoryInputs in = plain(3, 8'000'000'000, 8);
+    in.buffers.maxReuseDistance = 0;
+    in.blockParams = in.params / in.layers;
+    const std::int64_t byDefault = bytesOf(sizeStateMemory(in), "zero3_working_set");
+    QCOMPARE(byDefault, 2 * (in.buffers.prefetchBucketSize + in.blockParams));
+    in.buffers.maxLiveParameters = 10'000'000;
+    QCOMPARE(bytesOf(sizeStateMemory(in), "zero3_working_set"), 2 * (10'000'000 + in.blockParams));
 }
 
 // bf16_master_weights_and_grads + bf16_optimizer_states: 2 bytes for master, m and v; at ZeRO-3 still a separate
