@@ -33,6 +33,8 @@ set(DSW_MODELS_UTIL_SOURCES
 
 # knowledge/: readers of resources/knowledge/
 set(DSW_MODELS_KNOWLEDGE_SOURCES
+    knowledge/AdapterShape.cpp
+    knowledge/AdapterShape.h
     knowledge/AttentionDefault.cpp
     knowledge/AttentionDefault.h
     knowledge/CombinationRules.cpp

@@ -25,6 +25,7 @@ Job resolveJob(const Answers& a)
     j.gpu = GpuCatalog::instance().find(a.text("hardware.gpu"));
     j.precision = resolvePrecision(a.text("training.precision"), j.gpu, a.text("software.deepspeed_version"));
     j.optimizer = a.text("training.optimizer");
+    j.method = trainingMethodFrom(a.text("training.method")).value_or(TrainingMethod::Full);
 
     ParallelLayout& l = j.layout;
     l.gpusPerNode = static_cast<int>(std::max<std::int64_t>(1, a.integer("hardware.gpus_per_node")));
@@ -104,7 +105,9 @@ nlohmann::ordered_json toJson(const Job& j)
     } else {
         out["model"] = nullptr;
     }
-    out["training_method"] = "full";
+    out["training_method"] = std::string(toString(j.method));
+    if (j.step)
+        out["trainable_params"] = j.step->method.trainable;
     out["optimizer"] = j.optimizer;
     out["gpu_capacity_bytes"] = j.gpuCapacityBytes;
     out["gpu_capacity_note"] = j.capacityNote;

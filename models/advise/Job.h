@@ -6,6 +6,7 @@
 #include "advise/Advice.h"
 #include "advise/BatchKeys.h"
 #include "estimate/StepModel.h"
+#include "knowledge/AdapterShape.h"
 #include "knowledge/CombinationRules.h"
 #include "knowledge/GpuCatalog.h"
 #include "project/Answers.h"
@@ -32,17 +33,14 @@ struct ParallelLayout {
     bool divides() const { return world % (pipeline * tensor * sequence) == 0; }
 };
 
-// How the model is trained. Only full fine-tuning (every parameter trained, 16 bytes each with Adam) is modelled.
-enum class TrainingMethod { Full };
-
 struct Job {
     const GpuSpec* gpu = nullptr; // the catalog's entry for hardware.gpu; null when it is not one
     PrecisionChoice precision;    // what DeepSpeed runs, with its reason (knowledge/CombinationRules.h)
     ZeroStageCap zeroLimit;       // pipeline ⇒ stages 0–1, a 1-bit optimizer ⇒ stage 0, else 3
     ParallelLayout layout;
-    TrainingMethod method = TrainingMethod::Full;
-    std::string optimizer; // training.optimizer (adamw, onebit-adam, …)
-    BatchKeys batch;       // the batch as the answers give it, before the ZeRO page picks a micro-batch
+    TrainingMethod method = TrainingMethod::Full; // training.method; the counts are step->method when sized
+    std::string optimizer;                        // training.optimizer (adamw, onebit-adam, …)
+    BatchKeys batch; // the batch as the answers give it, before the ZeRO page picks a micro-batch
     // The step model's job (estimate/StepModel.h); none when the model's shape contradicts itself (shapeError) or
     // the model is one the step model does not describe (notModelled).
     std::optional<StepJob> step;

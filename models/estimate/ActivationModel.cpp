@@ -136,6 +136,12 @@ LayerActivations layerActivations(const ActivationCase& c)
     addAttention(saved, c);
     addNorm(saved, c, "MLP");
     addMlp(saved, c);
+    if (c.adapterRank > 0) {
+        const std::int64_t sb = mulSat(c.seqLen, c.microBatch);
+        saved.add("LoRA A outputs (r wide)", mulSat(c.elementBytes, sb, c.adapterRank, c.adapterTargets));
+        if (c.adapterDropout)
+            saved.add("LoRA dropout: input copies and masks", mulSat(c.elementBytes + 1, sb, c.adapterInputWidth));
+    }
     return {saved.list, saved.sum()};
 }
 

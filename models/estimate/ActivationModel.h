@@ -29,6 +29,14 @@ struct ActivationCase {
     AttentionImpl attention = AttentionImpl::Flash;
     bool dropout = false;          // a dropout probability > 0
     std::int64_t elementBytes = 2; // activations' element size: 2 (bf16, fp16) or 4 (fp32)
+    // LoRA or QLoRA adapters in each block (knowledge/AdapterShape.h). Each target saves A's r-wide output for B's
+    // weight gradient; with dropout, its own dropped copy of the input and the 1-byte mask. Without dropout A saves
+    // the input the frozen linear would have saved in a full fine-tune, so nothing is added. The frozen linears that
+    // carry no adapter are counted as saving their input (an upper bound: autograd saves it only for a weight gradient).
+    std::int64_t adapterRank = 0; // 0: no adapters
+    std::int64_t adapterTargets = 0;
+    std::int64_t adapterInputWidth = 0; // Σ d_in over the block's targets
+    bool adapterDropout = false;
 };
 
 // One operation's saved tensors, named as a user reads them ("attention q, k, v", "MLP GELU input", ...).

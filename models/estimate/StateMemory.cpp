@@ -110,7 +110,10 @@ std::string perParam(std::int64_t bytes, const std::string& what)
 }
 
 struct Sizes {
-    std::int64_t P;         // parameters of the stage
+    std::int64_t P;         // trained parameters of the stage
+    std::int64_t all;       // with the frozen ones: what ZeRO-3 gathers
+    std::int64_t allBlock;  // one transformer block of `all`
+    double gatherBytes;     // bytes of a gathered parameter, on average over trained and frozen ones
     std::int64_t part;      // one rank's partition, ceil(P / dp)
     std::int64_t largest;   // largest module's own parameters
     std::int64_t block;     // one transformer block
@@ -141,6 +144,8 @@ void validate(const StateMemoryInputs& in)
                 && b.subGroupSize >= 0 && b.optimizerBufferCount >= 0 && b.paramBufferCount >= 0
                 && b.paramBufferSize >= 0 && b.paramMaxInCpu >= 0,
             "zero_optimization buffer sizes and counts: must be 0 or more");
+    require(in.frozenParams >= 0 && in.frozenBytes >= 0 && in.frozenConstantBytes >= 0 && in.dequantizedBytes >= 0,
+            "frozen parameters and bytes: must be 0 or more");
     require(in.activationBytes >= 0, "activation bytes: must be 0 or more");
     require(in.activationBytes == 0 || !in.activationSource.empty(),
             "activation bytes: need the source id of the activation model");
@@ -205,6 +210,12 @@ Sizes sizesOf(const StateMemoryInputs& in)
     s.largest = in.largestLayerParams;
     s.block = in.blockParams > 0 ? in.blockParams : ceilDiv(in.params, in.layers);
     s.lp = in.precision == TrainingPrecision::Fp32 ? 4 : 2;
+    s.all = addSat(in.params, in.frozenParams);
+    s.allBlock = in.frozenParams > 0 ? ceilDiv(s.all, in.layers) : s.block;
+    s.gatherBytes = in.frozenParams > 0
+        ? (static_cast<double>(s.lp) * static_cast<double>(in.params) + static_cast<double>(in.frozenBytes))
+            / static_cast<double>(s.all)
+        : static_cast<double>(s.lp);
     s.master = in.states == StatePrecision::Bf16 ? 2 : 4;
     s.state = in.states == StatePrecision::Bf16 ? 2 : 4;
     s.gradAccum = s.lp; // data_types.grad_accum_dtype unset: the model's dtype
@@ -214,6 +225,46 @@ Sizes sizesOf(const StateMemoryInputs& in)
 }
 
 std::string lpName(const Sizes& s) { return s.lp == 2 ? "16-bit" : "fp32"; }
+
+// Bytes of n gathered parameters (trained and frozen in their proportion).
+std::int64_t gathered(const Sizes& s, std::int64_t n)
+{
+    return s.all == s.P ? mulSat(s.lp, n) : truncSat(static_cast<double>(n) * s.gatherBytes);
+}
+
+// LoRA and QLoRA's frozen base: whole on every GPU at stages 0-2 (ds-frozen-stage12), partitioned at stage 3 and
+// offloaded with offload_param (ds-frozen-stage3); QLoRA's constants stay whole beside it, and the weight bitsandbytes
+// dequantizes for a matmul lives during forward and backward (bnb-matmul-4bit).
+void frozenWeights(Builder& b, const StateMemoryInputs& in)
+{
+    if (in.frozenParams == 0)
+        return;
+    if (in.stage < 3) {
+        b.steady("frozen_params", in.frozenBytes, "ds-frozen-stage12", [&] {
+            return std::string("the frozen base as stored, whole on every GPU: ZeRO stages 0-2 partition only "
+                               "trainable parameters");
+        });
+    } else {
+        const std::int64_t part = ceilDiv(in.frozenBytes, in.dataParallel);
+        const auto words = [&] {
+            return std::string("the frozen base as stored ÷ " + std::to_string(in.dataParallel)
+                               + " ranks: ZeRO-3 partitions frozen parameters too");
+        };
+        if (in.offloadParam == OffloadDevice::Cpu)
+            b.host("frozen_params", part, in.buffers.pinMemory, "ds-frozen-stage3", words);
+        else if (in.offloadParam == OffloadDevice::Nvme)
+            b.nvme("frozen_params", part, "ds-frozen-stage3", words);
+        else
+            b.steady("frozen_params", part, "ds-frozen-stage3", words);
+    }
+    if (in.frozenConstantBytes > 0)
+        b.steady("frozen_quant_constants", in.frozenConstantBytes, "qlora-paper", [&] {
+            return std::string("bitsandbytes' quantization constants of the 4-bit weights, whole on every GPU");
+        });
+    if (in.dequantizedBytes > 0)
+        b.transient("dequantized_weight", in.dequantizedBytes, true, false, "bnb-matmul-4bit",
+                    [&] { return std::string("the largest 4-bit linear dequantized to 16 bits for its matmul"); });
+}
 
 void stage0(Builder& b, const StateMemoryInputs& in, const Sizes& s)
 {
@@ -381,19 +432,20 @@ void stage3(Builder& b, const StateMemoryInputs& in, const Sizes& s)
     // block being computed, and whatever is reused within stage3_max_reuse_distance), and the block's gradients.
     // It prefetches at most min(max_live_parameters − those available, prefetch bucket) (coordinator #L452-L454).
     const std::int64_t prefetched = std::min(in.buffers.prefetchBucketSize, in.buffers.maxLiveParameters);
-    const std::int64_t window = addSat(in.buffers.maxReuseDistance, prefetched, s.block);
-    b.transient("zero3_working_set", mulSat(s.lp, std::min(s.P, window)), true, false, "ds-mem-z3-coordinator", [&] {
-        return std::string(perParam(s.lp,
-                                    "of min(stage parameters, max_reuse_distance + min(prefetch bucket, "
-                                    "max_live_parameters) + one block): gathered parameters kept live (an upper bound)"));
+    const std::int64_t window = addSat(in.buffers.maxReuseDistance, prefetched, s.allBlock);
+    b.transient("zero3_working_set", gathered(s, std::min(s.all, window)), true, false, "ds-mem-z3-coordinator", [&] {
+        return std::string(
+            perParam(s.lp,
+                     "of min(stage parameters, max_reuse_distance + min(prefetch bucket, "
+                     "max_live_parameters) + one block): gathered parameters kept live (an upper bound)"));
     });
     // Without zero.Init, torch's own linear saves a transposed view of each gathered weight for backward, which
     // keeps the gathered buffer alive after ZeRO-3 releases the parameter: every block's weights stay until
     // backward reaches them. Full checkpointing runs forward without saving, so only the recomputed block holds.
     if (!in.zeroInit && !in.fullCheckpointing) {
-        const std::int64_t kept = std::min(s.P, addSat(mulSat(in.layers, s.block), window));
+        const std::int64_t kept = std::min(s.all, addSat(mulSat(in.layers, s.allBlock), window));
         b.transient(
-            "zero3_linear_held", mulSat(s.lp, kept - std::min(s.P, window)), true, false, "ds-zero3-linear", [&] {
+            "zero3_linear_held", gathered(s, kept - std::min(s.all, window)), true, false, "ds-zero3-linear", [&] {
                 return std::string(perParam(s.lp,
                                             "of every block's weights beyond the working set: gathered weights torch's "
                                             "linear keeps for backward when the model was not built under zero.Init"));
@@ -494,6 +546,8 @@ void addNotes(StateMemory& m, const StateMemoryInputs& in, OffloadDevice askedOp
 
 void addEstimator(StateMemory& m, const StateMemoryInputs& in)
 {
+    if (in.frozenParams > 0)
+        return; // DeepSpeed's estimators count every parameter as trained: no row for LoRA
     const bool optCpu = in.offloadOptimizer == OffloadDevice::Cpu;
     const bool paramCpu = in.offloadParam == OffloadDevice::Cpu;
     if (in.stage == 0 || in.offloadOptimizer == OffloadDevice::Nvme || in.offloadParam == OffloadDevice::Nvme)
@@ -541,6 +595,7 @@ StateMemory sizeStateMemory(const StateMemoryInputs& asked)
         stages1And2(b, in, s);
     else
         stage3(b, in, s);
+    frozenWeights(b, in);
 
     if (in.activationBytes > 0)
         b.transient("activations", in.activationBytes, true, false, in.activationSource, [&] {

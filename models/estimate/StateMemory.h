@@ -47,11 +47,18 @@ struct StateMemoryInputs {
     int stage = 0; // ZeRO stage 0-3
     OffloadDevice offloadOptimizer = OffloadDevice::None;
     OffloadDevice offloadParam = OffloadDevice::None; // honoured at stage 3 only, as DeepSpeed does
-    std::int64_t params = 0;                          // of this pipeline stage
-    std::int64_t largestLayerParams = 0; // the largest module's own parameters (stands in for the largest tensor)
-    std::int64_t layers = 1;             // transformer blocks of this pipeline stage
-    std::int64_t blockParams = 0;        // parameters of one block (the ZeRO-3 gathered block); 0: params / layers
-    std::int64_t dataParallel = 1;       // ranks the states are partitioned over
+    std::int64_t params = 0;                          // trained, of this pipeline stage (all with full fine-tuning)
+    // LoRA and QLoRA (knowledge/AdapterShape.h): the frozen base of this stage, which has no gradients and no optimizer
+    // states. DeepSpeed's ZeRO 1-2 build their groups from trainable parameters only, so every GPU keeps the frozen
+    // weights whole; ZeRO-3 partitions every parameter, frozen ones included.
+    std::int64_t frozenParams = 0;
+    std::int64_t frozenBytes = 0;         // as stored: 2 bytes each in 16-bit, or QLoRA's half byte for the linears
+    std::int64_t frozenConstantBytes = 0; // QLoRA's quantization constants, an attribute of each weight, never split
+    std::int64_t dequantizedBytes = 0;    // QLoRA: the largest linear dequantized for its matmul, alive during it
+    std::int64_t largestLayerParams = 0;  // the largest module's own parameters (stands in for the largest tensor)
+    std::int64_t layers = 1;              // transformer blocks of this pipeline stage
+    std::int64_t blockParams = 0;         // parameters of one block (the ZeRO-3 gathered block); 0: params / layers
+    std::int64_t dataParallel = 1;        // ranks the states are partitioned over
     int gpusPerNode = 1;
     int nodes = 1; // for DeepSpeed's estimator row only
     TrainingPrecision precision = TrainingPrecision::Bf16;

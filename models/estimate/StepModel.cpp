@@ -39,7 +39,7 @@ TrainingPrecision precisionOf(const Answers& a)
 // Which of GpuBytes' rows a StateMemory component belongs to.
 std::int64_t GpuBytes::*rowOf(std::string_view id)
 {
-    if (id == "params16" || id == "params32")
+    if (id == "params16" || id == "params32" || id == "frozen_params" || id == "frozen_quant_constants")
         return &GpuBytes::params;
     if (id.starts_with("grad"))
         return &GpuBytes::grads;
@@ -78,10 +78,53 @@ ActivationCase activationCase(const StepJob& job, std::int64_t microBatch)
     c.attention = job.attention;
     c.dropout = job.dropout;
     c.elementBytes = job.precision == TrainingPrecision::Fp32 ? 4 : 2;
+    if (job.method.method != TrainingMethod::Full) {
+        c.adapterRank = job.adapters.rank;
+        c.adapterTargets = adapterTargetsPerLayer(job.adapters);
+        c.adapterInputWidth = adapterInputWidthPerLayer(job.shape, job.adapters);
+        c.adapterDropout = job.adapters.dropout > 0;
+    }
     return c;
 }
 
 std::string gib(double bytes) { return formatGiB(bytes); }
+
+// training.method and lora.*: what is trained and frozen, for the whole model and this pipeline stage's share.
+void trainingMethodOf(const Answers& a, StepJob& j)
+{
+    const TrainingMethod method = trainingMethodFrom(a.text("training.method")).value_or(TrainingMethod::Full);
+    j.adapters.rank = std::max<std::int64_t>(1, a.integer("lora.rank"));
+    j.adapters.alpha = a.number("lora.alpha");
+    j.adapters.dropout = a.number("lora.dropout");
+    j.adapters.targets = adapterTargetsFrom(a.text("lora.targets"), j.shape.mlp);
+    j.adapters.modulesToSave = modulesToSaveFrom(a.text("lora.modules_to_save"));
+    const nlohmann::json doubleQuant = a.value("lora.double_quant");
+    j.adapters.doubleQuant = !doubleQuant.is_boolean() || doubleQuant.get<bool>();
+    const std::int64_t total = std::max<std::int64_t>(j.params, a.integer("model.params"));
+    j.method = methodSizes(j.shape, total, method, j.adapters);
+    if (method == TrainingMethod::Full) {
+        j.trainableParams = j.params;
+        return;
+    }
+    const double share = static_cast<double>(j.params) / static_cast<double>(total); // of a pipeline stage
+    const auto ofStage = [&](std::int64_t n) { return truncSat(static_cast<double>(n) * share); };
+    j.trainableParams = std::max<std::int64_t>(1, ofStage(j.method.trainable));
+    j.frozenParams = j.params;
+    const std::int64_t lp = j.precision == TrainingPrecision::Fp32 ? 4 : 2;
+    const std::int64_t quantized = ofStage(j.method.quantized);
+    j.frozenBytes =
+        addSat(mulSat(lp, j.frozenParams - quantized), truncSat(static_cast<double>(quantized) * kNf4BytesPerWeight));
+    j.frozenConstantBytes =
+        truncSat(static_cast<double>(quantized) * nf4ConstantBytesPerWeight(j.adapters.doubleQuant));
+    if (method == TrainingMethod::Qlora) {
+        std::int64_t largest = 0;
+        for (const LinearModule m : {LinearModule::Q, LinearModule::O, LinearModule::Up, LinearModule::Down}) {
+            const LinearWidths w = linearWidths(j.shape, m);
+            largest = std::max(largest, mulSat(w.in, w.out));
+        }
+        j.dequantizedBytes = mulSat(lp, largest);
+    }
+}
 
 // The activation peak of one pipeline stage (its layersPerStage blocks) under 1F1B (ds-pipe-1f1b-buffers): the
 // micro-batch in backward at its own peak, with the loss on the last stage only, plus what the forward pass saved
@@ -135,6 +178,7 @@ StepJob stepJobFrom(const Answers& a)
     j.nodes = states.nodes;
 
     j.precision = precisionOf(a);
+    trainingMethodOf(a, j);
     j.states = a.text("training.precision_states") == "bf16" && j.precision == TrainingPrecision::Bf16
         ? StatePrecision::Bf16
         : StatePrecision::Fp32;
@@ -218,8 +262,12 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     in.stage = c.placement.stage;
     in.offloadOptimizer = deviceOf(c.placement.offloadOptimizer);
     in.offloadParam = deviceOf(c.placement.offloadParam);
-    in.params = job.params;
-    in.largestLayerParams = job.largestLayer;
+    in.params = job.trainableParams;
+    in.largestLayerParams = std::min(job.largestLayer, job.trainableParams);
+    in.frozenParams = job.frozenParams;
+    in.frozenBytes = job.frozenBytes;
+    in.frozenConstantBytes = job.frozenConstantBytes;
+    in.dequantizedBytes = job.dequantizedBytes;
     in.layers = job.layersPerStage;
     in.dataParallel = job.dataParallel;
     in.gpusPerNode = job.gpusPerNode;
@@ -252,6 +300,7 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     p.nvmePerNode = p.memory.nvmePerNode();
 
     p.usableGpuBytes = job.gpuCapacityBytes;
+    p.trainableParams = job.trainableParams;
     p.fitsGpu = static_cast<double>(p.gpu.total) <= p.usableGpuBytes * (1 + kTightBand);
     p.tight = p.fitsGpu && static_cast<double>(p.gpu.total) > p.usableGpuBytes * (1 - kTightBand);
     p.fitsCpu = static_cast<double>(p.cpuPerNode) <= job.hostBytesPerNode;
@@ -260,7 +309,11 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     p.fitsNvme = !usesNvme || job.nvmeBytesPerNode <= 0 || static_cast<double>(p.nvmePerNode) <= job.nvmeBytesPerNode;
 
     StepTimeInputs t = job.time;
-    t.parameters = static_cast<double>(job.params);
+    t.parameters = static_cast<double>(job.trainableParams);
+    t.frozenParameters = static_cast<double>(job.frozenParams);
+    t.frozenElementBytes =
+        job.frozenParams > 0 ? static_cast<double>(job.frozenBytes) / static_cast<double>(job.frozenParams) : 2;
+    t.frozenGemmSlowdown = job.method.method == TrainingMethod::Qlora ? kQloraFrozenGemmSlowdown : 1;
     t.microBatch = c.microBatch;
     t.gradientAccumulation = c.accumulation;
     t.recomputedShare = static_cast<double>(checkpointedLayers(job, c)) / static_cast<double>(job.layersPerStage);
@@ -345,6 +398,7 @@ nlohmann::ordered_json candidateJson(const StepPrediction& p)
         {"loss_impl",
          c.loss ? nlohmann::ordered_json(std::string(toString(*c.loss))) : nlohmann::ordered_json(nullptr)},
         {"micro_batch_size", c.microBatch},
+        {"trainable_params", p.trainableParams},
         {"gradient_accumulation_steps", c.accumulation},
         {"gpu_bytes",
          {{"total", p.gpu.total},

@@ -8,6 +8,7 @@
 #include "estimate/PlacementMemory.h"
 #include "estimate/StateMemory.h"
 #include "estimate/StepTime.h"
+#include "knowledge/AdapterShape.h"
 #include "knowledge/TransformerShape.h"
 #include "project/Answers.h"
 
@@ -49,9 +50,18 @@ struct StepJob {
     bool zeroInit = true;            // training.zero_init: the model was built under deepspeed.zero.Init
     bool expandableSegments = false; // training.expandable_segments: PyTorch's allocator reserves less
 
-    std::int64_t params = 0;         // of one pipeline stage
-    std::int64_t largestLayer = 0;   // parameters of the largest module
-    std::int64_t layersPerStage = 1; // transformer blocks one pipeline stage holds
+    std::int64_t params = 0; // of one pipeline stage, trained and frozen
+    // How the model is trained (training.method, lora.*): the whole model's trainable and frozen counts, and this
+    // pipeline stage's share of them as stored. With full fine-tuning everything is trainable and nothing frozen.
+    MethodSizes method;
+    AdapterSpec adapters;
+    std::int64_t trainableParams = 0;     // of one pipeline stage
+    std::int64_t frozenParams = 0;        // of one pipeline stage
+    std::int64_t frozenBytes = 0;         // of one pipeline stage: 16-bit, or QLoRA's 4-bit linears
+    std::int64_t frozenConstantBytes = 0; // QLoRA's quantization constants of the stage
+    std::int64_t dequantizedBytes = 0;    // QLoRA: the largest linear in 16 bits, for its matmul
+    std::int64_t largestLayer = 0;        // parameters of the largest module
+    std::int64_t layersPerStage = 1;      // transformer blocks one pipeline stage holds
     std::int64_t dataParallel = 1;
     int gpusPerNode = 1;
     int nodes = 1;
@@ -100,7 +110,8 @@ struct StepPrediction {
     GpuBytes gpu;
     std::int64_t cpuPerNode = 0;
     std::int64_t nvmePerNode = 0;
-    double usableGpuBytes = 0; // one GPU's capacity, as PyTorch reports it
+    double usableGpuBytes = 0;        // one GPU's capacity, as PyTorch reports it
+    std::int64_t trainableParams = 0; // of the stage sized (StepJob::trainableParams)
     bool fitsGpu = false, fitsCpu = false, nvmeReady = true, fitsNvme = true;
     bool tight = false; // within kTightBand of the capacity: it may run out of memory
     bool fits() const { return fitsGpu && fitsCpu && nvmeReady && fitsNvme; }

@@ -153,9 +153,12 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     // Compute: the dense FLOPs at the calibrated GEMM efficiency (or hardware.mfu), attention below it.
     const double recomputed = std::clamp(in.recomputedShare, 0.0, 1.0);
     const double denseFactor = 6 + 2 * recomputed;
+    const double frozenFactor = 4 + 2 * recomputed;
+    const double frozen = in.frozenParameters;
     const double attnPasses = 3 + recomputed;
     const double causal = in.causalMask ? 0.5 : 1;
-    const double denseFlops = denseFactor * psi * tokens / split;
+    const double frozenFlops = frozenFactor * frozen * tokens / split;
+    const double denseFlops = denseFactor * psi * tokens / split + frozenFlops;
     const double attnFlops = attnPasses * 4 * s * h * layers * causal * tokens / split; // 4·s·h per token and layer
     t.flops = denseFlops + attnFlops;
     const double tokensPerMicroBatch = static_cast<double>(in.microBatch) * s;
@@ -164,12 +167,18 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     const double peak = in.denseTflops * 1e12;
     const double gemmRate = peak * t.gemmEfficiency * (in.fp8Gemms && !flat ? kFp8GemmSpeedup : 1);
     const double attnRate = peak * t.gemmEfficiency * (flat ? 1 : kAttentionEfficiencyRatio);
-    t.compute = denseFlops / gemmRate + attnFlops / attnRate;
+    t.compute = (denseFlops + frozenFlops * (in.frozenGemmSlowdown - 1)) / gemmRate + attnFlops / attnRate;
     if (in.explain)
         t.parts.push_back(
             {"compute", t.compute,
-             num(denseFactor) + "Ψ per token × " + num(tokens) + " tokens = " + num(denseFlops) + " FLOPs ÷ ("
-                 + num(in.denseTflops) + " TFLOPS × " + num(t.gemmEfficiency)
+             num(denseFactor) + "Ψ per token"
+                 + (frozen > 0 ? " + " + num(frozenFactor) + "Ψ_frozen"
+                            + (in.frozenGemmSlowdown > 1
+                                   ? " (× " + num(in.frozenGemmSlowdown) + ", QLoRA's dequantization)"
+                                   : std::string())
+                               : std::string())
+                 + " × " + num(tokens) + " tokens = " + num(denseFlops) + " FLOPs ÷ (" + num(in.denseTflops)
+                 + " TFLOPS × " + num(t.gemmEfficiency)
                  + (flat ? " (hardware.mfu)"
                          : " (" + in.architecture + " GEMM efficiency at " + num(tokensPerMicroBatch)
                             + " tokens per micro-batch)")
@@ -183,15 +192,18 @@ StepTime estimateStepTime(const StepTimeInputs& in)
 
     // Communication.
     std::string what;
+    const double gatheredParams = psi + frozen; // ZeRO-3 gathers the frozen base too
     if (p.stage == 3) {
-        const double perLayer = psi / layers;
+        const double perLayer = gatheredParams / layers;
         const double keptLayers = std::min(layers, std::ceil(in.stage3MaxReuseDistance / (2 * perLayer)));
         t.stage3KeptForBackward = keptLayers * perLayer;
     }
-    const double backwardShare = 1 - t.stage3KeptForBackward / psi;
+    const double backwardShare = 1 - t.stage3KeptForBackward / gatheredParams;
     const double transfers = in.dataParallel > 1 ? ringTransfers(p.stage, ga, backwardShare, what) : 0;
     const double ringShare = (d - 1) / d;
     t.communicationBytes = transfers * psi * b * ringShare;
+    if (p.stage == 3 && frozen > 0 && transfers > 0) // the frozen base's gathers: no gradient to reduce
+        t.communicationBytes += (1 + backwardShare) * ga * frozen * in.frozenElementBytes * ringShare;
     const bool acrossNodes = in.nodes > 1 && in.dataParallel * in.tensorParallel * in.sequenceParallel > in.gpusPerNode;
     const double intra = in.gpusPerNode > 1 ? in.intraNodeGBps : 0;
     const double inter = acrossNodes ? in.nicGbps * static_cast<double>(in.nicsPerNode) / 8 : 0;
@@ -208,7 +220,8 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     const double latency = collectives * kStage3CollectiveLatency; // hooks and launches on the critical path
     t.communication = t.communicationLinkSeconds - hidden + latency;
     if (transfers > 0)
-        t.gradientReduction = t.communication * gradientTransfers(p.stage, ga) / transfers;
+        t.gradientReduction =
+            t.communication * gradientTransfers(p.stage, ga) * psi * b * ringShare / t.communicationBytes;
     if (in.explain)
         t.parts.push_back({"communication",
                            t.communication,
@@ -244,11 +257,13 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     }
     if (paramOffload)
         toGpu += (1 + backwardShare) * b * ga; // the partition is fetched for the forward and backward gathers
-    t.hostLinkBytes = (toHost + toGpu) * partition;
+    // The frozen partition is fetched for the same gathers; it is never written back.
+    const double frozenToGpu = paramOffload ? (1 + backwardShare) * in.frozenElementBytes * ga * frozen / d : 0;
+    t.hostLinkBytes = (toHost + toGpu) * partition + frozenToGpu;
     if (toHost > 0)
         t.hostLinkSeconds += toHost * partition / (in.deviceToHostGBps * 1e9);
-    if (toGpu > 0)
-        t.hostLinkSeconds += toGpu * partition / (in.hostToDeviceGBps * 1e9);
+    if (toGpu > 0 || frozenToGpu > 0)
+        t.hostLinkSeconds += (toGpu * partition + frozenToGpu) / (in.hostToDeviceGBps * 1e9);
     const double nodeShare = partition * static_cast<double>(in.gpusPerNode); // every GPU of a node holds a partition
     if (optOffload)
         t.cpuAdamSeconds = nodeShare / in.cpuAdamParamsPerSecond;

@@ -59,6 +59,11 @@ inline constexpr double kHalfTokens = 2640; // tokens per micro-batch at which a
 // Attention's share of the GEMM efficiency: a stated assumption (FlashAttention "reaching only 25-40% of the
 // theoretical maximum FLOPs/s" against GEMMs' 70–80%, halved by FlashAttention-2's ≈2× speedup: flash-attention-2).
 inline constexpr double kAttentionEfficiencyRatio = 0.6;
+// QLoRA's frozen GEMMs dequantize each 4-bit weight before a 16-bit matmul: a whole LoRA run took 1.85 h and the
+// same run in QLoRA 2.79 h (raschka-qlora-time: Llama 2 7B, one A100, r 8, Lit-GPT), 1.51×, charged to the frozen
+// base's FLOPs, which are nearly all of that run's.
+// Sources (resources/knowledge/sources.tsv): raschka-qlora-time
+inline constexpr double kQloraFrozenGemmSlowdown = 2.79 / 1.85;
 inline constexpr double kFp8GemmSpeedup = 1.36; // torchtitan 8B on 8 H100, Float8 vs bf16, GEMMs only (C30 vs C24)
 inline constexpr double kCollectiveEfficiency = 0.38; // share of the ring's nominal link rate DeepSpeed reaches
 inline constexpr double kCollectiveNodeScale = 78;    // nodes at which that share halves
@@ -138,7 +143,13 @@ double cpuAdamRate(double cores); // parameters per second of one node; cores > 
 
 struct StepTimeInputs {
     // The model, of one pipeline stage.
-    double parameters = 0; // Ψ of the stage
+    double parameters = 0; // Ψ of the stage, trained
+    // LoRA and QLoRA's frozen base (Ψ_f): its forward and the input-gradient half of its backward run, 4Ψ_f per token
+    // instead of 6Ψ_f (no weight gradient); it has no gradients to reduce and no optimizer step; ZeRO-3 gathers it
+    // every micro-step at frozenElementBytes each (2, or QLoRA's half byte), and offload_param moves it.
+    double frozenParameters = 0;
+    double frozenElementBytes = 2;
+    double frozenGemmSlowdown = 1; // QLoRA: kQloraFrozenGemmSlowdown on the frozen base's FLOPs
     std::int64_t layers = 0;
     std::int64_t hidden = 0;
     std::int64_t seqLen = 0;

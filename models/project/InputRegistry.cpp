@@ -1,5 +1,6 @@
 #include "project/InputRegistry.h"
 
+#include "knowledge/AdapterShape.h"
 #include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/GpuCatalog.h"
 #include "knowledge/ModelCatalog.h"
@@ -195,7 +196,7 @@ TypedUnit splitUnit(const InputSpec& spec, const std::string& text)
 
 InputRegistry::InputRegistry()
 {
-    m_specs.reserve(80); // the entries below, without moving them while they are added
+    m_specs.reserve(90); // the entries below, without moving them while they are added
     const Words all = {"zero", "precision", "pipeline", "memory", "nvme", "onebit", "sparse"};
     auto add = [this](InputSpec s, std::string page, Words workflows) {
         m_specs.push_back(std::move(on(s, std::move(page), workflows)));
@@ -217,6 +218,40 @@ InputRegistry::InputRegistry()
                       "given, counted from the shape; a given count more than 5% from the shape's is reported."),
                 "counted from the shape when model.preset or a model dimension is given, else 7B"),
         "setup", {"zero", "memory", "onebit", "pipeline"});
+    // How the model is trained (knowledge/AdapterShape.h); the defaults are the PEFT docs' DeepSpeed recipe (r 8,
+    // alpha 16, dropout 0.1, all-linear).
+    // Sources (resources/knowledge/sources.tsv): peft-deepspeed-lora-70b, peft-deepspeed-qlora-70b, qlora-paper
+    const Words methodUsers = {"zero", "memory", "pipeline", "precision"};
+    add(choice("training.method", "Training method", {"full", "lora", "qlora"}, "full",
+               "full: every parameter is trained (16 bytes each with Adam and fp32 states). lora: PEFT LoRA adapters "
+               "are trained beside the frozen 16-bit model. qlora: the same beside a model stored in 4 bits "
+               "(bitsandbytes NF4). model.params stays the whole model's count; the adapters' count comes from the "
+               "shape and the lora.* answers."),
+        "setup", methodUsers);
+    add(integer("lora.rank", "LoRA rank", 8, 1, 65536, "",
+                "The adapters' rank r (LoraConfig r): each target d_in → d_out gains r·(d_in + d_out) trainable "
+                "parameters. Used with training.method lora or qlora."),
+        "setup", methodUsers);
+    add(number("lora.alpha", "LoRA alpha", 16, 0, 1e6, "",
+               "LoraConfig lora_alpha: the update is scaled by alpha / r. Written to the exports; sizes nothing."),
+        "setup", methodUsers);
+    add(number("lora.dropout", "LoRA dropout", 0.1, 0, 0.99, "",
+               "LoraConfig lora_dropout: above 0 each target saves a dropped copy of its input (and its mask) for "
+               "backward, which the activations count."),
+        "setup", methodUsers);
+    add(text("lora.targets", "LoRA target modules", "all-linear",
+             "Which linear modules get adapters: attention (q, k, v, o), all-linear (every linear of the blocks, "
+             "not the output head: PEFT's shorthand), or a comma list of q_proj, k_proj, v_proj, o_proj, gate_proj, "
+             "up_proj, down_proj, lm_head."),
+        "setup", methodUsers);
+    add(text("lora.modules_to_save", "Modules trained whole", "",
+             "LoraConfig modules_to_save: embed_tokens and/or lm_head (comma list, empty for none). PEFT trains a "
+             "copy of each (vocabulary × hidden parameters) beside the frozen original."),
+        "setup", methodUsers);
+    add(boolean("lora.double_quant", "QLoRA double quantization", true,
+                "bnb_4bit_use_double_quant: the quantization constants are quantized too, 0.127 instead of 0.5 bits "
+                "per weight (the QLoRA paper). Used with training.method qlora."),
+        "setup", methodUsers);
     add(integer("model.layers", "Transformer layers", 32, 1, 10000, "layers", "Number of transformer blocks."), "setup",
         {"zero", "memory", "pipeline"});
     add(integer("model.hidden_size", "Hidden size", 4096, 1, 1000000, "", "Width of the residual stream (d_model)."),
@@ -662,7 +697,16 @@ Result<nlohmann::json> InputRegistry::parse(const std::string& id, const std::st
             return bad("is not a known GPU");
         return json(gpu->id);
     }
-    case InputType::Text: return json(text); // its length is checked above
+    case InputType::Text:
+        try { // the two lists the step model reads; every other text is checked where it is used
+            if (spec->id == "lora.targets")
+                adapterTargetsFrom(text, MlpKind::SwiGlu);
+            else if (spec->id == "lora.modules_to_save")
+                modulesToSaveFrom(text);
+        } catch (const std::invalid_argument& e) {
+            return Result<json>::failure(e.what());
+        }
+        return json(text); // its length is checked above
     case InputType::Boolean:
         if (text == "true" || text == "yes" || text == "1")
             return json(true);
