@@ -165,6 +165,7 @@ private slots:
     void overlapCommDoublesZero12Buckets();
     void zero3HasOneBucket();
     void zero3PrefetchStopsAtMaxLive();
+    void frozenBaseFollowsTheStage();
     void bf16StatesShrinkEveryStateButTheParameters();
     void higherStagesHoldFewerModelStates();
     void zero3BucketCanOutweighItsSavings();
@@ -344,6 +345,29 @@ void TestStateMemory::zero3PrefetchStopsAtMaxLive()
     QCOMPARE(byDefault, 2 * (in.buffers.prefetchBucketSize + in.blockParams));
     in.buffers.maxLiveParameters = 10'000'000;
     QCOMPARE(bytesOf(sizeStateMemory(in), "zero3_working_set"), 2 * (10'000'000 + in.blockParams));
+}
+
+// LoRA's frozen base (issue 24): whole on every GPU at stages 0-2, which partition trainable parameters only
+// (ds-frozen-stage12); split over the ranks at stage 3 and moved with offload_param (ds-frozen-stage3); QLoRA's
+// constants stay whole; ZeRO-3's working set gathers frozen weights as stored; DeepSpeed's estimator has no row.
+void TestStateMemory::frozenBaseFollowsTheStage()
+{
+    StateMemoryInputs in = plain(2, 4'000'000, 8);
+    in.frozenParams = 7'000'000'000;
+    in.frozenBytes = 14'000'000'000;
+    in.frozenConstantBytes = 100'000'000;
+    QCOMPARE(bytesOf(sizeStateMemory(in), "frozen_params"), in.frozenBytes);
+    QCOMPARE(bytesOf(sizeStateMemory(in), "frozen_quant_constants"), in.frozenConstantBytes);
+    QCOMPARE(bytesOf(sizeStateMemory(in), "adam_m"), 4 * (in.params / 8)); // the adapters' states only
+    QVERIFY(!sizeStateMemory(in).deepSpeedEstimate);
+    in.stage = 3;
+    QCOMPARE(bytesOf(sizeStateMemory(in), "frozen_params"), in.frozenBytes / 8);
+    QCOMPARE(bytesOf(sizeStateMemory(in), "frozen_quant_constants"), in.frozenConstantBytes);
+    const std::int64_t gathered = bytesOf(sizeStateMemory(in), "zero3_working_set");
+    QVERIFY(gathered > 2 * in.buffers.maxReuseDistance); // the frozen base is gathered, not only the adapters
+    in.offloadParam = OffloadDevice::Cpu;
+    QCOMPARE(bytesOf(sizeStateMemory(in), "frozen_params"), 0);
+    QCOMPARE(bytesOf(sizeStateMemory(in), "frozen_params", MemoryPlace::HostRam), in.frozenBytes); // 8 ranks × 1/8
 }
 
 // bf16_master_weights_and_grads + bf16_optimizer_states: 2 bytes for master, m and v; at ZeRO-3 still a separate

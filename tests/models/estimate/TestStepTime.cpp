@@ -387,6 +387,32 @@ private slots:
         QVERIFY2(within(ratio, 0.6016 / 0.5078, 0.15), qPrintable(show(ratio)));
     }
 
+    // LoRA's frozen base (issue 24): forward and the input-gradient half of backward, 4Ψ_f FLOPs per token against a
+    // trained parameter's 6Ψ; no gradient to reduce below stage 3; ZeRO-3 still gathers it every micro-step; QLoRA's
+    // dequantization slows its GEMMs by the measured ratio (raschka-qlora-time).
+    void frozenBaseCostsForwardAndInputGradient()
+    {
+        StepTimeInputs full = sevenB(2);
+        full.gradientAccumulation = 4;
+        StepTimeInputs lora = full;
+        lora.parameters = 4e6;
+        lora.frozenParameters = 6.74e9;
+        const StepTime f = estimateStepTime(full), l = estimateStepTime(lora);
+        const double tokens = 1.0 * 4 * 2048; // micro-batch × accumulation × sequence, per replica
+        QCOMPARE(f.flops - l.flops, (6 * 6.74e9 - (4 * 6.74e9 + 6 * 4e6)) * tokens);
+        QVERIFY(l.communicationBytes < f.communicationBytes / 1000); // stage 2: adapters' gradients only
+        StepTimeInputs full3 = full, lora3 = lora;
+        full3.placement.stage = lora3.placement.stage = 3;
+        const StepTime f3 = estimateStepTime(full3), l3 = estimateStepTime(lora3);
+        // Two gathers of the base per micro-step (the backward share aside) remain; the reduce-scatter goes.
+        QVERIFY(l3.communicationBytes > f3.communicationBytes * 0.6);
+        QVERIFY(l3.communicationBytes < f3.communicationBytes * 0.7);
+        StepTimeInputs qlora = lora;
+        qlora.frozenGemmSlowdown = kQloraFrozenGemmSlowdown;
+        qlora.frozenElementBytes = 0.5;
+        QVERIFY(estimateStepTime(qlora).compute > l.compute * 1.3);
+    }
+
     void moreAccumulationNeverReducesStage3Communication()
     {
         double previous = 0;
