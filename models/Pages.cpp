@@ -197,6 +197,16 @@ std::vector<DerivedInput> derivedInputs(const Plan& plan, const Answers& answers
 
 std::vector<std::string> inputsNotAsked(const Plan& plan, const Answers& answers, const std::string& step)
 {
+    if (step == "setup") {
+        // The adapters' answers are read only by the method that has adapters; double quantization only by QLoRA.
+        std::vector<std::string> notAsked;
+        for (const InputSpec* spec : InputRegistry::instance().onPage("setup"))
+            if (spec->id.rfind("lora.", 0) == 0
+                && (plan.job.method == TrainingMethod::Full
+                    || (spec->id == "lora.double_quant" && plan.job.method != TrainingMethod::Qlora)))
+                notAsked.push_back(spec->id);
+        return notAsked;
+    }
     if (step != "memory")
         return {};
     return memory::ranSetupFrom(answers, memory::configSetup(plan.job, plan.zero ? &*plan.zero : nullptr)).notAsked;

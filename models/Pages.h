@@ -46,7 +46,8 @@ std::vector<DerivedInput> derivedInputs(const Plan& plan, const Answers& answers
 
 // The inputs on `step`'s page that it does not ask with these answers, so the form hides them: on the out-of-memory
 // page the failed run's parameter offload when the stage it ran is 0–2, and its optimizer offload at stage 0, where
-// DeepSpeed reads neither (advise/MemoryPlan.h, RanSetup::notAsked). Empty for every other page.
+// DeepSpeed reads neither (advise/MemoryPlan.h, RanSetup::notAsked); on Setup the LoRA answers for a full fine-tune
+// and double quantization but for QLoRA. Empty for every other page.
 std::vector<std::string> inputsNotAsked(const Plan& plan, const Answers& answers, const std::string& step);
 
 // When an edit of `editedId` changed the config's train_batch_size though no batch input was edited (pipeline

@@ -299,8 +299,8 @@ StepJob stageJob(const PipelineSetup& s, std::size_t stage, std::int64_t params,
 {
     StepJob j = *s.job;
     j.pipelineStage = static_cast<std::int64_t>(stage); // 1F1B: min(stages − stage, micro-batches) in flight
-    j.params = std::max<std::int64_t>(1, params);       // an empty stage (a failed check) is sized for one parameter
-    j.largestLayer = std::clamp<std::int64_t>(s.largestLayer, 0, params);
+    j.largestLayer = s.largestLayer;
+    sizeStage(j, params); // an empty stage (a failed check) is sized for one parameter
     j.layersPerStage = std::max<std::int64_t>(1, blocks);
     j.time.layers = j.layersPerStage;
     return j;

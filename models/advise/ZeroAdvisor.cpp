@@ -302,10 +302,19 @@ std::string standing(const ZeroDecision& d)
         return "the fastest that fits";
     if (d.plan().time.total <= fastest.time.total * kTimeTie)
         return "the simplest plan within the step model's 2% of the fastest";
+    if (offloads(fastest.candidate) && !offloads(d.plan().candidate)
+        && d.plan().time.total <= fastest.time.total * kLeverTie)
+        return "the fastest that fits without offload; the plans that offload gain less than 5%, which the step model "
+               "may not see";
     if (scriptChanges(d.plan().candidate) < scriptChanges(fastest.candidate)
         && d.plan().time.total <= fastest.time.total * kLeverTie)
         return "the fastest that fits without another change to the training script; the plans that need one gain "
                "less than 5%";
+    const auto roomy = std::find_if(d.candidates.begin(), d.candidates.end(),
+                                    [](const StepPrediction& p) { return p.fits() && !p.tight; });
+    if (roomy != d.candidates.end() && offloads(roomy->candidate) && !offloads(d.plan().candidate))
+        return "the fastest that fits with room without offload; faster plans are tight, or offload and gain less "
+               "than 5%, which the step model may not see";
     return "the fastest that fits with room; faster plans are tight";
 }
 

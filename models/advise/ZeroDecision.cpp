@@ -91,7 +91,8 @@ std::optional<std::size_t> simplestAmong(const std::vector<StepPrediction>& rank
 }
 
 // simplestAmong, except that a plan needing changes to the training script gives way to the best with fewer within
-// kLeverTie, and a tight plan to the simplest comfortable one within kTightTradeoff.
+// kLeverTie, one that offloads to the best on the GPU within kLeverTie, and a tight plan to the simplest comfortable
+// one within kTightTradeoff.
 template <typename Allowed>
 std::optional<std::size_t> pickAmong(const std::vector<StepPrediction>& ranked, Allowed allowed)
 {
@@ -104,12 +105,25 @@ std::optional<std::size_t> pickAmong(const std::vector<StepPrediction>& ranked, 
         if (fewer && ranked[*fewer].fits() && ranked[*fewer].time.total <= ranked[*first].time.total * kLeverTie)
             first = fewer;
     }
+    // A plan that offloads gives way to the best on the GPU, among the plans `also` admits, within kLeverTie.
+    const auto onGpuFor = [&](std::size_t pick, auto also) {
+        if (!offloads(ranked[pick].candidate))
+            return pick;
+        const int changes = scriptChanges(ranked[pick].candidate);
+        const auto onGpu = simplestAmong(ranked, [&](const StepPrediction& p) {
+            return allowed(p) && also(p) && !offloads(p.candidate) && scriptChanges(p.candidate) <= changes;
+        });
+        return onGpu && ranked[*onGpu].fits() && ranked[*onGpu].time.total <= ranked[pick].time.total * kLeverTie
+            ? *onGpu
+            : pick;
+    };
+    first = onGpuFor(*first, [](const StepPrediction&) { return true; });
     if (!ranked[*first].tight)
         return first;
     const auto roomy = simplestAmong(ranked, [&](const StepPrediction& p) { return allowed(p) && comfortable(p); });
-    return roomy && ranked[*roomy].fits() && ranked[*roomy].time.total <= ranked[*first].time.total * kTightTradeoff
-        ? roomy
-        : first;
+    if (!roomy || !ranked[*roomy].fits() || ranked[*roomy].time.total > ranked[*first].time.total * kTightTradeoff)
+        return first;
+    return onGpuFor(*roomy, comfortable);
 }
 
 // How far a plan is from fitting: the largest of needed ÷ available over GPU, host RAM and NVMe (≤ 1 fits).
@@ -137,6 +151,11 @@ bool ranksBefore(const StepPrediction& x, const StepPrediction& y, const StepJob
 }
 
 } // namespace
+
+bool offloads(const StepCandidate& c)
+{
+    return c.placement.offloadOptimizer != "none" || c.placement.offloadParam != "none";
+}
 
 int scriptChanges(const StepCandidate& c)
 {

@@ -88,9 +88,13 @@ inline constexpr double kTimeTie = 1.02;
 // likely spread (kStepTimeLikelyLow/High, 0.78-1.29), since a script change costs the user work and a gain inside the
 // spread may not be there.
 inline constexpr double kLeverTie = 1.05;
+// The same margin keeps a plan on the GPU over one that offloads: the model prices offload optimistically where it has
+// been checked (D7: the measured backward grows from ≈0.5 to ≈2 s with offload, which it does not model), and offload
+// takes host and pinned memory; with QLoRA and ZeRO-3 it even costs GPU memory (peft-deepspeed-qlora-70b).
 // The changes to the training script a plan needs beyond the config that the search chose: a fused loss, checkpointing
 // only some layers (0, 1 or 2).
 int scriptChanges(const StepCandidate& candidate);
+bool offloads(const StepCandidate& candidate); // optimizer or parameters off the GPU
 // A plan within kTightBand of the GPU's capacity (estimate/StepModel.h) is taken only when no comfortable plan is within
 // 10% of its time: a stated wizard choice, trading a little speed for not running out of memory.
 inline constexpr double kTightTradeoff = 1.10;

@@ -89,7 +89,7 @@ ActivationCase activationCase(const StepJob& job, std::int64_t microBatch)
 
 std::string gib(double bytes) { return formatGiB(bytes); }
 
-// training.method and lora.*: what is trained and frozen, for the whole model and this pipeline stage's share.
+// training.method and lora.*: what is trained and frozen, for the whole model.
 void trainingMethodOf(const Answers& a, StepJob& j)
 {
     const TrainingMethod method = trainingMethodFrom(a.text("training.method")).value_or(TrainingMethod::Full);
@@ -102,11 +102,20 @@ void trainingMethodOf(const Answers& a, StepJob& j)
     j.adapters.doubleQuant = !doubleQuant.is_boolean() || doubleQuant.get<bool>();
     const std::int64_t total = std::max<std::int64_t>(j.params, a.integer("model.params"));
     j.method = methodSizes(j.shape, total, method, j.adapters);
-    if (method == TrainingMethod::Full) {
+}
+
+} // namespace
+
+void sizeStage(StepJob& j, std::int64_t params)
+{
+    j.params = std::max<std::int64_t>(1, params);
+    j.largestLayer = std::clamp<std::int64_t>(j.largestLayer, 0, j.params);
+    if (j.method.method == TrainingMethod::Full) {
         j.trainableParams = j.params;
+        j.frozenParams = j.frozenBytes = j.frozenConstantBytes = j.dequantizedBytes = 0;
         return;
     }
-    const double share = static_cast<double>(j.params) / static_cast<double>(total); // of a pipeline stage
+    const double share = static_cast<double>(j.params) / static_cast<double>(std::max(j.params, j.method.total));
     const auto ofStage = [&](std::int64_t n) { return truncSat(static_cast<double>(n) * share); };
     j.trainableParams = std::max<std::int64_t>(1, ofStage(j.method.trainable));
     j.frozenParams = j.params;
@@ -116,7 +125,8 @@ void trainingMethodOf(const Answers& a, StepJob& j)
         addSat(mulSat(lp, j.frozenParams - quantized), truncSat(static_cast<double>(quantized) * kNf4BytesPerWeight));
     j.frozenConstantBytes =
         truncSat(static_cast<double>(quantized) * nf4ConstantBytesPerWeight(j.adapters.doubleQuant));
-    if (method == TrainingMethod::Qlora) {
+    j.dequantizedBytes = 0;
+    if (j.method.method == TrainingMethod::Qlora) {
         std::int64_t largest = 0;
         for (const LinearModule m : {LinearModule::Q, LinearModule::O, LinearModule::Up, LinearModule::Down}) {
             const LinearWidths w = linearWidths(j.shape, m);
@@ -125,6 +135,8 @@ void trainingMethodOf(const Answers& a, StepJob& j)
         j.dequantizedBytes = mulSat(lp, largest);
     }
 }
+
+namespace {
 
 // The activation peak of one pipeline stage (its layersPerStage blocks) under 1F1B (ds-pipe-1f1b-buffers): the
 // micro-batch in backward at its own peak, with the loss on the last stage only, plus what the forward pass saved
@@ -179,6 +191,7 @@ StepJob stepJobFrom(const Answers& a)
 
     j.precision = precisionOf(a);
     trainingMethodOf(a, j);
+    sizeStage(j, j.params);
     j.states = a.text("training.precision_states") == "bf16" && j.precision == TrainingPrecision::Bf16
         ? StatePrecision::Bf16
         : StatePrecision::Fp32;

@@ -124,6 +124,9 @@ struct StepPrediction {
 std::int64_t checkpointedLayers(const StepJob& job, const StepCandidate& c);
 LossImpl lossOf(const StepJob& job, const StepCandidate& c);
 
+// Sets the parameters of the pipeline stage the job sizes, trained and frozen, and the method's share of them
+// (trainable, frozen, QLoRA's 4-bit bytes and constants): the one place a stage's counts are derived.
+void sizeStage(StepJob& job, std::int64_t params);
 // The job the answers describe. Throws std::invalid_argument naming the input when the shape contradicts itself.
 StepJob stepJobFrom(const Answers& answers);
 

@@ -225,12 +225,12 @@ InputRegistry::InputRegistry()
     add(choice("training.method", "Training method", {"full", "lora", "qlora"}, "full",
                "full: every parameter is trained (16 bytes each with Adam and fp32 states). lora: PEFT LoRA adapters "
                "are trained beside the frozen 16-bit model. qlora: the same beside a model stored in 4 bits "
-               "(bitsandbytes NF4). model.params stays the whole model's count; the adapters' count comes from the "
-               "shape and the lora.* answers."),
+               "(bitsandbytes NF4). Total parameters stays the whole model's count; the adapters' (trainable) count "
+               "comes from the shape, the rank and the target modules."),
         "setup", methodUsers);
     add(integer("lora.rank", "LoRA rank", 8, 1, 65536, "",
                 "The adapters' rank r (LoraConfig r): each target d_in → d_out gains r·(d_in + d_out) trainable "
-                "parameters. Used with training.method lora or qlora."),
+                "parameters. Asked for LoRA and QLoRA."),
         "setup", methodUsers);
     add(number("lora.alpha", "LoRA alpha", 16, 0, 1e6, "",
                "LoraConfig lora_alpha: the update is scaled by alpha / r. Written to the exports; sizes nothing."),
@@ -250,7 +250,7 @@ InputRegistry::InputRegistry()
         "setup", methodUsers);
     add(boolean("lora.double_quant", "QLoRA double quantization", true,
                 "bnb_4bit_use_double_quant: the quantization constants are quantized too, 0.127 instead of 0.5 bits "
-                "per weight (the QLoRA paper). Used with training.method qlora."),
+                "per weight (the QLoRA paper). Asked for QLoRA."),
         "setup", methodUsers);
     add(integer("model.layers", "Transformer layers", 32, 1, 10000, "layers", "Number of transformer blocks."), "setup",
         {"zero", "memory", "pipeline"});

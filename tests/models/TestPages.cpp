@@ -50,6 +50,7 @@ private slots:
     void thePageBeingVisitedNeverSaysNotVisited();
     void batchValuesTheConfigWasWrittenWithAreShownAsDerived();
     void theMemoryPageHidesOffloadsTheRunCannotHave();
+    void setupAsksTheAdaptersOnlyForTheirMethod();
     void aGlobalBatchThatMovesWithoutABatchEditIsSaid();
 };
 
@@ -259,6 +260,21 @@ void TestPages::theMemoryPageHidesOffloadsTheRunCannotHave()
     QVERIFY(notAsked({"memory.ran_stage=3"}).empty());
     QVERIFY(notAsked({"zero.stage=3"}).empty()); // the stage not given: the config's
     QVERIFY(notAsked({"memory.ran_stage=2"}, "zero").empty());
+}
+
+// Setup asks the adapters' answers only with a method that reads them, double quantization only with QLoRA.
+void TestPages::setupAsksTheAdaptersOnlyForTheirMethod()
+{
+    auto notAsked = [](const QStringList& settings) {
+        const Answers a = answersFrom(settings);
+        return inputsNotAsked(makePlan(a), a, "setup");
+    };
+    using Ids = std::vector<std::string>;
+    QCOMPARE(
+        notAsked({}),
+        (Ids{"lora.rank", "lora.alpha", "lora.dropout", "lora.targets", "lora.modules_to_save", "lora.double_quant"}));
+    QCOMPARE(notAsked({"training.method=lora"}), Ids{"lora.double_quant"});
+    QVERIFY(notAsked({"training.method=qlora"}).empty());
 }
 
 void TestPages::aGlobalBatchThatMovesWithoutABatchEditIsSaid()

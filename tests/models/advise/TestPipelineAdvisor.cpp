@@ -77,8 +77,8 @@ std::int64_t stageBytes(const Answers& a, std::size_t stage, int zeroStage, bool
 {
     StepJob job = stepJobFrom(a);
     job.pipelineStage = static_cast<std::int64_t>(stage); // 1F1B: earlier stages hold more micro-batches
-    job.params = std::max<std::int64_t>(1, params);       // an empty stage is sized for one parameter
-    job.largestLayer = std::clamp<std::int64_t>(a.integer("model.largest_layer_params"), 0, params);
+    job.largestLayer = a.integer("model.largest_layer_params");
+    sizeStage(job, params);                                 // an empty stage is sized for one parameter
     job.layersPerStage = std::max<std::int64_t>(1, blocks); // a stage without a block is sized for one
     job.time.layers = job.layersPerStage;
     const StepCandidate c{{std::min(zeroStage, 1), "none", "none"},
@@ -415,8 +415,7 @@ private slots:
         StepJob job = stepJobFrom(a);
         QVERIFY(job.fp32GradAccumulation);
         job.pipelineStage = 0;
-        job.params = 51372032;
-        job.largestLayer = std::min(job.largestLayer, job.params);
+        sizeStage(job, 51372032);
         job.layersPerStage = 4;
         const StepPrediction p = predictStep(job, {{1, "none", "none"}, false, 1, 8});
         const MemoryComponent* buffer = p.memory.find("grads32_accum", MemoryPlace::Gpu);

@@ -106,6 +106,18 @@ private slots:
         QVERIFY(planOf(z2).gpu.optimizer < 16 * z2.job.step->trainableParams / 8 + 1);
     }
 
+    // A pipeline stage holds its share of the adapters and of the 4-bit base, not the whole model's.
+    void aPipelineStageSizesItsShare()
+    {
+        StepJob job = stepJobFrom(answersFrom({"model.preset=llama-2-7b", "training.method=qlora"}));
+        const std::int64_t trainable = job.trainableParams, frozenBytes = job.frozenBytes, params = job.params;
+        sizeStage(job, params / 4);
+        QVERIFY(std::llabs(job.trainableParams - trainable / 4) <= 1);
+        QVERIFY(std::llabs(job.frozenBytes - frozenBytes / 4) <= 4);
+        QCOMPARE(job.frozenParams, params / 4);
+        QVERIFY(job.frozenBytes < job.frozenParams); // mostly 4-bit: under a byte a weight
+    }
+
     void theReadmeShowsTheseFigures()
     {
         QFile readme(DSW_SOURCE_DIR "/README.md");

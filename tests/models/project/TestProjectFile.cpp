@@ -366,7 +366,12 @@ private slots:
             case InputType::Number: answers[spec.id] = spec.min + (spec.max - spec.min) / 4; break;
             case InputType::Choice: answers[spec.id] = spec.values.back(); break;
             case InputType::Gpu: answers[spec.id] = "MI300X"; break;
-            case InputType::Text: answers[spec.id] = "text for " + spec.id; break;
+            case InputType::Text:
+                // The module lists accept only the model's modules.
+                answers[spec.id] = spec.id == "lora.targets" ? "q_proj,v_proj"
+                    : spec.id == "lora.modules_to_save"      ? "lm_head"
+                                                             : "text for " + spec.id;
+                break;
             case InputType::Boolean: answers[spec.id] = true; break;
             }
         }
