@@ -106,6 +106,25 @@ private slots:
         QVERIFY(planOf(z2).gpu.optimizer < 16 * z2.job.step->trainableParams / 8 + 1);
     }
 
+    // P1 (peft-readme-memory): bloomz-7b1 on one A100 80GB ran out of memory fully fine-tuned and trained with LoRA
+    // in plain PyTorch (32 GB; the batch and sequence length are not given, so only the sides are checked, at the
+    // smallest batch). BLOOM's shape from its config.json: 30 layers of 4096, 32 heads, a GELU 4h MLP, LayerNorm,
+    // tied embeddings, 250,880 tokens; PEFT targets its fused query_key_value (read here as q, k and v).
+    void bloomz7b1SidesOfTheLine()
+    {
+        const QStringList job = {"model.params=7069016064", "model.layers=30", "model.hidden_size=4096",
+                                 "model.attention_heads=32", "model.vocab_size=250880", "model.mlp=gelu",
+                                 "model.norm=layernorm", "model.tied_embeddings=true", "model.seq_len=512",
+                                 "hardware.gpu=A100-80GB", "hardware.gpus_per_node=1", "zero.stage=0",
+                                 "zero.offload_optimizer=none", "zero.offload_param=none",
+                                 "training.micro_batch_size=1", "training.gradient_accumulation_steps=1",
+                                 "lora.targets=q_proj,k_proj,v_proj"};
+        QVERIFY(!planOf(makePlan(answersFrom(job + QStringList{"training.method=full"}))).fits());
+        const StepPrediction lora = planOf(makePlan(answersFrom(job + QStringList{"training.method=lora"})));
+        QVERIFY(lora.fits());
+        QVERIFY(static_cast<double>(lora.gpu.total) < 32e9 * (1 + kTarget)); // the batch 1 run needs no more
+    }
+
     // A pipeline stage holds its share of the adapters and of the 4-bit base, not the whole model's.
     void aPipelineStageSizesItsShare()
     {
