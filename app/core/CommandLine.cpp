@@ -139,6 +139,15 @@ int runEstimate(const QStringList& args, QTextStream& out)
         throw BadInput{
             QString::fromStdString("model.experts " + std::to_string(experts)
                                    + " (estimate sizes dense models, model.experts 1): " + moeNotModelled(experts))};
+    // DeepSpeed's estimator and the ZeRO paper count every parameter as trained: for adapters they would be read as
+    // this job's figures, many times too large. recommend sizes the frozen base and the adapters apart.
+    if (const std::string method = answers.text("training.method"); method != "full")
+        throw BadInput{QString::fromStdString(
+            "training.method " + method
+            + " (estimate sizes full fine-tunes, training.method full: DeepSpeed's estimator and the ZeRO paper count "
+              "every parameter as trained); recommend sizes LoRA and QLoRA: ds-wizard recommend --set "
+              "training.method="
+            + method + " ...")};
     if (!p.isSet("json")) { // the text prints neither the step model nor the conventions: they are not computed
         out << QStringLiteral("Model with %1 parameters on %2 node(s) × %3 GPU(s); largest layer %4%5\n")
                    .arg(QString::fromStdString(formatCount(params)))

@@ -277,6 +277,22 @@ private slots:
         }
     }
 
+    // estimate's rows count every parameter as trained: for LoRA it prints none of them and says where to go.
+    void estimateRefusesAdapters()
+    {
+        for (const QString method : {"lora", "qlora"}) {
+            const Run r = run({"estimate", "--params", "70B", "--gpus-per-node", "8", "--nodes", "1", "--set",
+                               "training.method=" + method});
+            oneLineNaming(r, "training.method " + method);
+            QVERIFY(QString::fromUtf8(r.err).contains("recommend --set training.method=" + method));
+            QVERIFY(r.out.isEmpty());
+        }
+        QCOMPARE(run({"estimate", "--params", "70B", "--gpus-per-node", "8", "--nodes", "1", "--set",
+                      "training.method=full"})
+                     .exitCode,
+                 0);
+    }
+
     void importRefusesWhatIsNeitherConfig()
     {
         const QString never = m_dir.filePath("never.dswiz");
