@@ -95,18 +95,31 @@ void addMessageEstimates(Advice& adv, const OomReport& r)
     add("Reserved but unallocated", r.reservedUnallocated, how);
 }
 
-std::string headlineFor(const OomReport& r, const Cause& c, const std::vector<Remedy>& steps)
+// The step the headline names: the cheapest, unless the failed run's model states alone exceed the GPU (a LoRA base
+// kept whole at stage 2, say), where a cheap step cannot be enough: then the first that brings them under it.
+const Remedy* headlineStep(const std::vector<Remedy>& steps, const StepPrediction& ran, double capacity)
+{
+    if (steps.empty())
+        return nullptr;
+    const auto states = [](const GpuBytes& g) { return static_cast<double>(addSat(g.params, g.grads, g.optimizer)); };
+    if (states(ran.gpu) <= capacity)
+        return &steps.front();
+    const auto enough = std::find_if(steps.begin(), steps.end(),
+                                     [&](const Remedy& s) { return s.after && states(s.after->gpu) < capacity; });
+    return enough != steps.end() ? &*enough : &steps.front();
+}
+
+std::string headlineFor(const OomReport& r, const Cause& c, const Remedy* step)
 {
     std::string h = r.kind == OomKind::CudaOutOfMemory
         ? r.device + " out of memory" + (r.gpuIndex ? " on GPU " + num(*r.gpuIndex) : std::string())
         : r.kind == OomKind::HostKilled ? "Process killed (host RAM)"
                                         : "DeepSpeed's batch-size check failed";
     h += ": likely " + causeLabel(c.id) + ".";
-    if (!steps.empty()) {
-        h += " First step: " + steps.front().change;
-        if (steps.front().saving)
-            h += ", saving " + std::string(steps.front().env.empty() ? "" : "up to ")
-                + gib(static_cast<double>(*steps.front().saving));
+    if (step) {
+        h += " First step: " + step->change;
+        if (step->saving)
+            h += ", saving " + std::string(step->env.empty() ? "" : "up to ") + gib(static_cast<double>(*step->saving));
         h += ".";
     }
     return h;
@@ -299,7 +312,7 @@ MemoryAdvice diagnose(const Job& plannedJob, const ZeroDecision* zero, const Ans
             adv.snippets.push_back({"python", title, s.code});
     }
     adv.details["steps"] = steps;
-    adv.headline = headlineFor(r, cause, p.remedies);
+    adv.headline = headlineFor(r, cause, headlineStep(p.remedies, p.ranPrediction, p.job.gpuCapacity));
     out.failedRun = FailedRun{ran, ranPrediction};
     out.remedies = p.remedies;
     addUnique(adv.sources, cause.source);

@@ -364,13 +364,19 @@ void RemedyPlanner::modelStateRemedies()
         if (gpuTotal(job, next) >= ranPrediction.gpu.total)
             continue; // e.g. one data-parallel GPU: partitioning saves nothing
         const bool third = target == 3;
-        gpuRemedy(makeRemedy(
-                      "zero-stage-" + num(target), "ZeRO stage " + num(ran.stage) + " → " + num(target),
-                      oj{{"zero_optimization", {{"stage", target}}}}, "", "",
-                      third ? "Stage 3 moves 3Ψ elements per step instead of 2Ψ: 1.5× the communication of stages 0–2."
-                            : "No extra communication: stages 1 and 2 move the same 2Ψ elements per step as plain data "
-                              "parallelism.",
-                      third ? "zero-paper-comm" : "zero-paper-comm-nocost"),
+        // With adapters, stages 1 and 2 partition only what requires gradients; the frozen base moves only at 3.
+        const bool frozen = job.step.frozenParams > 0;
+        const std::string cost = !third
+            ? "No extra communication: stages 1 and 2 move the same 2Ψ elements per step as "
+              "plain data parallelism."
+            : frozen ? "Stage 3 partitions the frozen base too (stages 1 and 2 split only the trainable parameters, "
+                       "leaving its "
+                + gib(static_cast<double>(job.step.frozenBytes))
+                + " whole on every GPU) and gathers it for every micro-step's forward and backward pass."
+                     : "Stage 3 moves 3Ψ elements per step instead of 2Ψ: 1.5× the communication of stages 0–2.";
+        gpuRemedy(makeRemedy("zero-stage-" + num(target), "ZeRO stage " + num(ran.stage) + " → " + num(target),
+                             oj{{"zero_optimization", {{"stage", target}}}}, "", "", cost,
+                             third ? (frozen ? "ds-frozen-stage3" : "zero-paper-comm") : "zero-paper-comm-nocost"),
                   next);
     }
     if (top < 3)

@@ -152,6 +152,7 @@ private slots:
     void otherProcessesOnlyWhenTheyHoldMemory();
     void sizedByTheStepModel();
     void savingsAtMostWhatWasInUse();
+    void aFrozenBaseLargerThanTheGpuLeadsWithStage3();
     void mismatchWithThePrediction();
     void theSetupAskedIsUsed();
     void offloadsTheStageCannotHaveAreNotAsked();
@@ -546,6 +547,34 @@ void TestMemoryAdvisor::savingsAtMostWhatWasInUse()
     QVERIFY2(adv.headline.find("194.98") == std::string::npos, adv.headline.c_str());
     // And the prediction so far above the message is named.
     QVERIFY2(hasCheck(adv, "warn:oom-model-mismatch"), qPrintable(checkList(adv)));
+}
+
+// LoRA of a 70B model at ZeRO-2: the frozen 16-bit base stays whole on every GPU (about 128 GiB), so no cheap step
+// can be enough. The headline leads with stage 3, whose step says why; the cheap steps stay listed first.
+void TestMemoryAdvisor::aFrozenBaseLargerThanTheGpuLeadsWithStage3()
+{
+    const Answers a =
+        answersFrom(QStringList{"model.preset=llama-2-70b", "hardware.gpu=H100-80GB", "hardware.gpus_per_node=8",
+                                "training.method=lora", "model.seq_len=2048", "memory.phase=backward"}
+                        + ran("2,none,none,1"),
+                    newMessage(79.11, 77.0, 0.5));
+    const Advice adv = adviseMemory(a);
+    QVERIFY2(adv.headline.find("First step: ZeRO stage 2 → 3") != std::string::npos, adv.headline.c_str());
+    const auto& steps = adv.details["steps"];
+    QVERIFY(steps.size() >= 2);
+    QVERIFY(steps[0]["id"].get<std::string>().rfind("zero-stage", 0) != 0); // cheapest first in the list
+    const auto third =
+        std::find_if(steps.begin(), steps.end(), [](const auto& s) { return s["id"] == "zero-stage-3"; });
+    QVERIFY(third != steps.end());
+    QVERIFY2((*third)["tradeoff"].get<std::string>().find("frozen base") != std::string::npos, third->dump().c_str());
+    // A full fine-tune that ran out with the same message leads with its cheapest step, as before.
+    Answers full = a;
+    full.set("training.method", "full");
+    full.set("model.preset", "llama-2-7b");
+    const Advice small = adviseMemory(full);
+    QVERIFY2(small.headline.find("First step: " + small.details["steps"][0]["change"].get<std::string>())
+                 != std::string::npos,
+             small.headline.c_str());
 }
 
 void TestMemoryAdvisor::mismatchWithThePrediction()
