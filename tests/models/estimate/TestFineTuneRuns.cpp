@@ -106,7 +106,8 @@ private slots:
         QVERIFY(planOf(z2).gpu.optimizer < 16 * z2.job.step->trainableParams / 8 + 1);
     }
 
-    // P1 (peft-readme-memory): bloomz-7b1 on one A100 80GB ran out of memory fully fine-tuned and trained with LoRA
+    // P1 (the PEFT README @5d602fdb, https://github.com/huggingface/peft/blob/main/README.md, "| bigscience/bloomz-7b1
+    // (7B params) | OOM GPU | 32GB GPU / 3.8GB CPU | 18.1GB GPU / 35GB CPU |"): bloomz-7b1 on one A100 80GB ran out of memory fully fine-tuned and trained with LoRA
     // in plain PyTorch (32 GB; the batch and sequence length are not given, so only the sides are checked, at the
     // smallest batch). BLOOM's shape from its config.json: 30 layers of 4096, 32 heads, a GELU 4h MLP, LayerNorm,
     // tied embeddings, 250,880 tokens; PEFT targets its fused query_key_value (read here as q, k and v).
