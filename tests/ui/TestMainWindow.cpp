@@ -27,6 +27,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
@@ -448,6 +449,32 @@ private slots:
         QVERIFY(labels.contains("Gradient accumulation (steps)"));
         w.resize(1400, 1000);
         saveScreenshot(w, "setup-sections");
+    }
+
+    // The adapters' fields are asked with the method that reads them (Pages.h inputsNotAsked), in Training.
+    void theAdaptersAreAskedWithTheirMethod()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.resize(1400, 1000);
+        w.show();
+        auto* setup = w.findChild<QWidget*>("setupPage");
+        auto* method = setup->findChild<QComboBox*>("training.method");
+        auto* rank = setup->findChild<QWidget*>("lora.rank");
+        auto* doubleQuant = setup->findChild<QWidget*>("lora.double_quant");
+        QVERIFY(method && rank && doubleQuant);
+        QVERIFY(setup->findChild<QGroupBox*>("section.Training")->isAncestorOf(rank));
+        QVERIFY(!rank->isVisibleTo(setup)); // a full fine-tune has no adapters
+        method->setCurrentIndex(method->findData("lora"));
+        QTRY_VERIFY(rank->isVisibleTo(setup));
+        QVERIFY(!doubleQuant->isVisibleTo(setup));
+        method->setCurrentIndex(method->findData("qlora"));
+        QTRY_VERIFY(doubleQuant->isVisibleTo(setup));
+        if (auto* scroll = setup->findChild<QScrollArea*>())
+            scroll->ensureWidgetVisible(doubleQuant);
+        saveScreenshot(w, "setup-qlora");
+        method->setCurrentIndex(method->findData("full"));
+        QTRY_VERIFY(!rank->isVisibleTo(setup));
     }
 
     // Must-have 5: input is applied only when valid; natural units; readable numbers.
