@@ -35,6 +35,8 @@ set(DSW_MODELS_UTIL_SOURCES
 set(DSW_MODELS_KNOWLEDGE_SOURCES
     knowledge/AdapterShape.cpp
     knowledge/AdapterShape.h
+    knowledge/AdapterRules.cpp
+    knowledge/AdapterRules.h
     knowledge/AttentionDefault.cpp
     knowledge/AttentionDefault.h
     knowledge/CombinationRules.cpp
@@ -162,6 +164,8 @@ set(DSW_MODELS_CONFIG_SOURCES
     config/ImportedConfigPlan.h
     config/LaunchScript.cpp
     config/LaunchScript.h
+    config/PeftSetup.cpp
+    config/PeftSetup.h
     config/YamlWriter.cpp
     config/YamlWriter.h
 )

@@ -34,6 +34,11 @@ Job resolveJob(const Answers& a)
     l.pipeline = std::max<std::int64_t>(1, a.integer("pipeline.stages"));
     l.data = std::max<std::int64_t>(1, l.world / (l.pipeline * l.tensor * l.sequence));
     j.zeroLimit = zeroStageCap(j.optimizer, l.pipeline);
+    j.adapters.method = j.method;
+    j.adapters.pipelineStages = l.pipeline;
+    j.adapters.modulesToSave = !a.text("lora.modules_to_save").empty();
+    j.adapters.dtype = torchDtypeOf(j.precision.runs);
+    j.adapters.deepspeedVersion = a.text("software.deepspeed_version");
 
     j.batch = batchKeys(a);
     j.experts = std::max<std::int64_t>(1, a.integer("model.experts"));

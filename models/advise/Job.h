@@ -6,6 +6,7 @@
 #include "advise/Advice.h"
 #include "advise/BatchKeys.h"
 #include "estimate/StepModel.h"
+#include "knowledge/AdapterRules.h"
 #include "knowledge/AdapterShape.h"
 #include "knowledge/CombinationRules.h"
 #include "knowledge/GpuCatalog.h"
@@ -40,6 +41,9 @@ struct Job {
     ParallelLayout layout;
     TrainingMethod method = TrainingMethod::Full; // training.method; the counts are step->method when sized
     std::string optimizer;                        // training.optimizer (adamw, onebit-adam, …)
+    // The adapter rules' view of the job (knowledge/AdapterRules.h): method, pipeline, modules_to_save, dtype and
+    // version; each page that plans a placement copies it and sets the stage and offload it writes.
+    AdapterSetup adapters;
     BatchKeys batch; // the batch as the answers give it, before the ZeRO page picks a micro-batch
     // The step model's job (estimate/StepModel.h); none when the model's shape contradicts itself (shapeError) or
     // the model is one the step model does not describe (notModelled).

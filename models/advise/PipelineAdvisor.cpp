@@ -736,6 +736,9 @@ PipelineAdvice advisePipeline(const Job& job, const ZeroDecision* zero, const An
                    "ds-pipeline-tutorial", "ds-pipe-1f1b-buffers"};
     if (const auto rule = pipelineLauncherBreak(a.text("software.launcher"), s.stages)) // the export is refused
         adv.checks.push_back({CheckLevel::Fail, rule->code, rule->message, rule->source});
+    for (const RuleBreak& rule : adapterRules(job.adapters)) // the ZeRO page shows the stage's rules
+        if (rule.code == kAdapterPipelineRule)
+            adv.checks.push_back({CheckLevel::Warn, rule.code, rule.message, rule.source});
     const auto parsed = parseLayerParams(a.text("pipeline.layer_params"));
     if (!parsed) {
         adv.status = AdviceStatus::NeedsInput;

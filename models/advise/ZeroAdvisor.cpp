@@ -38,13 +38,16 @@ oj offloadBlock(const std::string& device, const Answers& a)
     return block;
 }
 
-oj zeroFragment(const Placement& o, const Answers& a)
+oj zeroFragment(const Placement& o, const Answers& a, TrainingMethod method)
 {
     oj zero{{"stage", o.stage}};
     if (o.stage >= 1) {
         zero["overlap_comm"] = o.stage >= 2; // explicit: DeepSpeed's default depends on the stage
         zero["contiguous_gradients"] = true;
     }
+    // Adapters at ZeRO-3 save empty without the gather (knowledge/AdapterRules.h: kAdapterSaveGatherRule).
+    if (o.stage == 3 && method != TrainingMethod::Full)
+        zero["stage3_gather_16bit_weights_on_model_save"] = true;
     if (o.offloadOptimizer != "none")
         zero["offload_optimizer"] = offloadBlock(o.offloadOptimizer, a);
     if (o.offloadParam != "none")
@@ -279,7 +282,7 @@ Advice adviseZeroNotModelled(const Job& job, const Answers& a)
         };
         const Placement asked{static_cast<int>(a.integer("zero.stage")), offload("zero.offload_optimizer"),
                               offload("zero.offload_param")};
-        adv.fragment = zeroFragment(asked, a);
+        adv.fragment = zeroFragment(asked, a, job.method);
         why.message += " The config writes zero_optimization as you set it (zero.stage " + stage
             + ", zero.offload_optimizer and zero.offload_param), unsized.";
     } else {
@@ -362,7 +365,7 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
     if (const std::string lever = decision.levers.effect(decision); !lever.empty())
         adv.headline += "; " + lever;
     adv.headline += tightNote;
-    adv.fragment = zeroFragment(placement, a);
+    adv.fragment = zeroFragment(placement, a, job.method);
     addOptimizerChecks(adv, placement, job.optimizer);
 
     const std::string cpuFormula = "offloaded states and pinned buffers per node, as DeepSpeed's code allocates them";
@@ -451,6 +454,18 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
                                 "always with nvme_path, CPU offload at stages 1–3."
                               : "The ZeRO block breaks documented stage capabilities:" + broken,
                           "ds-offload-stages"});
+    AdapterSetup adapters = job.adapters;
+    adapters.stage = run.stage;
+    adapters.offloadsOptimizer = run.offloadOptimizer != "none";
+    adapters.offloadsParams = run.offloadParam != "none";
+    for (const RuleBreak& rule : adapterRules(adapters))
+        if (rule.code != kAdapterPipelineRule) // the pipeline page's
+            adv.checks.push_back(
+                rule.code == kAdapterSaveGatherRule // the fragment writes the gather
+                    ? Check{CheckLevel::Pass, rule.code,
+                            "The config writes stage3_gather_16bit_weights_on_model_save: true. " + rule.message,
+                            rule.source}
+                    : Check{CheckLevel::Warn, rule.code, rule.message, rule.source});
     if (placement.offloadOptimizer != "none")
         adv.checks.push_back({CheckLevel::Warn, "offload-pin-memory",
                               "pin_memory is written as true (the default from "

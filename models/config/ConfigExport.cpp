@@ -96,6 +96,7 @@ LaunchSetup launchSetup(const oj& config, const Answers& answers, const ExportOp
     s.attention = options.attention;
     s.checkpointLayers = options.checkpointLayers;
     s.fusedLoss = options.fusedLoss;
+    s.peft = peftSetupFrom(config, answers);
     return s;
 }
 
@@ -264,6 +265,8 @@ std::vector<ExportFile> exportFiles(const nlohmann::ordered_json& config, const 
         if (s.launcher == "accelerate")
             out.push_back({kAccelerateConfigFileName, accelerateYaml(config, s)});
         appendLaunch(out, config, s);
+        if (s.peft)
+            out.push_back({kPeftSetupFileName, peftSetupScript(*s.peft)});
         break;
     }
     return out;

@@ -157,6 +157,21 @@ std::string scriptSettingsComment(const LaunchSetup& s)
     return out;
 }
 
+// Where the adapters come from: TRL's arguments for the Trainer, peft_setup.py for the others.
+std::string peftComment(const LaunchSetup& s)
+{
+    if (!s.peft)
+        return {};
+    const std::string what = s.peft->method == TrainingMethod::Qlora ? "QLoRA" : "LoRA";
+    if (isTrainer(s))
+        return "# " + what + ": --use_peft and the lines after it are TRL's ModelConfig arguments (trl sft, TRL's\n"
+            + "# examples/scripts/sft.py). A script that parses only TrainingArguments refuses them: drop them and\n"
+              "# add the adapters with load_model() from peft_setup.py (in the bundle).\n";
+    return "# " + what + ": your script adds the adapters: load_model() in peft_setup.py (in the bundle) loads the\n"
+        + "# base model as the plan sized it and wraps it with get_peft_model"
+        + (s.launcher == "deepspeed" ? "; initialize() and save_adapter() do the rest.\n" : ".\n");
+}
+
 Words trainerFlags(const oj& config, const LaunchSetup& s)
 {
     Words out;
@@ -183,7 +198,7 @@ std::string deepspeedCommand(const oj& config, const LaunchSetup& s)
     std::string out;
     if (s.nodes > 1)
         out += "# Run on one node: the launcher starts all nodes listed in hostfile over passwordless SSH (pdsh).\n";
-    out += kFillInScript + scriptSettingsComment(s);
+    out += kFillInScript + scriptSettingsComment(s) + peftComment(s);
 
     std::vector<std::string> lines = {joinQuoted(launcher), shellQuote(s.trainingScript)};
     if (isTrainer(s)) {
@@ -195,6 +210,9 @@ std::string deepspeedCommand(const oj& config, const LaunchSetup& s)
             if (hasValue)
                 ++i;
         }
+        if (s.peft)
+            for (const Words& line : trlModelArguments(*s.peft))
+                lines.push_back(joinQuoted(line));
         // The Trainer's TrainingArguments(deepspeed=...) takes the config path.
         lines.push_back(joinQuoted({"--deepspeed", kDeepSpeedConfigFileName}));
     } else {
@@ -218,7 +236,7 @@ std::string accelerateCommand(const LaunchSetup& s)
             + others + " (it overrides machine_rank: 0 there).\n";
         first += " --machine_rank \"${MACHINE_RANK:-0}\"";
     }
-    out += kFillInScript + scriptSettingsComment(s);
+    out += kFillInScript + scriptSettingsComment(s) + peftComment(s);
     return out + commandLines({first, shellQuote(s.trainingScript)});
 }
 

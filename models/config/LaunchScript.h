@@ -1,4 +1,6 @@
 #pragma once
+#include "config/PeftSetup.h"
+
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -22,6 +24,8 @@ struct LaunchSetup {
     // Where the GPU count comes from when the answers do not give it (the config's batch keys, or the default):
     // said in launch.sh as a FILL IN. Empty when the answers give the cluster.
     std::string layoutNote;
+    // LoRA / QLoRA: the Trainer's launch.sh passes TRL's PEFT arguments; the others point to peft_setup.py.
+    std::optional<PeftSetup> peft;
 };
 
 // One POSIX shell word: as is when it holds only characters no shell treats specially, otherwise in single

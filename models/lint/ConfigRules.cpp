@@ -3,6 +3,7 @@
 // sparse attention on current PyTorch, and defaults that changed between DeepSpeed versions.
 #include "lint/ConfigRules.h"
 
+#include "knowledge/AdapterRules.h"
 #include "knowledge/CombinationRules.h"
 #include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/EngineFacts.h"
@@ -34,6 +35,13 @@ bool isTrue(const LintReport& r, const std::string& pointer)
 {
     const oj* v = r.at(pointer);
     return v && v->is_boolean() && v->get<bool>();
+}
+
+// training.method is lora or qlora: the adapter rules speak for the ZeRO-3 save (adapters below).
+bool trainsAdapters(const LintReport& r)
+{
+    return trainingMethodFrom(r.context().text("training.method")).value_or(TrainingMethod::Full)
+        != TrainingMethod::Full;
 }
 
 void zeroForm(LintReport& r)
@@ -234,7 +242,7 @@ void hfReaders(LintReport& r, std::optional<int> stage)
         r.add(LintLevel::Error, rule->code, "", "pipeline.stages is " + std::to_string(stages) + ": " + rule->message,
               "set software.launcher = deepspeed and build a PipelineModule in the script", rule->source);
     for (const char* key : {"stage3_gather_16bit_weights_on_model_save", "gather_16bit_weights_on_model_save"})
-        if (stage == 3 && r.at("/zero_optimization/" + std::string(key))
+        if (stage == 3 && r.at("/zero_optimization/" + std::string(key)) && !trainsAdapters(r)
             && !isTrue(r, "/zero_optimization/" + std::string(key)))
             r.add(LintLevel::Warning, "zero3-save-not-gathered", "/zero_optimization/" + std::string(key),
                   std::string(key) + " is not true at ZeRO-3: " + r.launcher()
@@ -242,6 +250,26 @@ void hfReaders(LintReport& r, std::optional<int> stage)
                         "raises); only the partitioned checkpoint remains, for zero_to_fp32.py, which needs the fp32 "
                         "weights in host RAM.",
                   "set it true (the wizard's Hugging Face export writes true when it is absent)", "ds-zero3-save");
+}
+
+// With adapters (training.method lora or qlora) at ZeRO-3, a save without the 16-bit gather writes an empty adapter.
+void adapters(LintReport& r, std::optional<int> stage)
+{
+    AdapterSetup setup;
+    setup.method = trainingMethodFrom(r.context().text("training.method")).value_or(TrainingMethod::Full);
+    setup.stage = stage.value_or(0);
+    if (setup.method == TrainingMethod::Full || setup.stage != 3
+        || isTrue(r, "/zero_optimization/stage3_gather_16bit_weights_on_model_save")
+        || isTrue(r, "/zero_optimization/gather_16bit_weights_on_model_save"))
+        return;
+    for (const RuleBreak& rule : adapterRules(setup))
+        if (rule.code == kAdapterSaveGatherRule)
+            r.add(LintLevel::Warning, rule.code, "/zero_optimization",
+                  "training.method is " + r.context().text("training.method")
+                      + " and stage3_gather_16bit_weights_on_model_save is not true. " + rule.message,
+                  "set \"stage3_gather_16bit_weights_on_model_save\": true in zero_optimization (the wizard's "
+                  "export writes it for adapters at ZeRO-3)",
+                  rule.source);
 }
 
 void pipeline(LintReport& r, std::optional<int> stage)
@@ -388,6 +416,7 @@ void applyConfigRules(LintReport& r)
     lintBatchSizes(r);
     pipeline(r, stage);
     hfReaders(r, stage);
+    adapters(r, stage);
     optimizer(r, stage);
     applyEngineRules(r);
     sparseAttention(r);

@@ -302,6 +302,21 @@ private slots:
     // (schedule.py num_pipe_buffers; a replay of its steps() agrees for 2-8 stages and 1-16 micro-batches): with
     // P stages and M ≥ P micro-batches the first stage holds P micro-batches' activations, the last one 1 (and
     // runs the loss); with M < P the early stages hold M.
+    // LoRA with pipeline parallelism: the pipeline page carries the adapter rule (knowledge/AdapterRules.h); a full
+    // fine-tune does not.
+    void adaptersOnAPipelineAreWarned()
+    {
+        const QStringList base = small(8, 1, 2, "parameters", 8);
+        const Advice full = advisePipeline(answersFrom(base), zeroAdvice(0, false));
+        QVERIFY(!findCheck(full, "adapter-pipeline"));
+        const Advice lora =
+            advisePipeline(answersFrom(base + QStringList{"training.method=lora"}), zeroAdvice(0, false));
+        const Check* rule = findCheck(lora, "adapter-pipeline");
+        QVERIFY(rule);
+        QVERIFY(rule->level == CheckLevel::Warn);
+        QVERIFY(rule->message.find("every stage") != std::string::npos);
+    }
+
     void oneFOneBKeepsMicroBatchesInFlight()
     {
         for (const int micro : {8, 2}) {

@@ -17,6 +17,7 @@
 #include "advise/ConfigComposer.h"
 #include "advise/ZeroAdvisor.h"
 #include "advise/ZeroDecision.h"
+#include "knowledge/AdapterRules.h"
 #include "project/Answers.h"
 #include "project/InputRegistry.h"
 #include "util/Count.h"
@@ -629,6 +630,33 @@ private slots:
         QStringList checkpointed = stage3 + QStringList{"training.zero_init=false"};
         checkpointed.replaceInStrings("training.activation_checkpointing=off", "training.activation_checkpointing=on");
         QVERIFY(!findCheck(adviseZero(answersFrom(checkpointed)), "zero-init-missing"));
+    }
+
+    // Adapters at ZeRO-3 save empty without the 16-bit gather (TRL issue #4416): the page's config writes it and
+    // says so; a full fine-tune under the deepspeed launcher gets no such key from the page. QLoRA at ZeRO-3 with
+    // offload warns under PEFT's caveat; below stage 3 neither the save nor the quant-storage rule is shown.
+    void adaptersGetTheirRules()
+    {
+        const QStringList base = model7B() + cluster("A100-80GB", 8, 1, 1024)
+            + QStringList{"software.launcher=deepspeed", "training.micro_batch_size=1"};
+        const auto gathers = [](const Advice& adv) {
+            const auto zero = adv.fragment.find("zero_optimization");
+            return zero != adv.fragment.end() && zero->value("stage3_gather_16bit_weights_on_model_save", false);
+        };
+        const Advice lora3 = adviseZero(answersFrom(base + QStringList{"training.method=lora", "zero.stage=3"}));
+        QVERIFY(gathers(lora3));
+        QVERIFY(hasCheck(lora3, kAdapterSaveGatherRule, CheckLevel::Pass));
+        QVERIFY(hasCheck(lora3, kAdapterMergeRule, CheckLevel::Warn));
+        const Advice full3 = adviseZero(answersFrom(base + QStringList{"zero.stage=3"}));
+        QVERIFY(!gathers(full3));
+        QVERIFY(!findCheck(full3, kAdapterSaveGatherRule) && !findCheck(full3, kAdapterMergeRule));
+        const Advice lora2 = adviseZero(answersFrom(base + QStringList{"training.method=lora", "zero.stage=2"}));
+        QVERIFY(!gathers(lora2) && !findCheck(lora2, kAdapterSaveGatherRule));
+        const Advice qlora3 = adviseZero(
+            answersFrom(base + QStringList{"training.method=qlora", "zero.stage=3", "zero.offload_optimizer=cpu"}));
+        QVERIFY(hasCheck(qlora3, kQloraQuantStorageRule, CheckLevel::Warn));
+        QVERIFY(hasCheck(qlora3, kQloraOffloadRule, CheckLevel::Warn));
+        QVERIFY(!findCheck(qlora3, kAdapterOffloadRule));
     }
 
     // The capacity a plan is sized against is the card's total as PyTorch reports it, and the fit check says where it

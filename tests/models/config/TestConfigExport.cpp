@@ -1224,6 +1224,80 @@ private slots:
         QCOMPARE(q(y.at("outer.key").text), value);
         QCOMPARE(y.at("outer.key").quoted, !plain);
     }
+
+    // LoRA and QLoRA: every launcher's bundle carries peft_setup.py with the adapters the plan sized; the Trainer's
+    // launch.sh passes them as TRL's ModelConfig arguments (trl/trainer/model_config.py); QLoRA stores its 4-bit
+    // weights in the dtype the config trains in (PEFT's DeepSpeed guide); at ZeRO-3 plain DeepSpeed gathers the
+    // adapter before saving it and loads the model under zero.Init.
+    void adaptersInEveryBundle_data()
+    {
+        QTest::addColumn<QString>("launcher");
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QString>("config");
+        for (const QString launcher : {"deepspeed", "hf-trainer", "accelerate"})
+            for (const QString method : {"lora", "qlora"})
+                for (const QString config : {"zero2", "zero3"})
+                    QTest::newRow(qPrintable(launcher + " " + method + " " + config)) << launcher << method << config;
+    }
+    void adaptersInEveryBundle()
+    {
+        QFETCH(QString, launcher);
+        QFETCH(QString, method);
+        QFETCH(QString, config);
+        const Answers a =
+            answersFrom({"software.launcher=" + launcher, "hardware.nodes=1", "hardware.gpus_per_node=8",
+                         "training.method=" + method, "lora.rank=16", "lora.alpha=32", "lora.dropout=0.05",
+                         "lora.targets=attention", "lora.modules_to_save=embed_tokens", "model.attention_impl=flash"});
+        const auto files = exportFiles(configNamed(config), a, ExportTarget::Bundle);
+        const std::string peft = contentOf(files, "peft_setup.py");
+        QVERIFY2(!peft.empty(), "the bundle has peft_setup.py");
+        const bool qlora = method == "qlora", zero3 = config == "zero3";
+        const std::string dtype = zero3 ? "float16" : "bfloat16"; // zero3Config trains in fp16, zero2Config in bf16
+        for (const std::string& line :
+             {std::string("    r=16,"), std::string("    lora_alpha=32,"), std::string("    lora_dropout=0.05,"),
+              std::string("    target_modules=[\"q_proj\", \"k_proj\", \"v_proj\", \"o_proj\"],"),
+              std::string("    modules_to_save=[\"embed_tokens\"],"), "DTYPE = torch." + dtype,
+              std::string("        attn_implementation=\"flash_attention_2\","),
+              std::string("    return get_peft_model(model, peft_config)")})
+            QVERIFY2(peft.find(line) != std::string::npos, qPrintable(q(line) + "\n" + q(peft)));
+        QCOMPARE(peft.find("bnb_4bit_quant_storage=DTYPE") != std::string::npos, qlora);
+        QCOMPARE(peft.find("load_in_4bit=True") != std::string::npos, qlora);
+        // Below ZeRO-3 each rank quantizes on its own GPU; at ZeRO-3 the weights are partitioned instead.
+        QCOMPARE(peft.find("LOCAL_RANK") != std::string::npos, qlora && !zero3);
+        const bool plain = launcher == "deepspeed";
+        QCOMPARE(peft.find("deepspeed.zero.GatheredParameters") != std::string::npos, plain && zero3);
+        QCOMPARE(peft.find("HfDeepSpeedConfig(config)") != std::string::npos, plain && zero3);
+        QCOMPARE(peft.find("deepspeed.initialize(") != std::string::npos, plain);
+        QCOMPARE(peft.find("DummyOptim") != std::string::npos, launcher == "accelerate");
+        if (!QStandardPaths::findExecutable("python3").isEmpty()) { // Debian 12 has it; the file must parse
+            QProcess python;
+            python.start("python3", {"-c", "import ast, sys; ast.parse(sys.stdin.read())"});
+            python.write(QByteArray::fromStdString(peft));
+            python.closeWriteChannel();
+            QVERIFY(python.waitForFinished(10000));
+            QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        }
+        const std::string script = contentOf(files, "launch.sh");
+        QVERIFY(script.find("peft_setup.py") != std::string::npos);
+        if (launcher != "hf-trainer" || bashPath().isEmpty())
+            return;
+        const QStringList ran = runLaunchScript(script);
+        auto after = [&](const QString& flag) {
+            return ran.indexOf(flag) < 0 ? QString() : ran.value(ran.indexOf(flag) + 1);
+        };
+        QVERIFY(ran.contains("--use_peft"));
+        QCOMPARE(after("--lora_r"), QStringLiteral("16"));
+        QCOMPARE(after("--lora_alpha"), QStringLiteral("32"));
+        QCOMPARE(after("--lora_dropout"), QStringLiteral("0.05"));
+        QCOMPARE(ran.mid(ran.indexOf("--lora_target_modules") + 1, 4),
+                 (QStringList{"q_proj", "k_proj", "v_proj", "o_proj"}));
+        QCOMPARE(after("--lora_modules_to_save"), QStringLiteral("embed_tokens"));
+        QCOMPARE(after("--dtype"), q(dtype));
+        QCOMPARE(after("--attn_implementation"), QStringLiteral("flash_attention_2"));
+        QCOMPARE(ran.contains("--load_in_4bit"), qlora);
+        QCOMPARE(after("--bnb_4bit_quant_storage"), qlora ? q(dtype) : QString());
+        QCOMPARE(ran.last(), QStringLiteral("ds_config.json")); // --deepspeed ds_config.json still ends the command
+    }
 };
 
 QTEST_APPLESS_MAIN(TestConfigExport)

@@ -824,6 +824,47 @@ private slots:
             << "/zero_optimization/stage3_gather_16bit_weights_on_model_save"
             << "warning"
             << "zero_to_fp32.py";
+        // Adapters at ZeRO-3 (knowledge/AdapterRules.h): without the gather the save writes an empty adapter, under
+        // every launcher; the adapter rule speaks for it instead of the Hugging Face one.
+        QTest::newRow("LoRA at ZeRO-3, no gather") << R"({"zero_optimization": {"stage": 3}})"
+                                                   << "software.launcher=deepspeed;training.method=lora"
+                                                   << "adapter-zero3-save-gather"
+                                                   << "/zero_optimization"
+                                                   << "warning"
+                                                   << "stage3_gather_16bit_weights_on_model_save";
+        QTest::newRow("QLoRA at ZeRO-3, gather off, Accelerate")
+            << R"({"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": false}})"
+            << "software.launcher=accelerate;training.method=qlora"
+            << "adapter-zero3-save-gather"
+            << "/zero_optimization"
+            << "warning"
+            << "stage3_gather_16bit_weights_on_model_save";
+        QTest::newRow("QLoRA at ZeRO-3, gather off: one finding, the adapter's")
+            << R"({"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": false}})"
+            << "software.launcher=accelerate;training.method=qlora"
+            << "zero3-save-not-gathered"
+            << "/zero_optimization/stage3_gather_16bit_weights_on_model_save"
+            << "absent"
+            << "";
+        QTest::newRow("LoRA at ZeRO-3 with the gather")
+            << R"({"zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}})"
+            << "software.launcher=hf-trainer;training.method=lora"
+            << "adapter-zero3-save-gather"
+            << "/zero_optimization"
+            << "absent"
+            << "";
+        QTest::newRow("LoRA at ZeRO-2 saves whole") << R"({"zero_optimization": {"stage": 2}})"
+                                                    << "software.launcher=deepspeed;training.method=lora"
+                                                    << "adapter-zero3-save-gather"
+                                                    << "/zero_optimization"
+                                                    << "absent"
+                                                    << "";
+        QTest::newRow("full fine-tune at ZeRO-3, deepspeed launcher") << R"({"zero_optimization": {"stage": 3}})"
+                                                                      << "software.launcher=deepspeed"
+                                                                      << "adapter-zero3-save-gather"
+                                                                      << "/zero_optimization"
+                                                                      << "absent"
+                                                                      << "";
         // zenflow.select_interval defaults to "auto" itself: dropping "auto" changes nothing.
         QTest::newRow("zenflow auto is its default")
             << R"({"zero_optimization": {"stage": 2, "zenflow": {"select_interval": "auto"}}})"
