@@ -6,6 +6,9 @@
 #include "util/Count.h"
 
 #include <QScrollBar>
+#include <QUrl>
+
+#include <algorithm>
 
 namespace dsw {
 
@@ -20,14 +23,37 @@ QString escCode(const std::string& s) { return boundedForDisplay(s, 10 * kMaxDis
 
 QString markOf(CheckLevel level) { return QString::fromStdString(mark(level)); }
 
-QString sourceLink(const std::string& id)
+// A source tag jumps to its entry under Sources, where the title, address and quote are (the app never opens the
+// network, so an address is shown to copy, not followed).
+QString anchorOf(const std::string& workflow, const std::string& id)
+{
+    return QString::fromStdString("src-" + workflow + "-" + id).toHtmlEscaped();
+}
+
+QString sourceLink(const std::string& workflow, const std::string& id)
 {
     if (id.empty())
         return {};
-    const Source* s = SourceCatalog::instance().find(id);
-    if (!s || s->url.empty())
+    if (!SourceCatalog::instance().find(id))
         return QStringLiteral(" <small>[%1]</small>").arg(esc(id));
-    return QStringLiteral(" <small>[<a href=\"%1\">%2</a>]</small>").arg(esc(s->url), esc(id));
+    return QStringLiteral(" <small>[<a href=\"#%1\">%2</a>]</small>").arg(anchorOf(workflow, id), esc(id));
+}
+
+// The page's sources, then every other source its checks, trade-offs and estimates cite, each once.
+std::vector<std::string> citedSources(const Advice& advice)
+{
+    std::vector<std::string> ids = advice.sources;
+    auto add = [&](const std::string& id) {
+        if (!id.empty() && std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
+    };
+    for (const auto& c : advice.checks)
+        add(c.source);
+    for (const auto& t : advice.tradeoffs)
+        add(t.source);
+    for (const auto& e : advice.estimates)
+        add(e.source);
+    return ids;
 }
 
 QString value(const Estimate& e)
@@ -45,6 +71,10 @@ WhyView::WhyView(QWidget* parent)
     setObjectName(QStringLiteral("whyView"));
     setOpenExternalLinks(false); // the app never opens the network; links are shown, not followed
     setOpenLinks(false);
+    connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme().isEmpty() && url.path().isEmpty()) // a source tag: "#src-…"
+            scrollToAnchor(url.fragment());
+    });
 }
 
 void WhyView::showPlan(const Plan& plan, const std::string& workflow)
@@ -70,30 +100,34 @@ QString WhyView::html(const Plan& plan, const std::string& workflow)
         h += "<h4>Checks</h4><ul>";
         for (const auto& c : advice.checks)
             h += QStringLiteral("<li>%1 %2 <small><code>%3</code></small>%4</li>")
-                     .arg(markOf(c.level), words(c.message), esc(c.code), sourceLink(c.source));
+                     .arg(markOf(c.level), words(c.message), esc(c.code), sourceLink(advice.workflow, c.source));
         h += "</ul>";
         if (!advice.tradeoffs.empty()) {
             h += "<h4>Trade-offs</h4><ul>";
             for (const auto& t : advice.tradeoffs)
-                h += QStringLiteral("<li><b>%1.</b> %2%3</li>").arg(esc(t.title), words(t.text), sourceLink(t.source));
+                h += QStringLiteral("<li><b>%1.</b> %2%3</li>")
+                         .arg(esc(t.title), words(t.text), sourceLink(advice.workflow, t.source));
             h += "</ul>";
         }
         if (!advice.estimates.empty()) {
             h += "<h4>Estimates</h4><table cellspacing=4>";
             for (const auto& e : advice.estimates)
                 h += QStringLiteral("<tr><td>%1</td><td align=right><b>%2</b></td><td><small>%3%4</small></td></tr>")
-                         .arg(esc(e.name), value(e), esc(e.formula), sourceLink(e.source));
+                         .arg(esc(e.name), value(e), esc(e.formula), sourceLink(advice.workflow, e.source));
             h += "</table>";
         }
         for (const auto& s : advice.snippets)
             h += QStringLiteral("<h4>%1 <small>(%2)</small></h4><pre>%3</pre>")
                      .arg(esc(s.title), esc(s.language), escCode(s.code));
-        if (!advice.sources.empty()) {
+        if (const std::vector<std::string> ids = citedSources(advice); !ids.empty()) {
             h += "<h4>Sources</h4><ul>";
-            for (const auto& id : advice.sources)
+            for (const auto& id : ids)
                 if (const Source* s = SourceCatalog::instance().find(id))
-                    h += QStringLiteral("<li><code>%1</code> %2 <small>%3</small></li>")
-                             .arg(esc(id), esc(s->title), esc(s->url));
+                    h += QStringLiteral("<li><a name=\"%1\"></a><code>%2</code> %3 <small>%4</small>%5</li>")
+                             .arg(anchorOf(advice.workflow, id), esc(id), esc(s->title), esc(s->url),
+                                  s->quote.empty()
+                                      ? QString()
+                                      : QStringLiteral("<br><small><i>%1</i></small>").arg(esc(quoteOf(id))));
             h += "</ul>";
         }
     }

@@ -6,7 +6,8 @@
 namespace dsw {
 
 // "Why": for the current workflow, the recommendation, checks ✓/⚠/✗, trade-offs, estimates with their
-// formulas, code snippets and sources (as links), and the statement that nothing was run.
+// formulas, code snippets and sources (a tag jumps to its entry: title, address, quote), and the statement that
+// nothing was run.
 class WhyView : public QTextBrowser {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(WhyView)

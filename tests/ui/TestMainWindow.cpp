@@ -27,6 +27,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -40,6 +41,7 @@
 #include <QTextDocumentFragment>
 #include <QTimer>
 #include <QUndoStack>
+#include <QUrl>
 #include <algorithm>
 
 using namespace dsw;
@@ -229,6 +231,18 @@ private slots:
         w.findChild<QTabWidget*>("previewTabs")->setCurrentWidget(why);
         QVERIFY(why->toPlainText().contains("did not run or test"));
         QVERIFY(why->toPlainText().contains("aligns with documented stage capabilities"));
+        // Every source tag leads to its entry under Sources (title, address, quote); clicking one scrolls there.
+        const QString html = why->toHtml();
+        const QRegularExpression tag(QStringLiteral("href=\"#(src-[^\"]+)\""));
+        int tags = 0;
+        for (auto it = tag.globalMatch(html); it.hasNext(); ++tags) {
+            const QString anchor = it.next().captured(1);
+            QVERIFY2(html.contains("name=\"" + anchor + "\""), qPrintable(anchor));
+        }
+        QVERIFY(tags > 3);
+        why->verticalScrollBar()->setValue(0);
+        emit why->anchorClicked(QUrl(QStringLiteral("#src-zero-ds-offload-stages")));
+        QVERIFY(why->verticalScrollBar()->value() > 0);
         auto* table = w.findChild<QTableWidget*>("stageTable");
         QCOMPARE(table->rowCount(), 4);
         saveScreenshot(w, "zero");
