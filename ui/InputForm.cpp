@@ -280,6 +280,11 @@ void InputForm::commit(Field& field, const QString& text)
         return;
     }
     field.error->setVisible(false);
+    // "auto" is "let the wizard decide", the default itself: picking it clears the answer rather than pinning it.
+    if (field.spec->type == InputType::Choice && parsed.value() == "auto" && field.spec->defaultValue == "auto") {
+        emit edited(field.spec->id, nullptr);
+        return;
+    }
     emit edited(field.spec->id, parsed.value());
 }
 

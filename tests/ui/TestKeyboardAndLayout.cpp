@@ -250,6 +250,18 @@ private slots:
         QCOMPARE(QString::fromStdString(w.document()->project().answers.text("hardware.gpu")), byDefault);
         QCOMPARE(gpu->currentText(), byDefault);
         QVERIFY(!gpu->font().italic());
+        // "auto" is the default itself (let the wizard decide): choosing it clears the answer, whether picked from
+        // another value or activated while shown.
+        w.goToStep("zero");
+        auto* zeroStage = w.findChild<QComboBox*>("zero.stage");
+        QVERIFY(zeroStage);
+        zeroStage->setCurrentIndex(zeroStage->findData(QStringLiteral("2")));
+        QVERIFY(w.document()->project().answers.has("zero.stage"));
+        zeroStage->setCurrentIndex(zeroStage->findData(QStringLiteral("auto")));
+        QVERIFY(!w.document()->project().answers.has("zero.stage"));
+        QCOMPARE(zeroStage->currentText(), QStringLiteral("auto  (default)"));
+        emit zeroStage->activated(zeroStage->currentIndex());
+        QVERIFY(!w.document()->project().answers.has("zero.stage"));
     }
 
     void fileDialogsOpenNextToTheProject()
