@@ -41,6 +41,7 @@ QString ChangePreviewDialog::describe(const ChangePreview& p, const Answers& ans
     lines << boundedForDisplay(withInputLabels(p.title));
     if (!p.cannotApply.empty())
         lines << tr("Nothing to apply: %1.").arg(boundedForDisplay(p.cannotApply));
+    QStringList kept; // answers given the value they already have: fixed, not changed
     for (const auto& e : p.edits) {
         const nlohmann::json old = answers.value(e.id);
         Answers after = answers;
@@ -48,10 +49,16 @@ QString ChangePreviewDialog::describe(const ChangePreview& p, const Answers& ans
             after.set(e.id, e.value);
         else
             after.unset(e.id);
+        if (after.value(e.id) == old) {
+            kept << QString::fromStdString(inputLabel(e.id));
+            continue;
+        }
         lines << tr("• %1: %2 → %3")
                      .arg(QString::fromStdString(inputLabel(e.id)), shown(e.id, old, answers),
                           shown(e.id, after.value(e.id), after));
     }
+    if (!kept.isEmpty())
+        lines << tr("• Kept at their current values, now as your answers: %1").arg(kept.join(", "));
     if (p.edits.empty() && p.cannotApply.empty())
         lines << tr("No answer changes.");
     if (p.againstFailedRun) // an out-of-memory step: against the run that failed, not the ZeRO page's plan

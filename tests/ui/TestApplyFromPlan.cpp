@@ -8,6 +8,7 @@
 #include "ProjectDocument.h"
 #include "Screenshot.h"
 #include "TestSettings.h"
+#include "project/InputLabels.h"
 
 #include <QApplication>
 #include <QFile>
@@ -171,6 +172,23 @@ private slots:
         QVERIFY(!shown.isEmpty());
         QVERIFY(w.document()->project().answers == before);
         QCOMPARE(w.document()->undoStack()->count(), 0);
+    }
+
+    // An answer set to the value it already has (a default made explicit so the ZeRO page keeps it) is not listed
+    // as "4 → 4": the preview names it once among the values kept.
+    void unchangedValuesAreNotListedAsChanges()
+    {
+        Answers answers;
+        answers.set("zero.stage", "2");
+        ChangePreview p;
+        p.title = "a change";
+        p.edits = {{"zero.stage", "3"},
+                   {"training.gradient_accumulation_steps", answers.value("training.gradient_accumulation_steps")}};
+        const QString text = ChangePreviewDialog::describe(p, answers);
+        QVERIFY2(text.contains("2 → 3"), qPrintable(text));
+        const QString accumulation = QString::fromStdString(inputLabel("training.gradient_accumulation_steps"));
+        QVERIFY2(!text.contains("• " + accumulation + ":"), qPrintable(text));
+        QVERIFY2(text.contains("Kept at their current values, now as your answers: " + accumulation), qPrintable(text));
     }
 
     void stepWithoutAnAnswerIsSaidInThePreview()
