@@ -46,6 +46,30 @@ bool unused(const Advice& advice, const Project& project)
     return true;
 }
 
+// FNV-1a, 64 bits, of the parts with a separator no UTF-8 text contains: stable across runs and platforms (std::hash
+// is neither).
+std::string fnv1a(const std::vector<std::string>& parts)
+{
+    std::uint64_t h = 14695981039346656037ULL;
+    for (const std::string& s : parts) {
+        for (const unsigned char c : s) {
+            h ^= c;
+            h *= 1099511628211ULL;
+        }
+        h ^= 0xff;
+        h *= 1099511628211ULL;
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+// What files written before the decision-only fingerprint hold: the headline's words were part of it.
+std::string wordedFingerprint(const Advice& advice)
+{
+    return fnv1a({advice.workflow, advice.headline, advice.fragment.dump()});
+}
+
 } // namespace
 
 PageState pageState(const Plan& plan, const Project& project, const std::string& step)
@@ -67,8 +91,10 @@ PageState pageState(const Plan& plan, const Project& project, const std::string&
     if (!handled)
         return PageState::NotVisited;
     // A mark from a file written before fingerprints existed cannot be compared: it stands.
-    return handled->fingerprint.empty() || handled->fingerprint == adviceFingerprint(*advice) ? PageState::Complete
-                                                                                              : PageState::Changed;
+    const std::string& reviewed = handled->fingerprint;
+    const bool same =
+        reviewed.empty() || reviewed == adviceFingerprint(*advice) || reviewed == wordedFingerprint(*advice);
+    return same ? PageState::Complete : PageState::Changed;
 }
 
 std::string toString(PageState state)
@@ -86,22 +112,12 @@ std::string toString(PageState state)
 
 std::string adviceFingerprint(const Advice& advice)
 {
-    // FNV-1a, 64 bits: stable across runs and platforms (std::hash is neither).
-    std::uint64_t h = 14695981039346656037ULL;
-    auto add = [&h](const std::string& s) {
-        for (const unsigned char c : s) {
-            h ^= c;
-            h *= 1099511628211ULL;
-        }
-        h ^= 0xff; // a separator no UTF-8 text contains
-        h *= 1099511628211ULL;
-    };
-    add(advice.workflow);
-    add(advice.headline);
-    add(advice.fragment.dump());
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-    return buf;
+    // The decision, not its wording: what the page writes, whether it is complete, and each check's verdict.
+    std::vector<std::string> parts = {advice.workflow, std::to_string(static_cast<int>(advice.status)),
+                                      advice.fragment.dump()};
+    for (const Check& c : advice.checks)
+        parts.push_back(c.code + "=" + std::to_string(static_cast<int>(c.level)));
+    return "d" + fnv1a(parts);
 }
 
 bool configContains(const nlohmann::ordered_json& config, const nlohmann::ordered_json& fragment)
@@ -149,6 +165,12 @@ std::string reviewText(const Plan& plan, const Project& project, const std::stri
     }
     if (advice->recommendsAgainst)
         return what + "; recommends against it, so the config has nothing from it";
+    // An imported config keeps its own values: the page's advice waits in Findings as suggestions.
+    if (const auto pending = std::count_if(plan.suggestions.begin(), plan.suggestions.end(),
+                                           [&](const Suggestion& s) { return s.workflow == workflow && !s.accepted; });
+        pending > 0)
+        return what + "; " + std::to_string(pending) + (pending == 1 ? " suggested change" : " suggested changes")
+            + " to the imported config, in Findings";
     if (advice->fragment.empty())
         return what + "; nothing to add to the config";
     return what

@@ -22,8 +22,9 @@ std::string pageTitle(const std::string& step);
 PageState pageState(const Plan& plan, const Project& project, const std::string& step);
 std::string toString(PageState state);
 
-// What a done mark records: a short hash of the advice's headline and config fragment, the recommendation the user
-// reviewed. Same advice, same fingerprint.
+// What a done mark records: a short hash of the decision the user reviewed (the config fragment the page writes, its
+// status and each check's verdict), not its wording: a headline reworded or a figure in a sentence that moved leaves
+// it as it was. Marks written with the earlier hash, which included the headline, are still recognised.
 std::string adviceFingerprint(const Advice& advice);
 
 // Whether `config` holds every value of `fragment` at the same place (an empty fragment is held by any config).

@@ -7,6 +7,8 @@
 
 #include <QTest>
 
+#include <cstdio>
+
 using namespace dsw;
 using dsw::test::answersFrom;
 
@@ -43,6 +45,7 @@ private slots:
     void aWorkflowThePlanDoesNotHaveIsNotVisited();
     void statesHaveTheSidebarsWords();
     void aDoneMarkRecordsTheAdviceItReviewed();
+    void aReviewCountsTheSuggestionsWaitingForTheImportedConfig();
     void anOptionalWorkflowWithoutItsInputsIsNotUsed();
     void configContainsEveryValueOfTheFragment();
     void theSummarySaysAppliedOnlyWhenTheConfigHoldsIt();
@@ -137,6 +140,23 @@ void TestPages::statesHaveTheSidebarsWords()
     QCOMPARE(toString(PageState::Conflict), std::string("conflict"));
 }
 
+namespace {
+
+// The fingerprint files held before it left the headline out: FNV-1a 64 of the parts, each followed by 0xff.
+std::string wordedHash(const std::vector<std::string>& parts)
+{
+    std::uint64_t h = 14695981039346656037ULL;
+    for (const std::string& part : parts) {
+        for (const unsigned char c : part + '\xff')
+            h = (h ^ c) * 1099511628211ULL;
+    }
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+} // namespace
+
 void TestPages::aDoneMarkRecordsTheAdviceItReviewed()
 {
     const Plan before = makePlan(answersFrom({"model.preset=llama-2-7b"}));
@@ -156,11 +176,44 @@ void TestPages::aDoneMarkRecordsTheAdviceItReviewed()
     QVERIFY(reviewText(after, project, "zero").rfind("changed since you reviewed it", 0) == 0);
     QVERIFY(pageStatus(after, project, "zero").find("changed since you reviewed it") != std::string::npos);
 
+    // The decision, not its wording: a headline reworded (a figure in it moved) keeps the mark; a mark written with
+    // the earlier hash of the headline's words still stands for the same advice.
+    Advice reworded = *before.find("zero");
+    reworded.headline += " (reworded)";
+    QCOMPARE(adviceFingerprint(reworded), adviceFingerprint(*before.find("zero")));
+    Advice otherVerdict = reworded;
+    otherVerdict.checks.front().level =
+        otherVerdict.checks.front().level == CheckLevel::Warn ? CheckLevel::Pass : CheckLevel::Warn;
+    QVERIFY(adviceFingerprint(otherVerdict) != adviceFingerprint(reworded));
+    Project legacy;
+    legacy.answers = answersFrom({"model.preset=llama-2-7b"});
+    const Advice& zero = *before.find("zero");
+    legacy.markHandled("zero", "2026-01-01T00:00:00Z", zero.headline,
+                       wordedHash({zero.workflow, zero.headline, zero.fragment.dump()}));
+    QCOMPARE(toString(pageState(before, legacy, "zero")), toString(PageState::Complete));
+    legacy.markHandled("zero", "2026-01-01T00:00:00Z", zero.headline, "2f3e1c0a9b8d7e6f"); // another advice's
+    QCOMPARE(toString(pageState(before, legacy, "zero")), std::string("changed since you reviewed it"));
+
     // A mark from a file without a fingerprint cannot be compared and stands.
     Project old;
     old.answers = project.answers;
     old.markHandled("zero", "2026-01-01T00:00:00Z", "ZeRO-1");
     QCOMPARE(toString(pageState(after, old, "zero")), toString(PageState::Complete));
+}
+
+void TestPages::aReviewCountsTheSuggestionsWaitingForTheImportedConfig()
+{
+    Plan plan = makePlan(answersFrom({"model.preset=llama-2-7b"}));
+    Project project;
+    project.answers = answersFrom({"model.preset=llama-2-7b"});
+    plan.suggestions = {{"/zero_optimization/stage", 1, 2, "zero", "the ZeRO page's stage", false},
+                        {"/zero_optimization/overlap_comm", false, true, "zero", "", false},
+                        {"/zero_optimization/contiguous_gradients", nullptr, true, "zero", "", true},
+                        {"/gradient_clipping", nullptr, 1.0, "base", "", false}};
+    QCOMPARE(reviewText(plan, project, "zero"),
+             std::string("not reviewed yet; 2 suggested changes to the imported config, in Findings"));
+    plan.suggestions.resize(1);
+    QVERIFY(reviewText(plan, project, "zero").ends_with("; 1 suggested change to the imported config, in Findings"));
 }
 
 void TestPages::anOptionalWorkflowWithoutItsInputsIsNotUsed()
