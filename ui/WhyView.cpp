@@ -60,7 +60,7 @@ QString value(const Estimate& e)
 {
     if (e.unit == "bytes")
         return QString::fromStdString(formatGiB(e.value));
-    return QString::number(e.value) + " " + esc(e.unit);
+    return QString::fromStdString(formatFigure(e.value)) + " " + esc(e.unit);
 }
 
 } // namespace

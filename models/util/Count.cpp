@@ -1,5 +1,6 @@
 #include "util/Count.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -65,6 +66,30 @@ std::string formatGiB(double bytes)
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / 1073741824.0);
     return buf;
+}
+
+std::string formatFigure(double value)
+{
+    char buf[64];
+    const double size = std::fabs(value);
+    if (size >= 1e15 || !std::isfinite(value)) {
+        std::snprintf(buf, sizeof buf, "%.3g", value);
+        return buf;
+    }
+    if (size < 100) {
+        // Three significant digits; %g would write 1e-05 for the smallest, so the digits after the point follow.
+        const int decimals = size == 0 ? 0 : std::max(0, 2 - static_cast<int>(std::floor(std::log10(size))));
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+        return buf;
+    }
+    std::snprintf(buf, sizeof buf, "%.0f", std::fabs(value));
+    std::string digits = buf, out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return (value < 0 ? "-" : "") + out;
 }
 
 } // namespace dsw

@@ -17,4 +17,8 @@ std::string formatCount(std::int64_t count);
 // figure of a saturated estimate (CheckedMath.h), as "more than 8 EiB".
 std::string formatGiB(double bytes);
 
+// A figure for people, at the precision the models behind it carry (three significant digits, none after the point
+// from 100 up, thousands grouped): 1.94, 0.0134, 7.48, 4,224, 1,600. Not for values a file or command must read back.
+std::string formatFigure(double value);
+
 } // namespace dsw
