@@ -31,6 +31,11 @@ double niceStep(double top)
     return (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * magnitude;
 }
 
+// One colour per component in both themes (Qt's dark and light themes cycle different colours, so a component
+// changed colour with the theme): Okabe and Ito's colour-blind-safe set, readable on a light and a dark base.
+const QColor kComponentColours[] = {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73),
+                                    QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9), QColor(0x99, 0x99, 0x99)};
+
 void setValues(QBarSet* set, const QList<qreal>& values)
 {
     if (set->count() == values.size()) {
@@ -95,11 +100,16 @@ void MemoryChart::changeEvent(QEvent* event)
 
 void MemoryChart::followPalette()
 {
-    // A dark theme on a dark base, no colours of our own.
+    // A dark theme on a dark base; the bars keep their own colours (setTheme resets them).
     const auto theme =
         palette().color(QPalette::Base).lightness() < 128 ? QChart::ChartThemeDark : QChart::ChartThemeLight;
     if (chart()->theme() != theme)
         chart()->setTheme(theme);
+    for (std::size_t i = 0; i < m_sets.size(); ++i)
+        if (m_sets[i]->color() != kComponentColours[i]) {
+            m_sets[i]->setColor(kComponentColours[i]);
+            m_sets[i]->setBorderColor(kComponentColours[i]);
+        }
     // Dashed, in the text colour: no bar has it (the theme gave the line the next colour of its cycle, a bar's).
     QPen pen(palette().color(QPalette::Text), 2, Qt::DashLine);
     if (m_capacity->pen() != pen)

@@ -15,6 +15,7 @@
 #include <QTest>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace dsw;
@@ -146,6 +147,29 @@ private slots:
         QCOMPARE(capacity->pen().style(), Qt::DashLine);
         for (QBarSet* set : barsOf(chart)->barSets())
             QVERIFY2(capacity->pen().color() != set->color(), qPrintable(set->label()));
+        // A dark palette gives the chart Qt's dark theme, and every component keeps its colour (and the line its
+        // difference from them).
+        QList<QColor> light;
+        for (QBarSet* set : barsOf(chart)->barSets())
+            light << set->color();
+        QPalette dark = chart.palette();
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+        chart.setPalette(dark);
+        QCOMPARE(chart.chart()->theme(), QChart::ChartThemeDark);
+        QList<QColor> inDark;
+        for (QBarSet* set : barsOf(chart)->barSets()) {
+            inDark << set->color();
+            QVERIFY2(capacity->pen().color() != set->color(), qPrintable(set->label()));
+        }
+        QCOMPARE(inDark, light);
+        QList<QRgb> rgbs; // each its own
+        for (const QColor& c : light)
+            rgbs << c.rgba();
+        std::sort(rgbs.begin(), rgbs.end());
+        QVERIFY(std::adjacent_find(rgbs.begin(), rgbs.end()) == rgbs.end());
+        chart.setPalette(QPalette());
 
         auto* y = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).first());
         QCOMPARE(y->tickType(), QValueAxis::TicksDynamic);
