@@ -155,8 +155,9 @@ MainWindow::MainWindow(QWidget* parent)
     splitter->addWidget(center);
     splitter->addWidget(right);
     splitter->setStretchFactor(0, 0); // the sidebar keeps its width (StepSidebar::sizeHint); no empty band beside it
-    splitter->setStretchFactor(1, 3);
-    splitter->setStretchFactor(2, 3);
+    // The page holds the decision and its stage table: it grows twice as fast as the preview beside it.
+    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 1);
     setCentralWidget(splitter);
 
     buildMenus();

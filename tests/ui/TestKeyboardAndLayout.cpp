@@ -207,6 +207,30 @@ private slots:
         dsw::test::saveScreenshot(w, "zero-1024x700");
     }
 
+    // From 1280 px wide the ZeRO stage table shows every column without scrolling sideways (it scrolled at 1280 while
+    // the page left room beside the form).
+    void stageTableWholeFrom1280()
+    {
+        for (const QSize size : {QSize(1280, 800), QSize(1400, 860)}) {
+            MainWindow w;
+            w.openAtStart(QString());
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.resize(size);
+            w.goToStep("zero");
+            QApplication::processEvents();
+            auto* table = w.findChild<StageTable*>("stageTable");
+            QVERIFY(table && table->isVisible());
+            dsw::test::saveScreenshot(w, qPrintable(QStringLiteral("zero-%1x%2").arg(size.width()).arg(size.height())));
+            QVERIFY2(table->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(QStringLiteral("at %1×%2 the table scrolls %3 px sideways (viewport %4 px)")
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(table->horizontalScrollBar()->maximum())
+                                    .arg(table->viewport()->width())));
+        }
+    }
+
     void defaultsAreToldFromTypedValuesWithoutColour()
     {
         MainWindow w;
