@@ -231,6 +231,15 @@ private slots:
         w.findChild<QTabWidget*>("previewTabs")->setCurrentWidget(why);
         QVERIFY(why->toPlainText().contains("did not run or test"));
         QVERIFY(why->toPlainText().contains("aligns with documented stage capabilities"));
+        auto* table = w.findChild<QTableWidget*>("stageTable");
+        QCOMPARE(table->rowCount(), 4);
+        saveScreenshot(w, "zero");
+        auto* tabs = w.findChild<QTabWidget*>();
+        tabs->setCurrentIndex(1);
+        saveScreenshot(w, "zero-why");
+        tabs->setCurrentIndex(2);
+        saveScreenshot(w, "zero-memory");
+        w.findChild<QTabWidget*>("previewTabs")->setCurrentWidget(why);
         // Every source tag leads to its entry under Sources (title, address, quote); clicking one scrolls there.
         const QString html = why->toHtml();
         const QRegularExpression tag(QStringLiteral("href=\"#(src-[^\"]+)\""));
@@ -243,14 +252,6 @@ private slots:
         why->verticalScrollBar()->setValue(0);
         emit why->anchorClicked(QUrl(QStringLiteral("#src-zero-ds-offload-stages")));
         QVERIFY(why->verticalScrollBar()->value() > 0);
-        auto* table = w.findChild<QTableWidget*>("stageTable");
-        QCOMPARE(table->rowCount(), 4);
-        saveScreenshot(w, "zero");
-        auto* tabs = w.findChild<QTabWidget*>();
-        tabs->setCurrentIndex(1);
-        saveScreenshot(w, "zero-why");
-        tabs->setCurrentIndex(2);
-        saveScreenshot(w, "zero-memory");
         QVERIFY(!w.isWindowModified());
         w.findChild<QPushButton*>("nextButton")->click();
         QVERIFY(w.document()->project().isHandled("zero"));
