@@ -140,8 +140,15 @@ ImportedProject importConfig(const ParsedConfig& parsed)
         w.set("sparse.pattern", valueOr(*sparse, "mode", std::string("fixed")), "/sparse_attention/mode");
         w.take(c, "/sparse_attention/block", "sparse.block");
     }
-    if (containsString(c, "auto")) // "auto" only makes sense where the Hugging Face integration fills it in
+    if (containsString(c, "auto")) { // "auto" only makes sense where the Hugging Face integration fills it in
         w.set("software.launcher", "hf-trainer", "(\"auto\" values)");
+        // A round trip through a bundle loses what launch.sh carried: the import reads the chosen file only.
+        out.notes.push_back(
+            "the values behind \"auto\" are the launcher's arguments (the --per_device_train_batch_size, "
+            "--gradient_accumulation_steps, --learning_rate and --bf16/--fp16 flags of a ds-wizard bundle's "
+            "launch.sh, or your script's TrainingArguments); the import reads only this file, so the answers they "
+            "set keep their defaults until you give them");
+    }
     return out;
 }
 

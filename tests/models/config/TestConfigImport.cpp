@@ -120,7 +120,17 @@ private slots:
             importConfig(parsed(R"({"train_micro_batch_size_per_gpu": "auto", "fp16": {"enabled": "auto"}})"));
         QVERIFY(!imported.project.answers.has("training.micro_batch_size"));
         QCOMPARE(imported.project.answers.text("software.launcher"), std::string("hf-trainer"));
-        QVERIFY(!imported.notes.empty());
+        // What a round trip through a bundle loses is said once: launch.sh's flags are not read.
+        const auto says = [&](const char* words) {
+            return std::count_if(imported.notes.begin(), imported.notes.end(),
+                                 [&](const std::string& n) { return n.find(words) != std::string::npos; });
+        };
+        QCOMPARE(says("launch.sh"), 1);
+        QCOMPARE(says("reads only this file"), 1);
+        // A strict config has no "auto": no such note.
+        const auto strict = importConfig(parsed(R"({"train_micro_batch_size_per_gpu": 4})"));
+        QVERIFY(std::none_of(strict.notes.begin(), strict.notes.end(),
+                             [](const std::string& n) { return n.find("launch.sh") != std::string::npos; }));
     }
 
     void reexportWithoutEditsIsTheSameConfig()
