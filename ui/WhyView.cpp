@@ -8,8 +8,6 @@
 #include <QScrollBar>
 #include <QUrl>
 
-#include <algorithm>
-
 namespace dsw {
 
 namespace {
@@ -37,23 +35,6 @@ QString sourceLink(const std::string& workflow, const std::string& id)
     if (!SourceCatalog::instance().find(id))
         return QStringLiteral(" <small>[%1]</small>").arg(esc(id));
     return QStringLiteral(" <small>[<a href=\"#%1\">%2</a>]</small>").arg(anchorOf(workflow, id), esc(id));
-}
-
-// The page's sources, then every other source its checks, trade-offs and estimates cite, each once.
-std::vector<std::string> citedSources(const Advice& advice)
-{
-    std::vector<std::string> ids = advice.sources;
-    auto add = [&](const std::string& id) {
-        if (!id.empty() && std::find(ids.begin(), ids.end(), id) == ids.end())
-            ids.push_back(id);
-    };
-    for (const auto& c : advice.checks)
-        add(c.source);
-    for (const auto& t : advice.tradeoffs)
-        add(t.source);
-    for (const auto& e : advice.estimates)
-        add(e.source);
-    return ids;
 }
 
 QString value(const Estimate& e)
@@ -119,7 +100,7 @@ QString WhyView::html(const Plan& plan, const std::string& workflow)
         for (const auto& s : advice.snippets)
             h += QStringLiteral("<h4>%1 <small>(%2)</small></h4><pre>%3</pre>")
                      .arg(esc(s.title), esc(s.language), escCode(s.code));
-        if (const std::vector<std::string> ids = citedSources(advice); !ids.empty()) {
+        if (const std::vector<std::string> ids = advice.citedSources(); !ids.empty()) {
             h += "<h4>Sources</h4><ul>";
             for (const auto& id : ids)
                 if (const Source* s = SourceCatalog::instance().find(id))

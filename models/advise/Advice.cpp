@@ -9,6 +9,22 @@ bool Advice::hasFailedCheck() const
     return std::any_of(checks.begin(), checks.end(), [](const Check& c) { return c.level == CheckLevel::Fail; });
 }
 
+std::vector<std::string> Advice::citedSources() const
+{
+    std::vector<std::string> ids = sources;
+    auto cite = [&ids](const std::string& id) {
+        if (!id.empty() && std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
+    };
+    for (const auto& c : checks)
+        cite(c.source);
+    for (const auto& t : tradeoffs)
+        cite(t.source);
+    for (const auto& e : estimates)
+        cite(e.source);
+    return ids;
+}
+
 std::string toString(CheckLevel level)
 {
     switch (level) {

@@ -55,6 +55,8 @@ struct Advice {
     nlohmann::ordered_json details = nlohmann::ordered_json::object();
 
     bool hasFailedCheck() const;
+    // `sources`, then every other source a check, trade-off or estimate cites, each once: what the page cites.
+    std::vector<std::string> citedSources() const;
 };
 
 std::string toString(CheckLevel level);

@@ -418,18 +418,10 @@ Advice adviseOnebit(const Job& job, const ZeroDecision* zero, const Answers& a)
                             "import deepspeed\nmodel_engine, optimizer, _, _ = deepspeed.initialize(\n"
                             "    model=model, model_parameters=model.parameters(), config=\"ds_config.json\")\n"});
 
-    auto cite = [&adv](const std::string& id) {
-        if (!id.empty() && std::find(adv.sources.begin(), adv.sources.end(), id) == adv.sources.end())
+    adv.sources = adv.citedSources();
+    for (const char* id : {"gpu-catalog", "flash-attention-2"})
+        if (std::find(adv.sources.begin(), adv.sources.end(), id) == adv.sources.end())
             adv.sources.push_back(id);
-    };
-    for (const auto& x : adv.checks)
-        cite(x.source);
-    for (const auto& x : adv.estimates)
-        cite(x.source);
-    for (const auto& x : adv.tradeoffs)
-        cite(x.source);
-    cite("gpu-catalog");
-    cite("flash-attention-2");
 
     // Times are null where the step model gave none (verdict compute-unknown).
     auto seconds = [&](double value) { return s.timed ? oj(value) : oj(nullptr); };

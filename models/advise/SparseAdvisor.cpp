@@ -384,21 +384,6 @@ void addAlternatives(Advice& adv, const Answers& a)
     adv.sources.push_back("ds-ulysses-layer"); // the sequence-length assertion quoted in the Ulysses trade-off
 }
 
-// Every source a check or trade-off cites is listed once in the advice's sources.
-void citeAll(Advice& adv)
-{
-    auto cite = [&](const std::string& id) {
-        if (!id.empty() && std::find(adv.sources.begin(), adv.sources.end(), id) == adv.sources.end())
-            adv.sources.push_back(id);
-    };
-    for (const auto& c : adv.checks)
-        cite(c.source);
-    for (const auto& t : adv.tradeoffs)
-        cite(t.source);
-    for (const auto& e : adv.estimates)
-        cite(e.source);
-}
-
 std::string opSummary(const Answers& a, const OpVerdict& v)
 {
     return "DeepSpeed's sparse attention op needs PyTorch < 2.0 (>= 1.5) and triton 1.0.0, while " + requiresTorch()
@@ -499,7 +484,7 @@ Advice adviseSparse(const Job& job, const Answers& a)
             + opSummary(a, verdict) + ".";
     }
     addAlternatives(adv, a);
-    citeAll(adv);
+    adv.sources = adv.citedSources(); // every source a check or trade-off cites, listed once
     adv.details = oj{{"pattern", mode},
                      {"block", block},
                      {"blocks_per_row", blocksPerRow},
