@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <set>
 
 namespace dsw {
 
@@ -222,10 +223,15 @@ std::vector<std::string> inputsNotAsked(const Plan& plan, const Answers& answers
     if (step == "setup") {
         // The adapters' answers are read only by the method that has adapters; double quantization only by QLoRA.
         std::vector<std::string> notAsked;
+        // The rest of an MoE shape only for a mixture of experts.
+        static const std::set<std::string> moeShape = {"model.experts_per_token", "model.expert_intermediate_size",
+                                                       "model.shared_experts", "model.dense_layers",
+                                                       "model.moe_layer_interval"};
         for (const InputSpec* spec : InputRegistry::instance().onPage("setup"))
-            if (spec->id.rfind("lora.", 0) == 0
-                && (plan.job.method == TrainingMethod::Full
-                    || (spec->id == "lora.double_quant" && plan.job.method != TrainingMethod::Qlora)))
+            if ((spec->id.rfind("lora.", 0) == 0
+                 && (plan.job.method == TrainingMethod::Full
+                     || (spec->id == "lora.double_quant" && plan.job.method != TrainingMethod::Qlora)))
+                || (moeShape.count(spec->id) && plan.job.experts <= 1))
                 notAsked.push_back(spec->id);
         return notAsked;
     }

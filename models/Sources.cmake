@@ -56,6 +56,8 @@ set(DSW_MODELS_KNOWLEDGE_SOURCES
     knowledge/KnowledgeTable.h
     knowledge/ModelCatalog.cpp
     knowledge/ModelCatalog.h
+    knowledge/MoeShape.cpp
+    knowledge/MoeShape.h
     knowledge/NetworkCatalog.cpp
     knowledge/NetworkCatalog.h
     knowledge/ParameterCount.cpp

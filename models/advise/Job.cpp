@@ -1,6 +1,8 @@
 // The job, resolved once; see Job.h.
 #include "advise/Job.h"
 
+#include "util/Count.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -47,24 +49,43 @@ Job resolveJob(const Answers& a)
     } catch (const std::invalid_argument& e) { // the model's shape contradicts itself: nothing can be sized
         j.shapeError = e.what();
     }
-    if (j.experts > 1) { // a mixture of experts: no page sizes it as the dense model its shape describes
-        j.step.reset();
-        j.notModelled = moeNotModelled(j.experts);
-    }
     j.gpuCapacityBytes = a.number("hardware.gpu_memory_gib") * kGiB;
+    if (j.experts > 1) { // a mixture of experts: no page sizes it as the dense model its shape describes
+        j.moe = {j.experts,
+                 std::clamp<std::int64_t>(a.integer("model.experts_per_token"), 1, j.experts),
+                 a.integer("model.expert_intermediate_size"),
+                 a.integer("model.shared_experts"),
+                 a.integer("model.dense_layers"),
+                 std::max<std::int64_t>(1, a.integer("model.moe_layer_interval"))};
+        if (j.step)
+            j.moeCounts = moeCounts(j.step->shape, j.moe);
+        j.step.reset();
+        j.notModelled = moeNotModelled(j.experts, j.moeCounts, j.gpuCapacityBytes);
+    }
     j.capacityNote = a.has("hardware.gpu_memory_gib") || !j.gpu ? "as given" : j.gpu->usableNote();
     j.usableGpuBytes = j.gpuCapacityBytes; // what PyTorch reports; kTightBand says how close is tight
     j.hostBytesPerNode = a.number("hardware.cpu_memory_gib") * kGiB;
     return j;
 }
 
-std::string moeNotModelled(std::int64_t experts)
+std::string moeNotModelled(std::int64_t experts, const std::optional<MoeCounts>& counts, double gpuBytes)
 {
     // Sources (resources/knowledge/sources.tsv): ds-moe-tutorial, ds-estimators.
+    std::string size;
+    if (counts) {
+        const double weights = 2.0 * static_cast<double>(counts->total); // 16-bit weights, every expert
+        size = " It has " + formatCount(counts->total) + " parameters (" + formatCount(counts->active)
+            + " used per token), counted from its shape; its 16-bit weights alone are " + formatGiB(weights)
+            + (gpuBytes > 0 && weights > gpuBytes ? ", more than one GPU's " + formatGiB(gpuBytes)
+                       + ", so any plan must partition them (ZeRO-3 or expert parallelism)."
+                                                  : ".");
+    }
     return "Mixture of experts is not modelled yet: this model has " + std::to_string(experts)
         + " experts per MoE layer (model.experts), and ds-wizard's step model counts one dense MLP per layer and no "
           "routing, so it would size only a fraction of the model's parameters. No memory, step time or fit is "
-          "given for it. What you can do: count its model states with DeepSpeed's estimator on the real model "
+          "given for it."
+        + size
+        + " What you can do: count its model states with DeepSpeed's estimator on the real model "
           "(deepspeed.runtime.zero.stage3.estimate_zero3_model_states_mem_needs_all_live(model, num_gpus_per_node, "
           "num_nodes), which counts every expert's parameters but not the activations), and place the experts "
           "with expert parallelism as DeepSpeed's Mixture of Experts tutorial describes (deepspeed.moe.layer.MoE "
@@ -120,6 +141,9 @@ nlohmann::ordered_json toJson(const Job& j)
     out["host_bytes_per_node"] = j.hostBytesPerNode;
     out["shape_error"] = j.shapeError.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(j.shapeError);
     out["experts"] = j.experts;
+    // A mixture of experts' counts from its shape (knowledge/MoeShape.h): every expert, and one token's share.
+    out["total_params"] = j.moeCounts ? nlohmann::ordered_json(j.moeCounts->total) : nlohmann::ordered_json(nullptr);
+    out["active_params"] = j.moeCounts ? nlohmann::ordered_json(j.moeCounts->active) : nlohmann::ordered_json(nullptr);
     out["not_modelled"] =
         j.notModelled.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(j.notModelled);
     return out;

@@ -10,6 +10,7 @@
 #include "knowledge/AdapterShape.h"
 #include "knowledge/CombinationRules.h"
 #include "knowledge/GpuCatalog.h"
+#include "knowledge/MoeShape.h"
 #include "project/Answers.h"
 
 #include <cstdint>
@@ -53,6 +54,8 @@ struct Job {
     // modelled yet (the step model counts one dense MLP per layer and no routing, so it would size only a fraction
     // of such a model): above 1 the job is not sized and notModelled says why and what the user can do.
     std::int64_t experts = 1;
+    MoeSpec moe;                        // the MoE shape answers (model.experts_per_token, ...)
+    std::optional<MoeCounts> moeCounts; // total and per-token parameters, when the shape is valid
     std::string notModelled;
     double gpuCapacityBytes = 0; // one GPU, hardware.gpu_memory_gib
     // Where that capacity comes from, for the text shown with it: "as PyTorch reports it", "nvidia-smi's total; …",
@@ -72,7 +75,10 @@ Job resolveJob(const Answers& answers);
 
 // Why a model with `experts` experts per MoE layer is not sized, and what the user can do instead (Job::notModelled;
 // the estimate command refuses with it).
-std::string moeNotModelled(std::int64_t experts);
+// With the counts (knowledge/MoeShape.h), it gives the model's total and per-token parameters and its 16-bit weights
+// against one GPU's `gpuBytes` (0: not compared).
+std::string moeNotModelled(std::int64_t experts, const std::optional<MoeCounts>& counts = std::nullopt,
+                           double gpuBytes = 0);
 
 // The job as `recommend --format json` prints it ("job").
 nlohmann::ordered_json toJson(const Job& job);

@@ -256,6 +256,17 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
         experts && *experts > 1) {
         out.experts = *experts;
         const auto perToken = r.count({"num_experts_per_tok"});
+        // The rest of the MoE shape as each family spells it (knowledge/MoeShape.h).
+        if (perToken && *perToken >= 1)
+            out.moe.emplace_back("model.experts_per_token", *perToken);
+        if (const auto width = r.count({"moe_intermediate_size"}); width && *width > 0)
+            out.moe.emplace_back("model.expert_intermediate_size", *width);
+        if (const auto shared = r.count({"n_shared_experts"}); shared && *shared > 0)
+            out.moe.emplace_back("model.shared_experts", *shared);
+        if (const auto dense = r.count({"first_k_dense_replace"}); dense && *dense > 0)
+            out.moe.emplace_back("model.dense_layers", *dense);
+        if (const auto step = r.count({"decoder_sparse_step"}); step && *step > 1)
+            out.moe.emplace_back("model.moe_layer_interval", *step);
         out.notes.push_back("a mixture-of-experts model, " + std::to_string(*experts) + " experts per MoE layer"
                             + (perToken ? " (" + std::to_string(*perToken) + " per token)" : std::string())
                             + ", model.experts " + std::to_string(*experts)
@@ -284,6 +295,13 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
                    {"model.max_position", out.maxPosition}, // 0 (unknown) when the config gives none
                    {"model.dropout", out.dropout},
                    {"model.experts", out.experts}}; // 1 for a dense model, replacing an earlier MoE answer
+    // An MoE's own answers; a dense model's are their defaults again, replacing an earlier MoE's.
+    for (const char* id : {"model.experts_per_token", "model.expert_intermediate_size", "model.shared_experts",
+                           "model.dense_layers", "model.moe_layer_interval"}) {
+        const auto given = std::find_if(out.moe.begin(), out.moe.end(), [&](const auto& a) { return a.first == id; });
+        out.answers.emplace_back(
+            id, given != out.moe.end() ? given->second : InputRegistry::instance().find(id)->defaultValue);
+    }
     if (s.headDim > 0 && s.headDim != s.hidden / s.heads)
         out.answers.emplace_back("model.head_dim", s.headDim);
     for (auto& [id, value] : out.answers) {

@@ -23,6 +23,7 @@ struct HfModelImport {
     std::int64_t maxPosition = 0; // max_position_embeddings | n_positions; 0 when absent
     double dropout = 0;           // the largest dropout probability the config trains with (model.dropout)
     std::int64_t experts = 1;     // num_local_experts | num_experts | n_routed_experts; 1: dense (model.experts)
+    std::vector<std::pair<std::string, nlohmann::json>> moe;     // the MoE shape's answers the config gives
     std::vector<std::pair<std::string, nlohmann::json>> answers; // model.* id -> value, valid for the registry
     std::vector<std::string> notes; // what was assumed or left out (a mixture of experts, a missing key's default)
 };

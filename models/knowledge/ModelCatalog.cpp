@@ -47,6 +47,8 @@ struct Columns {
         , architecture(of(t, "architecture"))
         , params(of(t, "params"))
         , experts(of(t, "experts"))
+        , expertsPerToken(of(t, "experts_per_token"))
+        , expertIntermediate(of(t, "expert_intermediate"))
         , sourceUrl(of(t, "source_url"))
         , verification(of(t, "verification"))
     {
@@ -54,8 +56,8 @@ struct Columns {
     static Column of(const TsvTable& t, std::string_view name) { return {name, t.column(name)}; }
 
     Column id, name, hidden, layers, heads, kvHeads, headDim, intermediate, vocab, mlp, norm, bias, tiedEmbeddings,
-        learnedPositions, crossAttentionLayers, maxPosition, dropout, architecture, params, experts, sourceUrl,
-        verification;
+        learnedPositions, crossAttentionLayers, maxPosition, dropout, architecture, params, experts, expertsPerToken,
+        expertIntermediate, sourceUrl, verification;
 };
 
 // One row of models.tsv, its cells read in place.
@@ -134,6 +136,14 @@ ModelSpec parseRow(const Row& row, const Columns& c)
     m.experts = whole(row, c.experts, false);
     if (m.experts < 1)
         throw std::invalid_argument("experts '0' is not allowed: 1 for a dense model, else the experts per MoE layer");
+    // A mixture of experts names how many a token uses; its experts are the intermediate size wide unless said.
+    m.expertsPerToken = whole(row, c.expertsPerToken, true);
+    m.expertIntermediate = whole(row, c.expertIntermediate, true);
+    if (m.experts > 1 ? m.expertsPerToken < 1 || m.expertsPerToken > m.experts
+                      : m.expertsPerToken != 0 || m.expertIntermediate != 0)
+        throw std::invalid_argument("experts_per_token '" + std::to_string(m.expertsPerToken)
+                                    + "' and expert_intermediate are for a mixture of experts: from 1 to experts "
+                                      "there, empty for a dense model");
     m.sourceUrl = cell(row, c.sourceUrl);
     m.verification = cell(row, c.verification);
     if (m.sourceUrl.empty() || m.verification.empty())

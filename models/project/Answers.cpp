@@ -95,6 +95,8 @@ nlohmann::json Answers::fromPreset(const std::string& id) const
     if (id == "model.max_position") return m->maxPosition;
     if (id == "model.dropout") return m->dropout;
     if (id == "model.experts") return m->experts;
+    if (id == "model.experts_per_token" && m->expertsPerToken > 0) return m->expertsPerToken;
+    if (id == "model.expert_intermediate_size" && m->experts > 1) return m->expertIntermediate;
     // clang-format on
     return nullptr;
 }

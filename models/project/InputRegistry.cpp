@@ -285,6 +285,27 @@ InputRegistry::InputRegistry()
                 "imported config.json sets it. Mixture of experts is not modelled yet: above 1 no page gives a "
                 "memory, a step time or a fit, and each says what to do instead."),
         "setup", {"zero", "precision", "memory", "onebit", "pipeline"});
+    // The rest of a mixture of experts' shape (knowledge/MoeShape.h), asked on Setup only when model.experts > 1.
+    add(integer("model.experts_per_token", "Experts per token", 1, 1, 100000, "experts",
+                "Routed experts each token uses in an MoE layer (top-k: num_experts_per_tok in config.json; "
+                "Mixtral 2, Qwen3-MoE 8). The compute per token counts these; memory holds every expert."),
+        "setup", {"zero", "precision", "memory", "onebit", "pipeline"});
+    add(integer("model.expert_intermediate_size", "Expert MLP width", 0, 0, 10000000, "",
+                "Inner width of one expert's MLP (moe_intermediate_size in Qwen-MoE's and DeepSeek's config.json); "
+                "0: the model's intermediate size, as Mixtral's experts are."),
+        "setup", {"zero", "precision", "memory", "onebit", "pipeline"});
+    add(integer("model.shared_experts", "Shared experts", 0, 0, 1024, "experts",
+                "Experts every token uses beside the routed ones (n_shared_experts in DeepSeek's config.json), each "
+                "as wide as a routed expert; 0 for Mixtral and Qwen3-MoE."),
+        "setup", {"zero", "precision", "memory", "onebit", "pipeline"});
+    add(integer("model.dense_layers", "Leading dense layers", 0, 0, 100000, "layers",
+                "Layers at the start that keep the dense MLP (first_k_dense_replace in DeepSeek's config.json); 0: "
+                "every layer routes."),
+        "setup", {"zero", "precision", "memory", "onebit", "pipeline"});
+    add(integer("model.moe_layer_interval", "MoE layer interval", 1, 1, 100000, "layers",
+                "After the dense layers, every k-th layer routes (decoder_sparse_step in Qwen-MoE's config.json); 1: "
+                "each of them."),
+        "setup", {"zero", "precision", "memory", "onebit", "pipeline"});
     add(derived(integer("model.kv_heads", "Key/value heads", nullptr, 1, 4096, "heads",
                         "Key/value heads per layer: fewer than the attention heads is grouped-query attention "
                         "(GQA), 1 is multi-query (MQA); must divide model.attention_heads."),

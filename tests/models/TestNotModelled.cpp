@@ -43,6 +43,10 @@ const QRegularExpression kFitClaim(QStringLiteral("\\bfits\\b|\\bwould fit\\b"),
                                    QRegularExpression::CaseInsensitiveOption);
 const QRegularExpression kFitOrFigure(QStringLiteral("\\bfits\\b|\\bwould fit\\b|GiB|\\d s per step"),
                                       QRegularExpression::CaseInsensitiveOption);
+// The one figure a mixture of experts gets: its 16-bit weights, counted from its shape (knowledge/MoeShape.h), against
+// one GPU; a fact of the model, not a fit.
+const QRegularExpression
+    kWeightsFact(QStringLiteral("its 16-bit weights alone are [\\d.]+ GiB(, more than one GPU's [\\d.]+ GiB)?"));
 
 // Every word a page shows: headline, checks, trade-offs, estimates; and its state and status lines.
 QString pageWords(const Plan& plan, const Project& project, const Advice& advice)
@@ -132,7 +136,8 @@ private slots:
         QVERIFY(plan.pipeline.memoryPerStage.empty());
         for (const Advice& advice : plan.workflows) {
             const QString words = pageWords(plan, project, advice);
-            QVERIFY2(!words.contains(kFitOrFigure), qPrintable(q(advice.workflow) + ":\n" + words));
+            QVERIFY2(!QString(words).remove(kWeightsFact).contains(kFitOrFigure),
+                     qPrintable(q(advice.workflow) + ":\n" + words));
             for (const Estimate& e : advice.estimates) // the bubble fraction and the batch stand; no bytes or seconds
                 QVERIFY2(e.unit != "bytes" && e.unit != "s", qPrintable(q(advice.workflow + ": " + e.name)));
         }

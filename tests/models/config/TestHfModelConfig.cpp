@@ -147,6 +147,28 @@ private slots:
         QCOMPARE(answersOf(read.value()).at("model.experts").get<qint64>(), experts);
     }
 
+    // The rest of an MoE shape comes with it (knowledge/MoeShape.h): top-k, the experts' width, shared experts,
+    // leading dense layers and the routing interval, as each family spells them; a dense model resets them.
+    void moeShapeFromTheConfig()
+    {
+        const auto mixtral = answersOf(readHfModelConfig(sample("mixtral-8x7b-v0.1.json")).value());
+        QCOMPARE(mixtral.at("model.experts_per_token").get<qint64>(), 2LL);
+        QCOMPARE(mixtral.at("model.expert_intermediate_size").get<qint64>(), 0LL); // the intermediate size
+        const auto qwen = answersOf(readHfModelConfig(sample("qwen3-30b-a3b.json")).value());
+        QCOMPARE(qwen.at("model.experts_per_token").get<qint64>(), 8LL);
+        QCOMPARE(qwen.at("model.expert_intermediate_size").get<qint64>(), 768LL);
+        QCOMPARE(qwen.at("model.moe_layer_interval").get<qint64>(), 1LL);
+        oj deepseek = oj::parse(R"({"model_type": "deepseek_v2", "hidden_size": 64, "num_hidden_layers": 4,
+            "num_attention_heads": 4, "vocab_size": 100, "intermediate_size": 256, "n_routed_experts": 16,
+            "num_experts_per_tok": 2, "moe_intermediate_size": 32, "n_shared_experts": 2, "first_k_dense_replace": 1})");
+        const auto ds = answersOf(readHfModelConfig(deepseek).value());
+        QCOMPARE(ds.at("model.shared_experts").get<qint64>(), 2LL);
+        QCOMPARE(ds.at("model.dense_layers").get<qint64>(), 1LL);
+        const auto dense = answersOf(readHfModelConfig(sample("llama-2-7b.json")).value());
+        QCOMPARE(dense.at("model.experts_per_token").get<qint64>(), 1LL);
+        QCOMPARE(dense.at("model.shared_experts").get<qint64>(), 0LL);
+    }
+
     void headWidthAndCountsFromTheConfig()
     {
         auto gemma = readHfModelConfig(sample("gemma-2-2b.json")).value();
