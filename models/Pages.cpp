@@ -224,9 +224,10 @@ std::vector<std::string> inputsNotAsked(const Plan& plan, const Answers& answers
         // The adapters' answers are read only by the method that has adapters; double quantization only by QLoRA.
         std::vector<std::string> notAsked;
         // The rest of an MoE shape only for a mixture of experts.
-        static const std::set<std::string> moeShape = {"model.experts_per_token", "model.expert_intermediate_size",
-                                                       "model.shared_experts", "model.dense_layers",
-                                                       "model.moe_layer_interval"};
+        static const std::set<std::string> moeShape = {"model.experts_per_token",  "model.expert_intermediate_size",
+                                                       "model.shared_experts",     "model.dense_layers",
+                                                       "model.moe_layer_interval", "moe.mode",
+                                                       "moe.expert_parallel_size", "moe.autoep_preset"};
         for (const InputSpec* spec : InputRegistry::instance().onPage("setup"))
             if ((spec->id.rfind("lora.", 0) == 0
                  && (plan.job.method == TrainingMethod::Full

@@ -138,6 +138,8 @@ set(DSW_MODELS_ADVISE_SOURCES
     advise/PrecisionAdvisor.h
     advise/SparseAdvisor.cpp
     advise/SparseAdvisor.h
+    advise/MoeAdvice.cpp
+    advise/MoeAdvice.h
     advise/ZeroAdvisor.cpp
     advise/ZeroAdvisor.h
     advise/ZeroDecision.cpp

@@ -136,9 +136,12 @@ int runEstimate(const QStringList& args, QTextStream& out)
     // Not even DeepSpeed's rows: for a mixture of experts they would be read as this job's, and the step model's are
     // a dense model's.
     if (const std::int64_t experts = answers.integer("model.experts"); experts > 1)
-        throw BadInput{
-            QString::fromStdString("model.experts " + std::to_string(experts)
-                                   + " (estimate sizes dense models, model.experts 1): " + moeNotModelled(experts))};
+        throw BadInput{QString::fromStdString(
+            "model.experts " + std::to_string(experts)
+            + " (estimate sizes dense models, model.experts 1: DeepSpeed's estimator and the ZeRO paper count --params "
+              "as one dense model, and --params is not the experts' count); recommend sizes a mixture of experts from "
+              "its shape: ds-wizard recommend --set model.preset=mixtral-8x7b-v0.1, or ds-wizard import config.json -o "
+              "job.dswiz and then ds-wizard recommend --project job.dswiz")};
     // DeepSpeed's estimator and the ZeRO paper count every parameter as trained: for adapters they would be read as
     // this job's figures, many times too large. recommend sizes the frozen base and the adapters apart.
     if (const std::string method = answers.text("training.method"); method != "full")

@@ -50,17 +50,13 @@ Job resolveJob(const Answers& a)
         j.shapeError = e.what();
     }
     j.gpuCapacityBytes = a.number("hardware.gpu_memory_gib") * kGiB;
-    if (j.experts > 1) { // a mixture of experts: no page sizes it as the dense model its shape describes
-        j.moe = {j.experts,
-                 std::clamp<std::int64_t>(a.integer("model.experts_per_token"), 1, j.experts),
-                 a.integer("model.expert_intermediate_size"),
-                 a.integer("model.shared_experts"),
-                 a.integer("model.dense_layers"),
-                 std::max<std::int64_t>(1, a.integer("model.moe_layer_interval"))};
+    if (j.experts > 1) { // a mixture of experts: sized with every expert (StepJob::moe), never as the dense shape
+        j.moe = moeSpecFrom(a);
         if (j.step)
-            j.moeCounts = moeCounts(j.step->shape, j.moe);
-        j.step.reset();
-        j.notModelled = moeNotModelled(j.experts, j.moeCounts, j.gpuCapacityBytes);
+            j.moeCounts = j.step->moe.counts;
+        j.notModelled = moeNotModelled(j.layout.pipeline, j.step ? &*j.step : nullptr);
+        if (!j.notModelled.empty())
+            j.step.reset();
     }
     j.capacityNote = a.has("hardware.gpu_memory_gib") || !j.gpu ? "as given" : j.gpu->usableNote();
     j.usableGpuBytes = j.gpuCapacityBytes; // what PyTorch reports; kTightBand says how close is tight
@@ -68,28 +64,35 @@ Job resolveJob(const Answers& a)
     return j;
 }
 
-std::string moeNotModelled(std::int64_t experts, const std::optional<MoeCounts>& counts, double gpuBytes)
+std::string moeNotModelled(std::int64_t pipelineStages, const StepJob* step)
 {
     // Sources (resources/knowledge/sources.tsv): ds-moe-tutorial, ds-estimators.
+    std::string what;
+    if (pipelineStages > 1)
+        what = "a pipeline of " + std::to_string(pipelineStages)
+            + " stages (pipeline.stages): the pipeline page splits layers by the dense shape's count, and an MoE "
+              "layer holds many times more";
+    else if (step && step->method.method != TrainingMethod::Full
+             && std::any_of(step->adapters.targets.begin(), step->adapters.targets.end(), [](LinearModule m) {
+                    return m == LinearModule::Gate || m == LinearModule::Up || m == LinearModule::Down;
+                }))
+        what = "adapters on the MLP (lora.targets): each expert's MLP would carry its own, and the adapter count "
+               "reads one MLP per layer";
+    if (what.empty())
+        return {};
     std::string size;
-    if (counts) {
-        const double weights = 2.0 * static_cast<double>(counts->total); // 16-bit weights, every expert
-        size = " It has " + formatCount(counts->total) + " parameters (" + formatCount(counts->active)
-            + " used per token), counted from its shape; its 16-bit weights alone are " + formatGiB(weights)
-            + (gpuBytes > 0 && weights > gpuBytes ? ", more than one GPU's " + formatGiB(gpuBytes)
-                       + ", so any plan must partition them (ZeRO-3 or expert parallelism)."
-                                                  : ".");
+    if (step) {
+        const MoeCounts& n = step->moe.counts;
+        size = " It has " + formatCount(n.total) + " parameters (" + formatCount(n.active)
+            + " used per token), counted from its shape; its 16-bit weights alone are "
+            + formatGiB(2.0 * static_cast<double>(n.total)) + ".";
     }
-    return "Mixture of experts is not modelled yet: this model has " + std::to_string(experts)
-        + " experts per MoE layer (model.experts), and ds-wizard's step model counts one dense MLP per layer and no "
-          "routing, so it would size only a fraction of the model's parameters. No memory, step time or fit is "
-          "given for it."
-        + size
-        + " What you can do: count its model states with DeepSpeed's estimator on the real model "
+    return "This mixture of experts is not sized with " + what + ", so no memory, step time or fit is given for it."
+        + size + " What you can do: train it without a pipeline"
+        + (pipelineStages > 1 ? "" : " and with adapters on the attention only (lora.targets attention)")
+        + ", or count its model states with DeepSpeed's estimator on the real model "
           "(deepspeed.runtime.zero.stage3.estimate_zero3_model_states_mem_needs_all_live(model, num_gpus_per_node, "
-          "num_nodes), which counts every expert's parameters but not the activations), and place the experts "
-          "with expert parallelism as DeepSpeed's Mixture of Experts tutorial describes (deepspeed.moe.layer.MoE "
-          "with ep_size); set model.experts to 1 only for a dense model.";
+          "num_nodes), which counts every expert's parameters but not the activations).";
 }
 
 Check Job::unsizedCheck() const

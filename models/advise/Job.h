@@ -50,9 +50,9 @@ struct Job {
     // the model is one the step model does not describe (notModelled).
     std::optional<StepJob> step;
     std::string shapeError;
-    // model.experts: routed experts per mixture-of-experts layer, 1 for a dense model. Mixture of experts is not
-    // modelled yet (the step model counts one dense MLP per layer and no routing, so it would size only a fraction
-    // of such a model): above 1 the job is not sized and notModelled says why and what the user can do.
+    // model.experts: routed experts per mixture-of-experts layer, 1 for a dense model. A mixture of experts is sized
+    // with every expert (StepJob::moe); with a pipeline, or adapters on its MLPs, it is not sized and notModelled says
+    // why and what the user can do.
     std::int64_t experts = 1;
     MoeSpec moe;                        // the MoE shape answers (model.experts_per_token, ...)
     std::optional<MoeCounts> moeCounts; // total and per-token parameters, when the shape is valid
@@ -73,12 +73,9 @@ struct Job {
 
 Job resolveJob(const Answers& answers);
 
-// Why a model with `experts` experts per MoE layer is not sized, and what the user can do instead (Job::notModelled;
-// the estimate command refuses with it).
-// With the counts (knowledge/MoeShape.h), it gives the model's total and per-token parameters and its 16-bit weights
-// against one GPU's `gpuBytes` (0: not compared).
-std::string moeNotModelled(std::int64_t experts, const std::optional<MoeCounts>& counts = std::nullopt,
-                           double gpuBytes = 0);
+// Why a mixture of experts is not sized (Job::notModelled), and what the user can do instead: under a pipeline of
+// `pipelineStages`, or with adapters on the MLPs of `step` (null when the shape is invalid); empty when it is sized.
+std::string moeNotModelled(std::int64_t pipelineStages, const StepJob* step);
 
 // The job as `recommend --format json` prints it ("job").
 nlohmann::ordered_json toJson(const Job& job);

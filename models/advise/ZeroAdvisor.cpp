@@ -1,6 +1,7 @@
 #include "advise/ZeroAdvisor.h"
 
 #include "advise/BatchKeys.h"
+#include "advise/MoeAdvice.h"
 #include "estimate/DeepSpeedEstimator.h"
 #include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/SourceCatalog.h"
@@ -616,6 +617,8 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
     adv.details["memory_convention"] = "per GPU at the step's peak, by component as DeepSpeed " + knowledgeVersion()
         + " allocates them (estimate/StateMemory), activations per operation (estimate/ActivationModel); time by "
           "estimate/StepTime";
+    if (job.step->moe.moe()) // after the memory and time rows: the gathered block and the all-to-all follow them
+        addMoeAdvice(adv, job, decision, a);
     addTradeoffs(adv, decision, job);
     return adv;
 }

@@ -19,13 +19,14 @@ const Placement kPlacements[] = {
 };
 
 // Lower stages and less offload first: fewer collectives per layer and nothing crossing the host link that the model
-// does not time (ZeRO-3's per-module fetch latency, for one); then fewer changes to the training script.
+// does not time (ZeRO-3's per-module fetch latency, for one); then fewer changes to the training script (expert
+// parallelism counts as one: AutoEP swaps the model's MoE blocks).
 std::tuple<bool, int, bool, int, int> simplicity(const StepPrediction& p)
 {
     const StepCandidate& c = p.candidate;
     const int offloads = (c.placement.offloadOptimizer != "none") + (c.placement.offloadParam != "none");
     const int recompute = !c.checkpointing ? 0 : c.checkpointLayers > 0 ? 1 : 2;
-    return {p.tight, offloads, c.loss == LossImpl::Fused, c.placement.stage, recompute};
+    return {p.tight, offloads + (c.expertParallel > 1), c.loss == LossImpl::Fused, c.placement.stage, recompute};
 }
 
 // Whether a plan is comfortably within the GPU (below the tight band).
@@ -431,21 +432,43 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
                 const StepCandidate c{kPlacements[0], ckpt, micro, perRank / micro, 0, loss};
                 shapes.push_back({loss, ckpt, micro, stepActivations(stepJob, c)});
             }
+    // A mixture of experts: each placement with the expert-parallel degrees and the path moe.mode allows there
+    // (knowledge/MoeShape.h); a mode no allowed stage runs (leaf under a 1-bit optimizer's stage 0) gives way to auto.
+    const MoeJob& moe = stepJob.moe;
+    const std::vector<std::int64_t> degrees = moe.moe()
+        ? expertParallelDegrees(moe.spec.experts, stepJob.dataParallel, moe.expertParallelAsked)
+        : std::vector<std::int64_t>{1};
+    MoeMode mode = moe.mode;
+    const auto runnable = [&](MoeMode m) {
+        for (const Placement& p : kPlacements)
+            for (const std::int64_t ep : degrees)
+                if (p.stage <= maxStage && moePathFor(m, p.stage, ep))
+                    return true;
+        return false;
+    };
+    if (moe.moe() && !runnable(mode))
+        mode = MoeMode::Auto;
     for (const Placement& p : kPlacements) {
         if (p.stage > maxStage)
             continue;
-        for (const Shape& sh : shapes) {
-            StepPrediction pred = predictStep(stepJob, {p, sh.ckpt, sh.micro, perRank / sh.micro, 0, sh.loss}, sh.acts);
-            // Selective checkpointing: the fewest layers that make a plan fit comfortably, beside none and all (not
-            // under a pipeline, whose engine checkpoints every activation_checkpoint_interval layers).
-            std::optional<StepPrediction> selective;
-            if (!sh.ckpt && stepJob.pipelineStages == 1 && !comfortable(pred))
-                selective = selectiveOf(stepJob, pred);
-            for (StepPrediction* kept : {&pred, selective ? &*selective : nullptr})
-                if (kept) {
-                    kept->memory = {}; // its figures are kept; the chosen one is sized again below
-                    d.candidates.push_back(std::move(*kept));
-                }
+        for (const std::int64_t ep : degrees) {
+            const std::optional<MoeMode> path = moe.moe() ? moePathFor(mode, p.stage, ep) : std::nullopt;
+            if (moe.moe() && !path)
+                continue;
+            for (const Shape& sh : shapes) {
+                StepPrediction pred =
+                    predictStep(stepJob, {p, sh.ckpt, sh.micro, perRank / sh.micro, 0, sh.loss, ep, path}, sh.acts);
+                // Selective checkpointing: the fewest layers that make a plan fit comfortably, beside none and all (not
+                // under a pipeline, whose engine checkpoints every activation_checkpoint_interval layers).
+                std::optional<StepPrediction> selective;
+                if (!sh.ckpt && stepJob.pipelineStages == 1 && !comfortable(pred))
+                    selective = selectiveOf(stepJob, pred);
+                for (StepPrediction* kept : {&pred, selective ? &*selective : nullptr})
+                    if (kept) {
+                        kept->memory = {}; // its figures are kept; the chosen one is sized again below
+                        d.candidates.push_back(std::move(*kept));
+                    }
+            }
         }
     }
     std::stable_sort(d.candidates.begin(), d.candidates.end(),

@@ -1,6 +1,7 @@
 #include "config/HfModelConfig.h"
 
 #include "knowledge/DeepSpeedSchema.h"
+#include "knowledge/MoeShape.h"
 #include "project/InputRegistry.h"
 
 #include <algorithm>
@@ -267,11 +268,11 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
             out.moe.emplace_back("model.dense_layers", *dense);
         if (const auto step = r.count({"decoder_sparse_step"}); step && *step > 1)
             out.moe.emplace_back("model.moe_layer_interval", *step);
+        out.moe.emplace_back("moe.autoep_preset", std::string(autoEpPresetFor(family)));
         out.notes.push_back("a mixture-of-experts model, " + std::to_string(*experts) + " experts per MoE layer"
                             + (perToken ? " (" + std::to_string(*perToken) + " per token)" : std::string())
                             + ", model.experts " + std::to_string(*experts)
-                            + ": mixture of experts is not modelled yet, so no page gives it a memory, a step time "
-                              "or a fit; each says what to do instead");
+                            + ": every page sizes all its experts and computes with those a token uses");
     }
     if (!r.error.empty())
         return fail(r.error);
@@ -297,10 +298,13 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
                    {"model.experts", out.experts}}; // 1 for a dense model, replacing an earlier MoE answer
     // An MoE's own answers; a dense model's are their defaults again, replacing an earlier MoE's.
     for (const char* id : {"model.experts_per_token", "model.expert_intermediate_size", "model.shared_experts",
-                           "model.dense_layers", "model.moe_layer_interval"}) {
+                           "model.dense_layers", "model.moe_layer_interval", "moe.autoep_preset"}) {
         const auto given = std::find_if(out.moe.begin(), out.moe.end(), [&](const auto& a) { return a.first == id; });
-        out.answers.emplace_back(
-            id, given != out.moe.end() ? given->second : InputRegistry::instance().find(id)->defaultValue);
+        const nlohmann::json& fallback = InputRegistry::instance().find(id)->defaultValue;
+        out.answers.emplace_back(id,
+                                 given != out.moe.end()   ? given->second
+                                     : fallback.is_null() ? nlohmann::json("none") // moe.autoep_preset, derived
+                                                          : fallback);
     }
     if (s.headDim > 0 && s.headDim != s.hidden / s.heads)
         out.answers.emplace_back("model.head_dim", s.headDim);

@@ -101,8 +101,34 @@ void addAttention(Saved& saved, const ActivationCase& c)
         saved.add("attention output dropout mask", mulSat(kMaskByte, sbh));
 }
 
+// One expert's intermediates per token: SwiGLU's gate output, SiLU output, up output and down input; GELU's two.
+std::int64_t expertInner(const ActivationCase& c)
+{
+    const std::int64_t width = c.expertIntermediate > 0 ? c.expertIntermediate : c.shape.intermediate;
+    return mulSat(c.shape.mlp == MlpKind::SwiGlu ? 4 : 2, width);
+}
+
+void addMoeMlp(Saved& saved, const ActivationCase& c)
+{
+    constexpr std::int64_t kIndex = 8; // int64
+    const std::int64_t e = c.elementBytes;
+    const std::int64_t sb = mulSat(c.seqLen, c.microBatch);
+    saved.add("MoE input (norm output)", mulSat(e, sb, c.shape.hidden));
+    saved.add("MoE router: fp32 softmax, top-k weights and their sum",
+              mulSat(kFp32, sb, addSat(c.experts, c.expertsPerToken, 1)));
+    const std::int64_t perRouted =
+        addSat(mulSat(e, addSat(mulSat(3, c.shape.hidden), expertInner(c), 1)), mulSat(3, kIndex));
+    saved.add("MoE routed experts: token copies, intermediates, outputs", mulSat(sb, c.expertsPerToken, perRouted));
+    if (c.sharedExperts > 0)
+        saved.add("MoE shared experts' intermediates", mulSat(e, sb, c.sharedExperts, expertInner(c)));
+    if (c.dropout)
+        saved.add("MLP output dropout mask", mulSat(kMaskByte, sb, c.shape.hidden));
+}
+
 void addMlp(Saved& saved, const ActivationCase& c)
 {
+    if (c.experts > 1)
+        return addMoeMlp(saved, c);
     const std::int64_t e = c.elementBytes;
     const std::int64_t sb = mulSat(c.seqLen, c.microBatch);
     const std::int64_t inner = mulSat(e, sb, c.shape.intermediate); // one s·b·I tensor

@@ -37,6 +37,19 @@ struct ActivationCase {
     std::int64_t adapterTargets = 0;
     std::int64_t adapterInputWidth = 0; // Σ d_in over the block's targets
     bool adapterDropout = false;
+    // A mixture of experts' MLP (knowledge/MoeShape.h), as Hugging Face's sparse MoE blocks run it, measured
+    // (tests/reference/moe_saved_activations.py, tests/data/moe-activation-reference.tsv): the router keeps its fp32
+    // softmax (experts wide) and the fp32 top-k weights with their sum; each of the k routed experts three token-wide
+    // tensors (its gathered input, its output and the weighted product), its intermediates at expertIntermediate
+    // and three int64 indices and its 16-bit weight; each shared expert its intermediates (it reads the block's
+    // input). Routing is taken as balanced (the load-balancing loss's aim): each token goes to exactly k experts,
+    // and under expert parallelism each rank receives its share, a stated assumption (no published run gives the
+    // busiest rank's excess; native deepspeed.moe pads each expert to capacity_factor 1.0 of its share, the same
+    // figure). experts 0: the dense MLP.
+    std::int64_t experts = 0;
+    std::int64_t expertsPerToken = 0;
+    std::int64_t expertIntermediate = 0;
+    std::int64_t sharedExperts = 0;
 };
 
 // One operation's saved tensors, named as a user reads them ("attention q, k, v", "MLP GELU input", ...).

@@ -84,6 +84,16 @@ public:
         add({id, MemoryPlace::Nvme, MemoryPhase::Steady, mulSat(bytesPerRank, m_gpusPerNode), false, false, false,
              source, perNode(convention)});
     }
+    // Adds `c`'s bytes to the component of the same id, place and phase, or adds it (the experts' states, sized apart).
+    void merge(const MemoryComponent& c)
+    {
+        for (MemoryComponent& mine : m_memory.components)
+            if (mine.id == c.id && mine.place == c.place && mine.phase == c.phase) {
+                mine.bytes = addSat(mine.bytes, c.bytes);
+                return;
+            }
+        add(c);
+    }
     StateMemory& result() { return m_memory; }
 
 private:
@@ -135,6 +145,9 @@ void validate(const StateMemoryInputs& in)
     require(in.blockParams >= 0 && in.blockParams <= in.params,
             "block params: must be between 0 (params / layers) and the stage's parameters");
     require(in.dataParallel >= 1, "data-parallel size: must be at least 1");
+    require(in.expertParallel >= 1 && in.dataParallel % in.expertParallel == 0,
+            "expert-parallel size: must be at least 1 and divide the data-parallel size");
+    require(in.expertParams >= 0 && in.expertParams <= in.params, "expert parameters: must be 0 to params");
     require(in.gpusPerNode >= 1, "gpus_per_node: must be at least 1");
     require(in.nodes >= 1, "nodes: must be at least 1");
     require(in.gradientAccumulationSteps >= 1, "gradient_accumulation_steps: must be at least 1");
@@ -570,6 +583,20 @@ void addEstimator(StateMemory& m, const StateMemoryInputs& in)
                                                         : ""};
 }
 
+// The model states and buffers of `in`'s stage.
+void modelStates(Builder& b, const StateMemoryInputs& in)
+{
+    const Sizes s = sizesOf(in);
+    if (runsBf16Optimizer(in))
+        bf16Optimizer(b, in, s);
+    else if (in.stage == 0)
+        stage0(b, in, s);
+    else if (in.stage <= 2)
+        stages1And2(b, in, s);
+    else
+        stage3(b, in, s);
+}
+
 } // namespace
 
 StateMemory sizeStateMemory(const StateMemoryInputs& asked)
@@ -585,16 +612,24 @@ StateMemory sizeStateMemory(const StateMemoryInputs& asked)
     if (in.stage != 3 && in.offloadOptimizer == OffloadDevice::Nvme)
         in.offloadOptimizer = OffloadDevice::Cpu;
 
-    const Sizes s = sizesOf(in);
     Builder b(in.gpusPerNode, in.describe);
-    if (runsBf16Optimizer(in))
-        bf16Optimizer(b, in, s);
-    else if (in.stage == 0)
-        stage0(b, in, s);
-    else if (in.stage <= 2)
-        stages1And2(b, in, s);
-    else
-        stage3(b, in, s);
+    const bool experts = in.expertParallel > 1 && in.expertParams > 0 && in.stage < 3;
+    if (experts) { // the dense parameters over every rank, the experts' share over the expert-data-parallel group
+        StateMemoryInputs dense = in, expert = in;
+        dense.params = std::max<std::int64_t>(1, in.params - in.expertParams);
+        dense.largestLayerParams = std::min(in.largestLayerParams, dense.params);
+        expert.params = ceilDiv(in.expertParams, in.expertParallel);
+        expert.largestLayerParams = std::min(in.largestLayerParams, expert.params);
+        expert.dataParallel = std::max<std::int64_t>(1, in.dataParallel / in.expertParallel);
+        modelStates(b, dense);
+        Builder e(in.gpusPerNode, false);
+        modelStates(e, expert);
+        for (const MemoryComponent& c : e.result().components)
+            if (c.id != "buckets" && c.id != "allgather_bucket" && c.id != "offload_grad_staging")
+                b.merge(c);
+    } else {
+        modelStates(b, in);
+    }
     frozenWeights(b, in);
 
     if (in.activationBytes > 0)
@@ -625,7 +660,8 @@ StateMemory sizeStateMemory(const StateMemoryInputs& asked)
                });
     if (in.describe)
         addNotes(m, in, asked.offloadOptimizer, asked.offloadParam);
-    addEstimator(m, in);
+    if (!experts) // DeepSpeed's estimators know no expert parallelism
+        addEstimator(m, in);
     return m;
 }
 

@@ -59,6 +59,12 @@ struct StateMemoryInputs {
     std::int64_t layers = 1;              // transformer blocks of this pipeline stage
     std::int64_t blockParams = 0;         // parameters of one block (the ZeRO-3 gathered block); 0: params / layers
     std::int64_t dataParallel = 1;        // ranks the states are partitioned over
+    // A mixture of experts with expert parallelism (ZeRO 0-2): of `params`, the routed experts' trained parameters,
+    // split over `expertParallel` ranks, each rank keeping experts ÷ ep whole and partitioning their states over the
+    // expert-data-parallel group (dataParallel ÷ ep ranks); the rest over all dataParallel ranks (ds-moe-param-groups).
+    // The buffers are the dense part's. expertParallel must divide dataParallel.
+    std::int64_t expertParams = 0;
+    std::int64_t expertParallel = 1;
     int gpusPerNode = 1;
     int nodes = 1; // for DeepSpeed's estimator row only
     TrainingPrecision precision = TrainingPrecision::Bf16;

@@ -78,6 +78,12 @@ ActivationCase activationCase(const StepJob& job, std::int64_t microBatch)
     c.attention = job.attention;
     c.dropout = job.dropout;
     c.elementBytes = job.precision == TrainingPrecision::Fp32 ? 4 : 2;
+    if (job.moe.moe()) {
+        c.experts = job.moe.spec.experts;
+        c.expertsPerToken = job.moe.spec.expertsPerToken;
+        c.expertIntermediate = job.moe.spec.expertIntermediate;
+        c.sharedExperts = job.moe.spec.sharedExperts;
+    }
     if (job.method.method != TrainingMethod::Full) {
         c.adapterRank = job.adapters.rank;
         c.adapterTargets = adapterTargetsPerLayer(job.adapters);
@@ -188,6 +194,14 @@ StepJob stepJobFrom(const Answers& a)
     j.dataParallel = states.dataParallel;
     j.gpusPerNode = states.gpusPerNode;
     j.nodes = states.nodes;
+    if (const MoeSpec spec = moeSpecFrom(a); spec.moe()) { // every expert in the states, from the shape
+        j.moe.spec = spec;
+        j.moe.counts = moeCounts(j.shape, spec);
+        j.moe.mode = moeModeFrom(a.text("moe.mode")).value_or(MoeMode::Auto);
+        const std::string ep = a.text("moe.expert_parallel_size");
+        j.moe.expertParallelAsked = ep == "auto" || ep.empty() ? 0 : std::stoll(ep); // the registry's choices
+        j.params = std::max<std::int64_t>(1, j.moe.counts.total / j.pipelineStages);
+    }
 
     j.precision = precisionOf(a);
     trainingMethodOf(a, j);
@@ -238,6 +252,20 @@ StepJob stepJobFrom(const Answers& a)
     return j;
 }
 
+MoeSpec moeSpecFrom(const Answers& a)
+{
+    MoeSpec spec;
+    spec.experts = std::max<std::int64_t>(1, a.integer("model.experts"));
+    if (!spec.moe())
+        return spec;
+    spec.expertsPerToken = std::clamp<std::int64_t>(a.integer("model.experts_per_token"), 1, spec.experts);
+    spec.expertIntermediate = a.integer("model.expert_intermediate_size");
+    spec.sharedExperts = a.integer("model.shared_experts");
+    spec.denseLayers = a.integer("model.dense_layers");
+    spec.layerInterval = std::max<std::int64_t>(1, a.integer("model.moe_layer_interval"));
+    return spec;
+}
+
 std::int64_t checkpointedLayers(const StepJob& job, const StepCandidate& c)
 {
     if (!c.checkpointing)
@@ -283,6 +311,22 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     in.dequantizedBytes = job.dequantizedBytes;
     in.layers = job.layersPerStage;
     in.dataParallel = job.dataParallel;
+    const MoeJob& moe = job.moe;
+    const std::int64_t ep = moe.moe() ? std::max<std::int64_t>(1, c.expertParallel) : 1;
+    const bool fullTraining = job.method.method == TrainingMethod::Full;
+    if (moe.moe()) {
+        const double routedShare =
+            static_cast<double>(moe.counts.routed) / static_cast<double>(std::max<std::int64_t>(1, moe.counts.total));
+        in.expertParallel = ep;
+        in.expertParams = fullTraining && ep > 1 ? std::min(moe.counts.routed, job.trainableParams) : 0;
+        // A frozen base's experts are split over the expert-parallel ranks too.
+        if (!fullTraining && ep > 1)
+            in.frozenBytes =
+                truncSat(static_cast<double>(job.frozenBytes) * (1 - routedShare * (1 - 1 / static_cast<double>(ep))));
+        // ZeRO-3 gathers a leaf MoE block whole: one routing layer is the largest block the working set holds.
+        if (fullTraining)
+            in.blockParams = std::min(moe.counts.moeLayer, job.trainableParams);
+    }
     in.gpusPerNode = job.gpusPerNode;
     in.nodes = job.nodes;
     in.precision = job.precision;
@@ -314,6 +358,10 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
 
     p.usableGpuBytes = job.gpuCapacityBytes;
     p.trainableParams = job.trainableParams;
+    p.totalParams = moe.moe() ? moe.counts.total : job.method.total;
+    p.activeParams = moe.moe() ? moe.counts.active : job.method.total;
+    if (moe.moe() && c.placement.stage == 3)
+        p.gatheredBlockBytes = mulSat(job.precision == TrainingPrecision::Fp32 ? 4 : 2, moe.counts.leafBlock);
     p.fitsGpu = static_cast<double>(p.gpu.total) <= p.usableGpuBytes * (1 + kTightBand);
     p.tight = p.fitsGpu && static_cast<double>(p.gpu.total) > p.usableGpuBytes * (1 - kTightBand);
     p.fitsCpu = static_cast<double>(p.cpuPerNode) <= job.hostBytesPerNode;
@@ -337,6 +385,19 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     t.pipelineStages = job.pipelineStages;
     t.explain = false; // ranked by the numbers; no page shows the formulas of every candidate
     t.overlap = assumedOverlap(c.placement.stage, in.buffers.overlapComm, job.pipelineStages > 1);
+    if (moe.moe()) {
+        const MoeCounts& n = moe.counts;
+        const double total = static_cast<double>(std::max<std::int64_t>(1, n.total));
+        const double active = static_cast<double>(std::max<std::int64_t>(1, n.active));
+        t.moe.activeShare = std::clamp(active / total, 1e-9, 1.0);
+        t.moe.routedShare = std::clamp(
+            static_cast<double>(mulSat(n.moeLayers, moe.spec.expertsPerToken, n.expert)) / active, 0.0, 0.999);
+        t.moe.expertParameters = static_cast<double>(in.expertParams);
+        t.moe.experts = moe.spec.experts;
+        t.moe.expertsPerToken = moe.spec.expertsPerToken;
+        t.moe.moeLayers = n.moeLayers;
+        t.moe.expertParallel = ep;
+    }
     // No time without the GPU's TFLOPS, or when the pipeline has more stages than GPUs (the pipeline page refuses
     // that layout; the memory figures stand).
     if (t.denseTflops > 0 && job.dataParallel * job.pipelineStages == std::int64_t{job.nodes} * job.gpusPerNode)
@@ -380,6 +441,14 @@ std::string planLabel(const StepCandidate& c)
         s += ", activation checkpointing on the first " + std::to_string(c.checkpointLayers) + " layers";
     else if (c.checkpointing)
         s += ", activation checkpointing";
+    if (c.moePath == MoeMode::Leaf)
+        s += ", MoE blocks as leaf modules";
+    else if (c.moePath == MoeMode::AutoEp)
+        s += ", AutoEP expert parallel " + std::to_string(c.expertParallel);
+    else if (c.moePath == MoeMode::Native)
+        s += ", native MoE expert parallel " + std::to_string(c.expertParallel);
+    else if (c.moePath == MoeMode::Auto)
+        s += ", every expert on every GPU";
     if (c.loss == LossImpl::Fused)
         s += ", fused cross-entropy";
     else if (c.loss == LossImpl::Standard)
@@ -412,6 +481,12 @@ nlohmann::ordered_json candidateJson(const StepPrediction& p)
          c.loss ? nlohmann::ordered_json(std::string(toString(*c.loss))) : nlohmann::ordered_json(nullptr)},
         {"micro_batch_size", c.microBatch},
         {"trainable_params", p.trainableParams},
+        {"total_params", p.totalParams},
+        {"active_params", p.activeParams},
+        {"expert_parallel_size", c.expertParallel},
+        {"moe_mode",
+         c.moePath ? nlohmann::ordered_json(std::string(toString(*c.moePath))) : nlohmann::ordered_json(nullptr)},
+        {"gathered_block_bytes", p.gatheredBlockBytes},
         {"gradient_accumulation_steps", c.accumulation},
         {"gpu_bytes",
          {{"total", p.gpu.total},

@@ -9,6 +9,7 @@
 #include "estimate/StateMemory.h"
 #include "estimate/StepTime.h"
 #include "knowledge/AdapterShape.h"
+#include "knowledge/MoeShape.h"
 #include "knowledge/TransformerShape.h"
 #include "project/Answers.h"
 
@@ -38,6 +39,20 @@ struct StepCandidate {
     // per-layer flag, hf-gc-per-layer); 0 is every layer (full).
     std::int64_t checkpointLayers = 0;
     std::optional<LossImpl> loss = std::nullopt; // the loss kernel; nullopt: the job's (model.loss_impl)
+    // A mixture of experts: the expert-parallel degree and how DeepSpeed runs the experts (moePathFor: Leaf at stage
+    // 3, AutoEp or Native with ep > 1, Auto for every expert on every GPU); nullopt for a dense model.
+    std::int64_t expertParallel = 1;
+    std::optional<MoeMode> moePath = std::nullopt;
+};
+
+// A mixture of experts as the step model sizes it (knowledge/MoeShape.h): every expert's parameters in the states, the
+// active ones in the compute, the MoE block gathered whole at ZeRO-3. A dense model leaves spec.experts at 1.
+struct MoeJob {
+    MoeSpec spec;
+    MoeCounts counts;
+    MoeMode mode = MoeMode::Auto;         // moe.mode
+    std::int64_t expertParallelAsked = 0; // moe.expert_parallel_size; 0: auto
+    bool moe() const { return spec.moe(); }
 };
 
 // What the candidates do not change: the model, the cluster, the batch to keep, and the hardware figures.
@@ -82,6 +97,7 @@ struct StepJob {
     bool launcherFillsBuckets = false;
 
     std::int64_t globalBatch = 1; // sequences per optimizer step over all data-parallel ranks
+    MoeJob moe;                   // a mixture of experts (model.experts > 1), without a pipeline
 
     double gpuCapacityBytes = 0; // one GPU
     double hostBytesPerNode = 0;
@@ -110,8 +126,11 @@ struct StepPrediction {
     GpuBytes gpu;
     std::int64_t cpuPerNode = 0;
     std::int64_t nvmePerNode = 0;
-    double usableGpuBytes = 0;        // one GPU's capacity, as PyTorch reports it
-    std::int64_t trainableParams = 0; // of the stage sized (StepJob::trainableParams)
+    double usableGpuBytes = 0;           // one GPU's capacity, as PyTorch reports it
+    std::int64_t trainableParams = 0;    // of the stage sized (StepJob::trainableParams)
+    std::int64_t totalParams = 0;        // of the model: every expert of a mixture of experts
+    std::int64_t activeParams = 0;       // what one token uses (the total for a dense model)
+    std::int64_t gatheredBlockBytes = 0; // a mixture of experts at ZeRO-3: one MoE block gathered whole (leaf module)
     bool fitsGpu = false, fitsCpu = false, nvmeReady = true, fitsNvme = true;
     bool tight = false; // within kTightBand of the capacity: it may run out of memory
     bool fits() const { return fitsGpu && fitsCpu && nvmeReady && fitsNvme; }
@@ -127,6 +146,8 @@ LossImpl lossOf(const StepJob& job, const StepCandidate& c);
 // Sets the parameters of the pipeline stage the job sizes, trained and frozen, and the method's share of them
 // (trainable, frozen, QLoRA's 4-bit bytes and constants): the one place a stage's counts are derived.
 void sizeStage(StepJob& job, std::int64_t params);
+// The mixture-of-experts shape the answers give (model.experts and the rest); experts 1 for a dense model.
+MoeSpec moeSpecFrom(const Answers& answers);
 // The job the answers describe. Throws std::invalid_argument naming the input when the shape contradicts itself.
 StepJob stepJobFrom(const Answers& answers);
 

@@ -67,6 +67,17 @@ void validate(const StepTimeInputs& in)
     if (!(in.stage3MaxReuseDistance >= 0) || !std::isfinite(in.stage3MaxReuseDistance))
         reject("stage3MaxReuseDistance", "a finite number of parameters, 0 or more");
     requireAtLeast("dataParallel", in.dataParallel, 1);
+    requireAtLeast("expertParallel", in.moe.expertParallel, 1);
+    if (in.dataParallel % in.moe.expertParallel != 0)
+        reject("expertParallel", "a divisor of the data-parallel size (" + std::to_string(in.dataParallel) + ")");
+    if (!(in.moe.activeShare > 0 && in.moe.activeShare <= 1))
+        reject("moe.activeShare", "a share above 0 and at most 1");
+    if (!(in.moe.routedShare >= 0 && in.moe.routedShare < 1))
+        reject("moe.routedShare", "a share from 0 to below 1");
+    if (!(in.moe.expertParameters >= 0 && in.moe.expertParameters <= in.parameters))
+        reject("moe.expertParameters", "0 to the trained parameters");
+    requireAtLeast("moe.experts", in.moe.experts, 1);
+    requireAtLeast("moe.expertsPerToken", in.moe.expertsPerToken, 1);
     requireAtLeast("gpusPerNode", in.gpusPerNode, 1);
     requireAtLeast("nodes", in.nodes, 1);
     requireAtLeast("pipelineStages", in.pipelineStages, 1);
@@ -157,8 +168,9 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     const double frozen = in.frozenParameters;
     const double attnPasses = 3 + recomputed;
     const double causal = in.causalMask ? 0.5 : 1;
-    const double frozenFlops = frozenFactor * frozen * tokens / split;
-    const double denseFlops = denseFactor * psi * tokens / split + frozenFlops;
+    const MoeStepInputs& moe = in.moe;
+    const double frozenFlops = frozenFactor * frozen * moe.activeShare * tokens / split;
+    const double denseFlops = denseFactor * psi * moe.activeShare * tokens / split + frozenFlops;
     const double attnFlops = attnPasses * 4 * s * h * layers * causal * tokens / split; // 4·s·h per token and layer
     t.flops = denseFlops + attnFlops;
     const double tokensPerMicroBatch = static_cast<double>(in.microBatch) * s;
@@ -167,7 +179,14 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     const double peak = in.denseTflops * 1e12;
     const double gemmRate = peak * t.gemmEfficiency * (in.fp8Gemms && !flat ? kFp8GemmSpeedup : 1);
     const double attnRate = peak * t.gemmEfficiency * (flat ? 1 : kAttentionEfficiencyRatio);
-    t.compute = (denseFlops + frozenFlops * (in.frozenGemmSlowdown - 1)) / gemmRate + attnFlops / attnRate;
+    double gemmSeconds = (denseFlops + frozenFlops * (in.frozenGemmSlowdown - 1)) / gemmRate;
+    // The routed experts' GEMMs see only the tokens routed to them (MoeStepInputs).
+    const double tokensPerExpert = tokensPerMicroBatch * static_cast<double>(moe.expertsPerToken * moe.expertParallel)
+        / static_cast<double>(moe.experts);
+    const double expertEfficiency = flat ? t.gemmEfficiency : gemmEfficiency(in.architecture, tokensPerExpert);
+    if (moe.routedShare > 0)
+        gemmSeconds *= 1 - moe.routedShare + moe.routedShare * t.gemmEfficiency / expertEfficiency;
+    t.compute = gemmSeconds + attnFlops / attnRate;
     if (in.explain)
         t.parts.push_back(
             {"compute", t.compute,
@@ -184,7 +203,11 @@ StepTime estimateStepTime(const StepTimeInputs& in)
                             + " tokens per micro-batch)")
                  + (in.fp8Gemms && !flat ? " × " + num(kFp8GemmSpeedup) + " fp8" : std::string()) + ") + attention "
                  + num(attnPasses) + " × 4·s·h·L" + (in.causalMask ? " ÷ 2" : "") + " per token = " + num(attnFlops)
-                 + " FLOPs at " + (flat ? std::string("the same rate") : num(kAttentionEfficiencyRatio) + " of it"),
+                 + " FLOPs at " + (flat ? std::string("the same rate") : num(kAttentionEfficiencyRatio) + " of it")
+                 + (moe.routedShare > 0 ? "; Ψ counts the active parameters (× " + num(moe.activeShare)
+                            + "), and the routed experts' " + num(moe.routedShare) + " of them run at "
+                            + num(expertEfficiency) + " (" + num(tokensPerExpert) + " tokens per expert GEMM)"
+                                        : std::string()),
              recomputed > 0 ? std::vector<std::string>{"kaplan-6n", "narayanan-recompute-flops", "korthikanti-flops",
                                                        "flash-attention-2", "megatron-mfu", "gpu-catalog"}
                             : std::vector<std::string>{"kaplan-6n", "korthikanti-flops", "flash-attention-2",
@@ -201,7 +224,11 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     const double backwardShare = 1 - t.stage3KeptForBackward / gatheredParams;
     const double transfers = in.dataParallel > 1 ? ringTransfers(p.stage, ga, backwardShare, what) : 0;
     const double ringShare = (d - 1) / d;
-    t.communicationBytes = transfers * psi * b * ringShare;
+    // The experts' gradients and parameters move within the expert-data-parallel group (d ÷ ep ranks).
+    const double ep = static_cast<double>(moe.expertParallel);
+    const double edpShare = (d / ep - 1) / (d / ep);
+    const double ringPsi = (psi - moe.expertParameters) * ringShare + moe.expertParameters / ep * edpShare;
+    t.communicationBytes = transfers * ringPsi * b;
     if (p.stage == 3 && frozen > 0 && transfers > 0) // the frozen base's gathers: no gradient to reduce
         t.communicationBytes += (1 + backwardShare) * ga * frozen * in.frozenElementBytes * ringShare;
     const bool acrossNodes = in.nodes > 1 && in.dataParallel * in.tensorParallel * in.sequenceParallel > in.gpusPerNode;
@@ -219,9 +246,8 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     const double hidden = in.overlap * std::min(t.communicationLinkSeconds, t.compute);
     const double latency = collectives * kStage3CollectiveLatency; // hooks and launches on the critical path
     t.communication = t.communicationLinkSeconds - hidden + latency;
-    if (transfers > 0)
-        t.gradientReduction =
-            t.communication * gradientTransfers(p.stage, ga) * psi * b * ringShare / t.communicationBytes;
+    if (transfers > 0 && t.communicationBytes > 0)
+        t.gradientReduction = t.communication * gradientTransfers(p.stage, ga) * ringPsi * b / t.communicationBytes;
     if (in.explain)
         t.parts.push_back({"communication",
                            t.communication,
@@ -241,6 +267,30 @@ StepTime estimateStepTime(const StepTimeInputs& in)
                                                : "no data parallelism: nothing to reduce",
                            {"ds-zero-reduce-boundary", "zero-paper-comm-dp", "zero-paper-comm-stage3",
                             "ds-zero3-reuse-distance", "nccl-tests-busbw", "ds-overlap-comm", "belle-zero-stages"}});
+    // The experts' all-to-alls: dispatch and combine in forward, again in backward and in a recomputed forward.
+    if (moe.expertParallel > 1 && moe.moeLayers > 0) {
+        const double gpn = static_cast<double>(in.gpusPerNode);
+        const bool crossesNodes = moe.expertParallel > in.gpusPerNode;
+        const double nicShare = in.nicGbps * static_cast<double>(in.nicsPerNode) / 8 / gpn; // one GPU's
+        const double link =
+            crossesNodes ? std::min(in.intraNodeGBps > 0 ? in.intraNodeGBps : nicShare, nicShare) : in.intraNodeGBps;
+        t.allToAllBytes = (4 + 2 * recomputed) * static_cast<double>(moe.moeLayers) * tokens
+            * static_cast<double>(moe.expertsPerToken) * h * b * (ep - 1) / ep / split;
+        if (link > 0)
+            t.allToAll = t.allToAllBytes / (link * 1e9 * kCollectiveEfficiency);
+        t.communication += t.allToAll;
+        if (in.explain)
+            t.parts.push_back({"all-to-all",
+                               t.allToAll,
+                               num(4 + 2 * recomputed) + " all-to-alls × " + std::to_string(moe.moeLayers)
+                                   + " MoE layers × " + num(tokens) + " tokens × k "
+                                   + std::to_string(moe.expertsPerToken) + " × h " + num(h) + " × " + num(b)
+                                   + " B × (ep−1)/ep, ep = " + num(ep) + " → " + num(t.allToAllBytes) + " B per GPU ÷ ("
+                                   + num(link) + " GB/s "
+                                   + (crossesNodes ? "(each GPU's share of the node's NICs)" : "(intra-node link)")
+                                   + " × " + num(kCollectiveEfficiency) + " reached), never hidden",
+                               {"ds-moe-all-to-all", "nccl-tests-busbw"}});
+    }
 
     // Offload: what crosses the host link per partitioned parameter per step, as DeepSpeed's code copies it.
     const double partition = psi / d;
@@ -344,6 +394,7 @@ nlohmann::json stepTimeJson(const StepTime& t)
              {{"total", t.total},
               {"compute", t.compute},
               {"communication", t.communication},
+              {"all_to_all", t.allToAll},
               {"offload", t.offload},
               {"bubble", t.bubble}}},
             {"tokens_per_second_per_gpu", t.tokensPerSecondPerGpu}};

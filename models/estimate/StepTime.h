@@ -141,6 +141,25 @@ inline constexpr double kCpuAdamNodeParamsPerSecond = 1.81e9;
 inline constexpr int kAssumedCpuCoresPerNode = 48;
 double cpuAdamRate(double cores); // parameters per second of one node; cores > 0
 
+// A mixture of experts' share of the step (estimate/StepModel.h sets it from knowledge/MoeShape.h). Compute counts the
+// parameters a token uses: `activeShare` of Ψ (and of Ψ_frozen), of which the routed experts' `routedShare` runs as one
+// GEMM per expert on the tokens routed to it, tokens·k·ep / E per micro-batch (each rank's experts receive from ep
+// ranks), at the calibrated efficiency of that many tokens: a stated assumption, since no published run separates the
+// experts' GEMMs. Expert parallelism (ep > 1) adds an all-to-all per MoE layer to dispatch the tokens and one to
+// combine them, in forward and again in backward (and in the recomputed forward), each sending tokens·k·h elements
+// × (ep − 1)/ep per GPU (ds-moe-all-to-all; ../shared/knowledge/next-capabilities.md §3.4), on the node's link when ep
+// fits in a node, else across nodes, never hidden (the experts wait for their tokens). The experts' gradients are
+// reduced over the expert-data-parallel group (d ÷ ep ranks, ds-moe-param-groups), the rest over all d.
+struct MoeStepInputs {
+    double activeShare = 1;           // active ÷ total parameters
+    double routedShare = 0;           // of the active parameters, the routed experts'
+    double expertParameters = 0;      // of Ψ (trained), the routed experts', all of them
+    std::int64_t experts = 1;         // routed experts per MoE layer
+    std::int64_t expertsPerToken = 1; // k
+    std::int64_t moeLayers = 0;       // of the stage
+    std::int64_t expertParallel = 1;  // ep; divides dataParallel
+};
+
 struct StepTimeInputs {
     // The model, of one pipeline stage.
     double parameters = 0; // Ψ of the stage, trained
@@ -195,6 +214,7 @@ struct StepTimeInputs {
     double nvmeReadGBps = kNvmeReadGBps;                                  // one node's NVMe together
     double nvmeWriteGBps = kNvmeWriteGBps;
     bool explain = true; // build each part's formula text (the plan search ranks without it)
+    MoeStepInputs moe;   // a dense model: its defaults
 };
 
 // One component's time with how it was computed.
@@ -229,6 +249,8 @@ struct StepTime {
     double nvmeBytes = 0; // per node per step, reads and writes
     double nvmeSeconds = 0;
     double bubbleFraction = 0; // (p−1)/(m+p−1)
+    double allToAll = 0;       // seconds of the experts' all-to-alls, within communication
+    double allToAllBytes = 0;  // sent per GPU per step
 
     std::vector<StepTimePart> parts;
 };

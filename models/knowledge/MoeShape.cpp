@@ -5,6 +5,7 @@
 #include "util/CheckedMath.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace dsw {
 
@@ -23,11 +24,77 @@ MoeCounts moeCounts(const TransformerShape& shape, const MoeSpec& spec)
     const std::int64_t router = mulSat(shape.hidden, spec.experts);
     out.leafBlock = addSat(mulSat(spec.experts + spec.sharedExperts, out.expert), router);
     out.routed = mulSat(out.moeLayers, spec.experts, out.expert);
+    out.moeLayer = addSat(dense.attentionPerLayer, dense.normsPerLayer, out.leafBlock);
     // Each routing layer trades its dense MLP for the block; a token uses k routed experts of it.
     const std::int64_t perLayer = subSat(out.leafBlock, dense.mlpPerLayer);
     out.total = addSat(dense.total, mulSat(out.moeLayers, perLayer));
     const std::int64_t unused = std::max<std::int64_t>(0, spec.experts - spec.expertsPerToken);
     out.active = subSat(out.total, mulSat(out.moeLayers, unused, out.expert));
+    return out;
+}
+
+std::string_view autoEpPresetFor(std::string_view type)
+{
+    if (type == "mixtral" || type == "deepseek_v2" || type == "deepseek_v3")
+        return type;
+    if (type == "qwen2_moe" || type == "qwen3_moe")
+        return "qwen3_moe";
+    if (type == "qwen3_5_moe_text" || type == "qwen3_5_moe")
+        return "qwen3_5_moe";
+    return "none";
+}
+
+std::optional<MoeMode> moeModeFrom(std::string_view text)
+{
+    if (text == "auto")
+        return MoeMode::Auto;
+    if (text == "native")
+        return MoeMode::Native;
+    if (text == "leaf")
+        return MoeMode::Leaf;
+    if (text == "autoep")
+        return MoeMode::AutoEp;
+    return std::nullopt;
+}
+
+std::string_view toString(MoeMode mode)
+{
+    switch (mode) {
+    case MoeMode::Native: return "native";
+    case MoeMode::Leaf: return "leaf";
+    case MoeMode::AutoEp: return "autoep";
+    case MoeMode::Auto: break;
+    }
+    return "auto";
+}
+
+std::optional<MoeMode> moePathFor(MoeMode mode, int stage, std::int64_t ep)
+{
+    if (stage == 3) {
+        if (ep != 1 || mode == MoeMode::Native || mode == MoeMode::AutoEp)
+            return std::nullopt;
+        return MoeMode::Leaf;
+    }
+    switch (mode) {
+    case MoeMode::Leaf: return std::nullopt;
+    case MoeMode::Native: return MoeMode::Native;
+    case MoeMode::AutoEp: return ep > 1 ? std::optional(MoeMode::AutoEp) : std::nullopt;
+    case MoeMode::Auto: break;
+    }
+    return ep > 1 ? MoeMode::AutoEp : MoeMode::Auto;
+}
+
+std::vector<std::int64_t> expertParallelDegrees(std::int64_t experts, std::int64_t dataParallel, std::int64_t asked)
+{
+    const std::int64_t g = std::gcd(std::max<std::int64_t>(1, experts), std::max<std::int64_t>(1, dataParallel));
+    if (asked > 0)
+        return {asked > 1 && g % asked == 0 ? asked : 1};
+    std::vector<std::int64_t> out{1};
+    for (std::int64_t p = 2; p <= g; p *= 2)
+        if (g % p == 0)
+            out.push_back(p);
+    if (out.back() != g)
+        out.push_back(g);
     return out;
 }
 

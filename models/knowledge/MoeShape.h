@@ -8,6 +8,9 @@
 #include "knowledge/TransformerShape.h"
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 namespace dsw {
 
@@ -29,7 +32,33 @@ struct MoeCounts {
     std::int64_t expert = 0;    // one expert's MLP
     std::int64_t routed = 0;    // every routed expert of the model
     std::int64_t leafBlock = 0; // one MoE block, gathered whole at ZeRO-3: router, routed and shared experts
+    std::int64_t moeLayer = 0;  // one routing layer whole: its attention, norms and MoE block
 };
+
+// How DeepSpeed trains the experts (moe.mode; ../shared/knowledge/next-capabilities.md §3.1): native deepspeed.moe
+// layers in the model's code (ZeRO 0-2, experts split over expert-parallel ranks), ZeRO-3 with the MoE block
+// registered as a leaf module (gathered whole, no expert parallelism), or AutoEP (expert_parallel: DeepSpeed swaps
+// Hugging Face's MoE blocks for expert-parallel ones). Auto: leaf at stage 3, AutoEP below it when expert parallelism
+// pays, else the experts whole on every GPU.
+enum class MoeMode { Auto, Native, Leaf, AutoEp };
+std::optional<MoeMode> moeModeFrom(std::string_view text); // auto | native | leaf | autoep
+std::string_view toString(MoeMode mode);
+
+// The path a plan at ZeRO `stage` with expert-parallel degree `ep` runs under `mode`, or nullopt when that mode cannot
+// run it: native and AutoEP below stage 3 only (engine.py refuses native MoE at stage 3; AutoEP at stage 3 is not
+// searched), leaf at stage 3 with ep 1 only, AutoEP with ep > 1 (autoep_size 1 only warns and routes locally).
+// Auto picks Leaf at stage 3 and AutoEp below it; with ep 1 below stage 3 it returns Auto: the experts replicated.
+std::optional<MoeMode> moePathFor(MoeMode mode, int stage, std::int64_t ep);
+
+// The expert-parallel degrees a search tries: 1, the powers of two that divide both the experts and the data-parallel
+// ranks, and their greatest common divisor; `asked` > 0 (moe.expert_parallel_size) keeps that one alone when it divides
+// both, else none above 1.
+std::vector<std::int64_t> expertParallelDegrees(std::int64_t experts, std::int64_t dataParallel, std::int64_t asked);
+
+// The AutoEP preset (expert_parallel.preset_model) for a Hugging Face model_type, "none" for one AutoEP has no preset
+// of: mixtral; qwen2_moe and qwen3_moe → qwen3_moe (its docs: it "also covers Qwen2-MoE"); qwen3_5_moe_text →
+// qwen3_5_moe; deepseek_v2; deepseek_v3 (ds-autoep).
+std::string_view autoEpPresetFor(std::string_view modelType);
 
 // The counts for `shape` (its intermediate size is the dense layers' MLP) with `spec`; a dense spec gives the dense
 // count for both totals. Saturates rather than overflowing, as countParameters does.

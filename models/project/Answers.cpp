@@ -152,6 +152,8 @@ nlohmann::json Answers::derived(const std::string& id) const
         const InputSpec* spec = InputRegistry::instance().find("model.params");
         return std::min(parameterCount(shape), static_cast<std::int64_t>(spec ? spec->max : 1e14));
     }
+    if (id == "moe.autoep_preset")
+        return text("model.preset").rfind("mixtral", 0) == 0 ? "mixtral" : "none";
     if (id == "model.attention_impl")
         return std::string(toString(
             defaultAttentionImpl(GpuCatalog::instance().find(text("hardware.gpu")), text("software.torch_version"))

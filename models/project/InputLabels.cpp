@@ -128,7 +128,7 @@ std::string inputSection(const InputSpec& spec)
         return "Model";
     if (prefix == "hardware")
         return "Cluster";
-    if (prefix == "training" || prefix == "lora") // the adapters are how the model is trained
+    if (prefix == "training" || prefix == "lora" || prefix == "moe") // how the model (its adapters, experts) trains
         return "Training";
     if (prefix == "software")
         return "Software";

@@ -278,12 +278,13 @@ InputRegistry::InputRegistry()
                "0.0) train without; BERT and GPT-2 train with 0.1, which their presets and config.json set."),
         "setup", {"zero", "memory", "pipeline"});
     // Kept as a fact of the model so that no page sizes a mixture of experts as the dense model its shape describes
-    // (advise/Job.h, Job::notModelled). Sources (resources/knowledge/sources.tsv): ds-moe-tutorial.
-    add(integer("model.experts", "Experts per MoE layer", 1, 1, 100000, "experts",
-                "Routed experts in each mixture-of-experts layer (num_local_experts in Mixtral's config.json, "
-                "num_experts in Qwen-MoE's, n_routed_experts in DeepSeek's); 1 = a dense model. A preset or an "
-                "imported config.json sets it. Mixture of experts is not modelled yet: above 1 no page gives a "
-                "memory, a step time or a fit, and each says what to do instead."),
+    // (estimate/StepModel.h, MoeJob). Sources (resources/knowledge/sources.tsv): ds-moe-tutorial.
+    add(integer(
+            "model.experts", "Experts per MoE layer", 1, 1, 100000, "experts",
+            "Routed experts in each mixture-of-experts layer (num_local_experts in Mixtral's config.json, "
+            "num_experts in Qwen-MoE's, n_routed_experts in DeepSeek's); 1 = a dense model. A preset or an "
+            "imported config.json sets it. Above 1 every page sizes all the experts' parameters and computes with the "
+            "experts a token uses (model.experts_per_token)."),
         "setup", {"zero", "precision", "memory", "onebit", "pipeline"});
     // The rest of a mixture of experts' shape (knowledge/MoeShape.h), asked on Setup only when model.experts > 1.
     add(integer("model.experts_per_token", "Experts per token", 1, 1, 100000, "experts",
@@ -306,6 +307,28 @@ InputRegistry::InputRegistry()
                 "After the dense layers, every k-th layer routes (decoder_sparse_step in Qwen-MoE's config.json); 1: "
                 "each of them."),
         "setup", {"zero", "precision", "memory", "onebit", "pipeline"});
+    // How DeepSpeed trains the experts (knowledge/MoeShape.h, MoeMode), asked on Setup only for a mixture of experts.
+    // Sources (resources/knowledge/sources.tsv): ds-moe-zero3-refused, ds-leaf-module, ds-autoep, ds-autoep-divides.
+    add(choice("moe.mode", "How DeepSpeed trains the experts", {"auto", "native", "leaf", "autoep"}, "auto",
+               "native: deepspeed.moe.layer.MoE layers in your model's code (ZeRO 0-2; DeepSpeed refuses them at "
+               "ZeRO-3); leaf: ZeRO-3 with the MoE block registered as a leaf module, gathered whole; autoep: "
+               "expert_parallel, DeepSpeed's AutoEP swapping Hugging Face's MoE blocks for expert-parallel ones (ZeRO "
+               "0-2 here; Transformers 5.0 or newer). auto: the fastest plan that fits among leaf at ZeRO-3, AutoEP "
+               "and every expert on every GPU below it."),
+        "setup", {"zero", "memory"});
+    add(choice("moe.expert_parallel_size", "Expert-parallel size",
+               {"auto", "1", "2", "4", "8", "16", "32", "64", "128", "256"}, "auto",
+               "Ranks the experts are split over (ep_size for native MoE, expert_parallel.autoep_size for AutoEP); it "
+               "must divide the experts and the data-parallel ranks. auto: the plan search tries 1, the powers of two "
+               "that divide both, and their greatest common divisor."),
+        "setup", {"zero", "memory"});
+    add(derived(choice("moe.autoep_preset", "AutoEP preset",
+                       {"none", "mixtral", "qwen3_moe", "qwen3_5_moe", "deepseek_v2", "deepseek_v3"}, "none",
+                       "expert_parallel.preset_model: how AutoEP finds the router and experts of a Hugging Face model "
+                       "(ds-autoep). Mixtral's preset and an imported config.json set it from the model type; none: "
+                       "AutoEP needs its patterns written by hand."),
+                "from the model preset or config.json"),
+        "setup", {"zero"});
     add(derived(integer("model.kv_heads", "Key/value heads", nullptr, 1, 4096, "heads",
                         "Key/value heads per layer: fewer than the attention heads is grouped-query attention "
                         "(GQA), 1 is multi-query (MQA); must divide model.attention_heads."),

@@ -231,31 +231,26 @@ private slots:
         QVERIFY(plan.at("input_errors").empty());
     }
 
-    // Refuse what is not modelled (issue 22 item 5): a mixture of experts keeps its expert count in the project it
-    // is imported into, and neither recommend (text or JSON) nor estimate ever says it fits or sizes it.
-    void aMixtureOfExpertsIsNeverSaidToFit()
+    // A mixture of experts keeps its expert shape in the project it is imported into; recommend sizes every expert
+    // (issue 25) and its candidates carry the expert-parallel size and both counts; estimate, whose rows count
+    // --params as one dense model, refuses it and says where to go.
+    void aMixtureOfExpertsIsSizedByRecommend()
     {
         const QString project = m_dir.filePath("mixtral.dswiz");
         Run r = run({"import", QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/mixtral-8x7b-v0.1.json"), "-o", project});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("model.experts 8") && r.out.contains("not modelled yet"), r.out.constData());
+        QVERIFY2(r.out.contains("model.experts 8") && r.out.contains("sizes all its experts"), r.out.constData());
         QFile f(project);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(oj::parse(f.readAll().toStdString()).at("answers").at("model.experts").get<int>(), 8);
 
         const QStringList on8H100{
             "--project", project, "--set", "hardware.gpu=H100-80GB", "--set", "hardware.gpus_per_node=8"};
-        const QRegularExpression fitOrFigure(QStringLiteral("\\bfits\\b|\\bwould fit\\b|GiB|\\d s per step"),
-                                             QRegularExpression::CaseInsensitiveOption);
         r = run(QStringList{"recommend", "--format", "text"} + on8H100);
         QCOMPARE(r.exitCode, 0);
         const QString text = QString::fromUtf8(r.out);
-        // Its one figure is its 16-bit weights against one GPU, a fact of the model counted from its shape.
-        const QRegularExpression weightsFact(
-            QStringLiteral("its 16-bit weights alone are [\\d.]+ GiB(, more than one GPU's [\\d.]+ GiB)?"));
-        QVERIFY2(!QString(text).remove(weightsFact).contains(fitOrFigure), qPrintable(text));
-        QVERIFY2(text.contains("It has 46.7B parameters (12.88B used per token)"), qPrintable(text));
-        QVERIFY2(text.contains("moe-not-modelled: Mixture of experts is not modelled yet"), qPrintable(text));
+        QVERIFY2(text.contains("moe-sized: Mixture of experts: 46.7B parameters, 12.88B used per token"),
+                 qPrintable(text));
         r = run(QStringList{"recommend"} + on8H100);
         QCOMPARE(r.exitCode, 0);
         const oj plan = oj::parse(r.out.toStdString());
@@ -263,13 +258,14 @@ private slots:
         // Its counts from the shape (knowledge/MoeShape.h): every expert, and what one token uses (2 of 8).
         QCOMPARE(plan.at("job").at("total_params").get<std::int64_t>(), std::int64_t(46702792704));
         QCOMPARE(plan.at("job").at("active_params").get<std::int64_t>(), std::int64_t(12879925248));
-        QVERIFY(!plan.at("workflows").at("zero").contains("candidates")); // nothing sized, nothing chosen
-        QVERIFY(!plan.at("config").contains("zero_optimization"));
-        // No fit claimed, not even a key "fits" (snippets may say "1 GiB": the text above has no figure).
-        QVERIFY2(!QString::fromUtf8(r.out).contains(
-                     QRegularExpression(QStringLiteral("\\bfits\\b|\\bwould fit\\b|\\d s per step"),
-                                        QRegularExpression::CaseInsensitiveOption)),
-                 r.out.constData());
+        const oj& candidates = plan.at("workflows").at("zero").at("candidates");
+        QVERIFY(!candidates.empty());
+        for (const oj& c : candidates) {
+            QCOMPARE(c.at("total_params").get<std::int64_t>(), std::int64_t(46702792704));
+            QCOMPARE(c.at("active_params").get<std::int64_t>(), std::int64_t(12879925248));
+            QVERIFY(c.at("expert_parallel_size").get<int>() >= 1);
+        }
+        QVERIFY(plan.at("config").contains("zero_optimization"));
 
         // estimate sizes nothing for it, not even DeepSpeed's rows: one line naming the input, exit 2.
         for (const QString& format : {QString(), QStringLiteral("--json")}) {
@@ -279,7 +275,7 @@ private slots:
                 args << format;
             r = run(args);
             oneLineNaming(r, "model.experts 8");
-            QVERIFY(r.err.contains("not modelled yet"));
+            QVERIFY(r.err.contains("recommend sizes a mixture of experts"));
             QVERIFY(r.out.isEmpty());
         }
     }

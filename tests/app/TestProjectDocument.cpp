@@ -126,8 +126,8 @@ private slots:
         QVERIFY(document.project().answers == before);
     }
 
-    // A mixture of experts keeps its expert count in the open project, and the page says it is not modelled (the
-    // note that said so was lost after the import); a dense model imported after it puts model.experts back to 1.
+    // A mixture of experts keeps its expert count in the open project and is sized with every expert (the note says
+    // so); a dense model imported after it puts model.experts back to 1.
     void importOfAMixtureOfExpertsKeepsTheExperts()
     {
         ProjectDocument document;
@@ -136,10 +136,9 @@ private slots:
             document.importConfigFile(QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/mixtral-8x7b-v0.1.json"), &notes)
                 .isEmpty());
         QCOMPARE(document.project().answers.integer("model.experts"), 8LL);
-        QVERIFY(notes.join(' ').contains("not modelled yet"));
-        QVERIFY(!document.plan().zero);
-        QCOMPARE(QString::fromStdString(document.plan().find("zero")->checks.front().code),
-                 QString("moe-not-modelled"));
+        QVERIFY(notes.join(' ').contains("sizes all its experts"));
+        QVERIFY(document.plan().zero);
+        QCOMPARE(document.plan().zero->plan().totalParams, std::int64_t(46702792704));
         QVERIFY(document.importConfigFile(QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/qwen2.5-7b.json")).isEmpty());
         QCOMPARE(document.project().answers.integer("model.experts"), 1LL);
         QVERIFY(document.plan().zero);

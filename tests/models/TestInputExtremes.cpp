@@ -96,8 +96,8 @@ private slots:
         QVERIFY2(numeric >= 20, "the registry's numeric inputs were not found");
         QTest::newRow("all at min") << allMin;
         QTest::newRow("all at max") << allMax;
-        // model.experts at its maximum is a mixture of experts, which nothing sizes: the same maxima with a dense
-        // model keep the step model's arithmetic at its extremes covered.
+        // model.experts at its maximum is a mixture of experts of 100,000 experts; the same maxima with a dense model
+        // keep the dense step model's arithmetic at its extremes covered too.
         Answers allMaxDense = allMax;
         allMaxDense.set("model.experts", 1);
         QTest::newRow("all at max, dense") << allMaxDense;

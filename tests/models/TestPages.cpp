@@ -324,8 +324,10 @@ void TestPages::setupAsksTheAdaptersOnlyForTheirMethod()
     };
     using Ids = std::vector<std::string>;
     // A dense model is not asked the rest of an MoE shape either.
-    const Ids moeShape = {"model.experts_per_token", "model.expert_intermediate_size", "model.shared_experts",
-                          "model.dense_layers", "model.moe_layer_interval"};
+    const Ids moeShape = {"model.experts_per_token",  "model.expert_intermediate_size",
+                          "model.shared_experts",     "model.dense_layers",
+                          "model.moe_layer_interval", "moe.mode",
+                          "moe.expert_parallel_size", "moe.autoep_preset"};
     auto with = [](Ids ids, const Ids& more) {
         ids.insert(ids.end(), more.begin(), more.end());
         return ids;

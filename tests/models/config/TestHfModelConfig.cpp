@@ -102,10 +102,10 @@ private slots:
         QCOMPARE(QString::fromStdString(a.at("model.mlp").get<std::string>()), mlp);
         QCOMPARE(QString::fromStdString(a.at("model.norm").get<std::string>()), norm);
         QCOMPARE(a.at("model.tied_embeddings").get<bool>(), tied);
-        // A mixture of experts keeps its expert count (model.experts), and the note says it is not modelled.
+        // A mixture of experts keeps its expert count (model.experts), and the note says every page sizes its experts.
         QCOMPARE(read.value().experts, experts);
         QCOMPARE(a.at("model.experts").get<qint64>(), experts);
-        QCOMPARE(mentions(read.value().notes, "mixture of experts is not modelled yet"), experts > 1);
+        QCOMPARE(mentions(read.value().notes, "sizes all its experts"), experts > 1);
     }
 
     // Each family's key for the routed experts (Mixtral and Qwen-MoE above): DeepSeek's n_routed_experts; 0 or 1 is a

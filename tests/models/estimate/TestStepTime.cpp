@@ -613,8 +613,38 @@ private slots:
         const nlohmann::json j = stepTimeJson(t);
         QCOMPARE(j.at("step_seconds").at("total").get<double>(), t.total);
         QCOMPARE(j.at("step_seconds").at("communication").get<double>(), t.communication);
-        QCOMPARE(j.at("step_seconds").size(), std::size_t(5));
+        QCOMPARE(j.at("step_seconds").size(), std::size_t(6));
+        QCOMPARE(j.at("step_seconds").at("all_to_all").get<double>(), t.allToAll);
         QCOMPARE(j.at("tokens_per_second_per_gpu").get<double>(), t.tokensPerSecondPerGpu);
+    }
+
+    // A mixture of experts' all-to-all: dispatch and combine per MoE layer in forward and backward, tokens·k·h·2 B ×
+    // (ep−1)/ep per GPU, on the node's link while ep fits in a node and on the GPU's share of the NICs beyond; none
+    // without expert parallelism. Compute counts the active share of Ψ.
+    void expertParallelismPaysAnAllToAll()
+    {
+        StepTimeInputs in = onA100(46.7e9, 32, 4096, 32, 2, 8, 2);
+        in.microBatch = 1;
+        in.gradientAccumulation = 4;
+        in.moe = {12.9 / 46.7, 0.7, 45e9, 8, 2, 32, 1};
+        const StepTime none = estimateStepTime(in);
+        QCOMPARE(none.allToAll, 0.0);
+        in.moe.expertParallel = 8;
+        const StepTime inNode = estimateStepTime(in);
+        const double bytes = 4.0 * 32 * (1 * 4 * 2048) * 2 * 4096 * 2 * 7 / 8;
+        QVERIFY(within(inNode.allToAllBytes, bytes, 1e-9));
+        QVERIFY(within(inNode.allToAll, bytes / (in.intraNodeGBps * 1e9 * kCollectiveEfficiency), 1e-9));
+        in.moe.expertParallel = 16; // across the two nodes: each GPU's eighth of one 100 Gb/s NIC
+        const StepTime across = estimateStepTime(in);
+        QVERIFY(across.allToAll > 10 * inNode.allToAll);
+        // Compute: a 46.7B model with 12.9B active computes like the active share, plus the experts' smaller GEMMs.
+        StepTimeInputs dense = onA100(12.9e9, 32, 4096, 32, 2, 8, 2);
+        dense.microBatch = 1;
+        dense.gradientAccumulation = 4;
+        QVERIFY(within(none.flops, estimateStepTime(dense).flops, 1e-9));
+        QVERIFY(none.compute > estimateStepTime(dense).compute);
+        in.moe.expertParallel = 3; // does not divide the 16 data-parallel ranks
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimateStepTime(in));
     }
 
     void badInputsAreRejectedByName_data()

@@ -1,0 +1,182 @@
+// The ZeRO page's mixture-of-experts advice; see MoeAdvice.h.
+#include "advise/MoeAdvice.h"
+
+#include "knowledge/DeepSpeedFacts.h"
+#include "knowledge/SourceCatalog.h"
+#include "util/CheckedMath.h"
+#include "util/Count.h"
+#include "util/Version.h"
+
+#include <cstdio>
+
+namespace dsw {
+
+namespace {
+
+// The classes DeepSpeed 0.19.5 registers as ZeRO-3 leaf modules when the config names none (ds-leaf-module).
+const char* const kDefaultLeafClasses[] = {
+    "transformers.models.mixtral.modeling_mixtral.MixtralSparseMoeBlock",
+    "transformers.models.qwen2_moe.modeling_qwen2_moe.Qwen2MoeSparseMoeBlock",
+    "transformers.models.qwen3_moe.modeling_qwen3_moe.Qwen3MoeSparseMoeBlock",
+};
+// AutoEP's presets need this Transformers (ds-autoep's table; qwen3_5_moe 5.2.0).
+constexpr const char* kAutoEpTransformers = "5.0.0";
+
+std::string secs(double s)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, s < 10 ? "%.2f s" : "%.1f s", s);
+    return buf;
+}
+
+// The fastest fitting candidate `pick` admits, or null.
+template <typename Pick>
+const StepPrediction* fastestFitting(const ZeroDecision& d, Pick pick)
+{
+    const StepPrediction* best = nullptr;
+    for (const StepPrediction& p : d.candidates)
+        if (p.fits() && pick(p) && (!best || p.time.total < best->time.total))
+            best = &p;
+    return best;
+}
+
+} // namespace
+
+void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answers& a)
+{
+    const StepJob& step = *job.step;
+    const MoeJob& moe = step.moe;
+    const MoeCounts& n = moe.counts;
+    const StepPrediction& chosen = d.plan();
+    const StepCandidate& c = chosen.candidate;
+    const std::int64_t lp = step.precision == TrainingPrecision::Fp32 ? 4 : 2;
+
+    adv.checks.push_back(
+        {CheckLevel::Pass, "moe-sized",
+         "Mixture of experts: " + formatCount(n.total) + " parameters, " + formatCount(n.active) + " used per token ("
+             + std::to_string(moe.spec.experts) + " experts in each of " + std::to_string(n.moeLayers) + " MoE layers, "
+             + std::to_string(moe.spec.expertsPerToken)
+             + " per token), counted from the shape. Memory holds every expert's weights and states; compute counts "
+               "the experts a token uses; routing is taken as balanced (each rank gets its share of the tokens), a "
+               "stated assumption.",
+         "ds-moe-tutorial"});
+
+    const std::string ds = a.text("software.deepspeed_version");
+    // The version whose config the wizard read leaf_module in (ds-leaf-module): below it the key may be unknown to
+    // DeepSpeed's pydantic model, which forbids extra keys, so the code registers the block instead.
+    const std::string leafModuleConfigVersion = knowledgeVersion();
+    // The block ZeRO-3 gathers whole is a fact of the model, shown whichever plan is chosen.
+    const double block = static_cast<double>(mulSat(lp, n.leafBlock));
+    adv.estimates.push_back({"Gathered MoE block per layer at ZeRO-3", block, "bytes",
+                             "router + " + std::to_string(moe.spec.experts + moe.spec.sharedExperts) + " experts × "
+                                 + formatCount(n.expert) + " parameters × " + std::to_string(lp)
+                                 + " bytes: with the block as a leaf module ZeRO-3 gathers it whole, every "
+                                   "micro-step, in forward and backward",
+                             "ds-leaf-module"});
+    if (c.moePath == MoeMode::Leaf) {
+        const bool keyKnown = versionAtLeast(ds, leafModuleConfigVersion);
+        if (keyKnown) {
+            nlohmann::ordered_json classes = nlohmann::ordered_json::array();
+            for (const char* k : kDefaultLeafClasses)
+                classes.push_back(k);
+            adv.fragment["zero_optimization"]["leaf_module"] = {{"classes", classes}};
+        }
+        adv.checks.push_back(
+            {CheckLevel::Pass, "moe-leaf-module",
+             "ZeRO-3 with each MoE block as a leaf module: DeepSpeed gathers the block whole (" + formatGiB(block)
+                 + " per layer) instead of hooking every expert, which is what keeps ZeRO-3 from stalling on experts "
+                   "a batch did not route to. "
+                 + (keyKnown ? "The config names the block classes DeepSpeed " + std::string(leafModuleConfigVersion)
+                            + " registers by default (Mixtral, Qwen2-MoE, Qwen3-MoE); add your model's class to "
+                              "zero_optimization.leaf_module.classes if it is another."
+                             : "DeepSpeed " + ds + " is older than " + leafModuleConfigVersion
+                            + ", whose config the wizard read leaf_module in, so the key is not written: register the "
+                              "block in code (the snippet).")
+                 + " Quoted: " + quoteOf("ds-leaf-module"),
+             "ds-leaf-module"});
+        adv.snippets.push_back({"python",
+                                "Register the MoE block as a ZeRO-3 leaf module (before deepspeed.initialize)",
+                                "from deepspeed.utils import set_z3_leaf_modules\n"
+                                "from transformers.models.mixtral.modeling_mixtral import MixtralSparseMoeBlock  # "
+                                "your model's MoE block\n"
+                                "set_z3_leaf_modules(model, [MixtralSparseMoeBlock])\n"});
+    } else if (c.moePath == MoeMode::AutoEp) {
+        const std::string preset = a.text("moe.autoep_preset");
+        nlohmann::ordered_json ep{{"enabled", true}, {"autoep_size", c.expertParallel}};
+        if (!preset.empty() && preset != "none")
+            ep["preset_model"] = preset;
+        adv.fragment["expert_parallel"] = ep;
+        const std::string transformers = preset == "qwen3_5_moe" ? "5.2.0" : kAutoEpTransformers;
+        adv.checks.push_back(
+            {preset.empty() || preset == "none" ? CheckLevel::Warn : CheckLevel::Pass, "moe-autoep",
+             "AutoEP, expert parallel " + std::to_string(c.expertParallel) + ": each GPU keeps "
+                 + std::to_string(moe.spec.experts / c.expertParallel) + " of the " + std::to_string(moe.spec.experts)
+                 + " experts of each layer, their optimizer states partitioned over the "
+                 + std::to_string(step.dataParallel / c.expertParallel)
+                 + " ranks that hold the same experts (dense parameters over all " + std::to_string(step.dataParallel)
+                 + ", as DeepSpeed's MoE parameter groups are: " + quoteOf("ds-moe-param-groups")
+                 + "). autoep_size must divide the experts and the data-parallel ranks (" + quoteOf("ds-autoep-divides")
+                 + "). Its presets need Transformers " + transformers
+                 + " or newer (DeepSpeed's AutoEP docs), and at ZeRO-3 it runs without AutoTP, sequence parallelism, "
+                   "MiCS, hpZ or quantized gradients. "
+                 + (preset.empty() || preset == "none"
+                        ? "No preset is known for this model (moe.autoep_preset none): write expert_parallel's "
+                          "moe_layer_pattern, router_pattern and expert_pattern by hand, or choose another plan."
+                        : "preset_model " + preset + " is written."),
+             "ds-autoep"});
+    } else if (c.moePath == MoeMode::Native) {
+        adv.checks.push_back(
+            {CheckLevel::Pass, "moe-native",
+             "Native deepspeed.moe layers, expert parallel " + std::to_string(c.expertParallel)
+                 + ": your model's code builds each MoE layer with deepspeed.moe.layer.MoE (ep_size "
+                 + std::to_string(c.expertParallel)
+                 + ") and passes its parameters through split_params_into_different_moe_groups_for_optimizer, so the "
+                   "experts' states are partitioned over their own group. ZeRO-3 refuses it: "
+                 + quoteOf("ds-moe-zero3-refused"),
+             "ds-moe-zero3-refused"});
+        adv.snippets.push_back(
+            {"python", "A native DeepSpeed MoE layer in the model",
+             "from deepspeed.moe.layer import MoE\n"
+             "from deepspeed.moe.utils import split_params_into_different_moe_groups_for_optimizer\n"
+             "moe = MoE(hidden_size="
+                 + std::to_string(step.shape.hidden)
+                 + ", expert=expert_mlp, num_experts=" + std::to_string(moe.spec.experts)
+                 + ", ep_size=" + std::to_string(c.expertParallel) + ", k=" + std::to_string(moe.spec.expertsPerToken)
+                 + ")\n"
+                   "optimizer = torch.optim.AdamW(split_params_into_different_moe_groups_for_optimizer("
+                   "{'params': model.parameters()}))\n"});
+    } else {
+        adv.checks.push_back({CheckLevel::Pass, "moe-replicated",
+                              "Every expert on every GPU (ZeRO-" + std::to_string(c.placement.stage)
+                                  + " without expert parallelism): no all-to-all, and the experts' weights are "
+                                    "whole on every GPU.",
+                              "ds-moe-tutorial"});
+    }
+    // The all-to-all of the chosen plan, or of the fastest expert-parallel plan that fits when the chosen has none.
+    const StepPrediction* leaf =
+        fastestFitting(d, [](const StepPrediction& p) { return p.candidate.moePath == MoeMode::Leaf; });
+    const StepPrediction* expert =
+        fastestFitting(d, [](const StepPrediction& p) { return p.candidate.expertParallel > 1; });
+    if (const StepPrediction* shown = chosen.time.allToAll > 0 ? &chosen : expert) {
+        const std::int64_t ep = shown->candidate.expertParallel;
+        adv.estimates.push_back({"All-to-all per step" + (shown == &chosen ? std::string() : " of " + shown->label()),
+                                 shown->time.allToAll, "s",
+                                 "dispatch and combine per MoE layer, in forward and backward: tokens·k·h·"
+                                     + std::to_string(lp) + " B × (ep−1)/ep per GPU, ep " + std::to_string(ep)
+                                     + ", on the " + (ep > step.gpusPerNode ? "network" : "node's link")
+                                     + " (ds-wizard's step-time model, not a measurement)",
+                                 "ds-moe-all-to-all"});
+    }
+
+    // ZeRO-3 without expert parallelism against the best expert-parallel plan: say so when it is several times slower.
+    if (leaf && expert && leaf->time.total >= 2 * expert->time.total)
+        adv.checks.push_back(
+            {c.moePath == MoeMode::Leaf ? CheckLevel::Warn : CheckLevel::Pass, "moe-zero3-slow",
+             "ZeRO-3 without expert parallelism (" + leaf->label() + ") takes " + secs(leaf->time.total)
+                 + " per step against " + secs(expert->time.total) + " for " + expert->label()
+                 + " by ds-wizard's step-time model: it gathers every expert every micro-step. DeepSpeed's AutoEP "
+                   "prototype claims about 5× over ZeRO-3 on 8 × H100 (a claim, not a measurement here).",
+             "ds-autoep"});
+}
+
+} // namespace dsw

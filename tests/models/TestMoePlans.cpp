@@ -1,0 +1,275 @@
+// Mixture of experts as DeepSpeed runs it (issue 25): a Mixtral or Qwen3-MoE config.json or preset keeps its expert
+// shape in the answers, the saved project and the job; every page sizes all the experts' parameters (never the dense
+// model the shape describes), the ZeRO page chooses among ZeRO-3 leaf modules, AutoEP and every expert on every GPU
+// with the expert-parallel degree as an axis, shows the gathered block and the all-to-all, and writes the keys. What
+// is not modelled (a pipeline of MoE layers) says so.
+#include "Pages.h"
+#include "Plan.h"
+#include "TestAnswers.h"
+#include "config/HfModelConfig.h"
+#include "project/ModelChecks.h"
+#include "project/ProjectFile.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QTest>
+
+using namespace dsw;
+using namespace dsw::test;
+using oj = nlohmann::ordered_json;
+
+namespace {
+
+// A config.json of tests/data/hf-configs (SOURCES.tsv) on one node of 8 H100s, with `more` typed over it.
+Answers imported(const char* file, const QStringList& more = {})
+{
+    QFile f(QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/") + file);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", file);
+    const auto read = readHfModelConfig(oj::parse(f.readAll().toStdString()));
+    if (!read)
+        qFatal("%s", read.error().c_str());
+    Answers a = answersFrom({"hardware.gpu=H100-80GB", "hardware.gpus_per_node=8"});
+    for (const auto& [id, value] : read.value().answers)
+        a.set(id, value);
+    const Answers typed = answersFrom(more); // after the import, over it
+    for (const auto& [id, value] : typed.given())
+        a.set(id, value);
+    return a;
+}
+
+// A fit claimed ("fits", "would fit"), in any case.
+const QRegularExpression kFitClaim(QStringLiteral("\\bfits\\b|\\bwould fit\\b"),
+                                   QRegularExpression::CaseInsensitiveOption);
+
+// A key that says a fit is true, or a text that claims a fit, anywhere in `j` (snippets may say "1 GiB").
+bool claimsAFit(const oj& j, std::string& where, const std::string& path = "")
+{
+    if (j.is_object()) {
+        for (const auto& [key, value] : j.items()) {
+            if (key.find("fits") != std::string::npos && value.is_boolean() && value.get<bool>()) {
+                where = path + "/" + key;
+                return true;
+            }
+            if (claimsAFit(value, where, path + "/" + key))
+                return true;
+        }
+    } else if (j.is_array()) {
+        for (std::size_t i = 0; i < j.size(); ++i)
+            if (claimsAFit(j[i], where, path + "/" + std::to_string(i)))
+                return true;
+    } else if (j.is_string() && QString::fromStdString(j.get<std::string>()).contains(kFitClaim)) {
+        where = path + ": " + j.get<std::string>();
+        return true;
+    }
+    return false;
+}
+
+Answers importedMixtral(const QStringList& more = {}) { return imported("mixtral-8x7b-v0.1.json", more); }
+Answers importedQwen3Moe(const QStringList& more = {}) { return imported("qwen3-30b-a3b.json", more); }
+
+const Check* findCheck(const Advice& advice, const std::string& code)
+{
+    for (const Check& c : advice.checks)
+        if (c.code == code)
+            return &c;
+    return nullptr;
+}
+
+const Estimate* findEstimate(const Advice& advice, const std::string& prefix)
+{
+    for (const Estimate& e : advice.estimates)
+        if (e.name.rfind(prefix, 0) == 0)
+            return &e;
+    return nullptr;
+}
+
+constexpr double kGiB = 1073741824.0;
+
+} // namespace
+
+class TestMoePlans : public QObject {
+    Q_OBJECT
+private slots:
+    // The job holds every expert: Mixtral's 46.7B (its paper: 47B) in the states, 12.9B (13B) per token.
+    void theImportIsSizedWithEveryExpert()
+    {
+        const Answers a = importedMixtral();
+        QCOMPARE(a.integer("model.experts"), 8LL);
+        QCOMPARE(a.text("moe.autoep_preset"), std::string("mixtral"));
+        const Job job = resolveJob(a);
+        QVERIFY(job.sized() && job.notModelled.empty());
+        const MoeCounts& n = job.step->moe.counts;
+        QVERIFY(std::abs(static_cast<double>(n.total) / 46.7e9 - 1) < 0.01);
+        QVERIFY(std::abs(static_cast<double>(n.active) / 12.9e9 - 1) < 0.01);
+        QCOMPARE(job.step->params, n.total); // the states count every expert, not the dense shape's 7.2B
+        QCOMPARE(job.step->trainableParams, n.total);
+        const oj json = toJson(job);
+        QCOMPARE(json.at("total_params").get<std::int64_t>(), n.total);
+        QCOMPARE(json.at("active_params").get<std::int64_t>(), n.active);
+        QVERIFY(json.at("not_modelled").is_null());
+        // Its whole count (46.7B) is not reported as disagreeing with the shape, which counts one MLP per layer.
+        QVERIFY(!paramsShapeMismatch(importedMixtral({"model.params=46.7B"})));
+    }
+
+    // 8 × H100-80GB: the 16-bit weights alone (87 GiB) exceed one GPU, so no plan keeps every expert whole on a GPU,
+    // and the plan chosen fits, with memory by component, the gathered block and an all-to-all shown.
+    void mixtralOnEightH100sGetsAPlanThatRuns()
+    {
+        const Plan plan = makePlan(importedMixtral());
+        QVERIFY(plan.zero);
+        const ZeroDecision& d = *plan.zero;
+        const StepPrediction& chosen = d.plan();
+        QVERIFY2(chosen.fits(), chosen.label().c_str());
+        QVERIFY(chosen.candidate.moePath.has_value());
+        const double weights = 2.0 * static_cast<double>(plan.job.step->moe.counts.total);
+        for (const StepPrediction& p : d.candidates) {
+            QCOMPARE(p.totalParams, plan.job.step->moe.counts.total);
+            if (p.candidate.placement.stage < 3 && p.candidate.expertParallel == 1)
+                QVERIFY2(!p.fits() && static_cast<double>(p.gpu.params) >= weights, p.label().c_str());
+        }
+        // What the GPU holds adds up, by component.
+        const GpuBytes& g = chosen.gpu;
+        QCOMPARE(g.total, g.params + g.grads + g.optimizer + g.buffers + g.activations + g.other);
+        const Advice& zero = *plan.find("zero");
+        QVERIFY(findCheck(zero, "moe-sized"));
+        const Estimate* block = findEstimate(zero, "Gathered MoE block per layer");
+        QVERIFY(block);
+        // Mixtral's block: 8 experts × 3·4096·14336 + the router 4096·8, in bf16: 2.63 GiB.
+        QVERIFY(std::abs(block->value / kGiB - 2.0 * (8.0 * 3 * 4096 * 14336 + 4096 * 8) / kGiB) < 1e-6);
+        const Estimate* a2a = findEstimate(zero, "All-to-all per step");
+        QVERIFY2(a2a && a2a->value > 0, "no all-to-all shown");
+        std::string where;
+        const oj json = toJson(plan);
+        const oj& candidate = json.at("workflows").at("zero").at("candidates").at(0);
+        for (const char* key : {"expert_parallel_size", "total_params", "active_params", "moe_mode"})
+            QVERIFY2(candidate.contains(key), key);
+    }
+
+    // Expert parallelism at ZeRO-2 splits the experts: each GPU holds 1/ep of their 16-bit weights and gradients, and
+    // pays an all-to-all that no ep-1 plan pays; ZeRO-3 gathers every expert every micro-step.
+    void expertParallelismSplitsTheExperts()
+    {
+        const Job job = resolveJob(importedMixtral());
+        const StepJob& s = *job.step;
+        StepCandidate one{{2, "none", "none"}, true, 1, 8};
+        one.moePath = MoeMode::Auto;
+        StepCandidate eight = one;
+        eight.expertParallel = 8;
+        eight.moePath = MoeMode::AutoEp;
+        const StepPrediction p1 = predictStep(s, one), p8 = predictStep(s, eight);
+        const double saved = 2.0 * static_cast<double>(s.moe.counts.routed) * (1 - 1.0 / 8);
+        QVERIFY(std::abs(static_cast<double>(p1.gpu.params - p8.gpu.params) / saved - 1) < 0.01);
+        QVERIFY(p8.gpu.total < p1.gpu.total);
+        QCOMPARE(p1.time.allToAll, 0.0);
+        QVERIFY(p8.time.allToAll > 0);
+        // The optimizer's partition is the same either way: (P − E)/d + (E/ep)/(d/ep) = P/d.
+        QVERIFY(std::abs(static_cast<double>(p1.gpu.optimizer - p8.gpu.optimizer)) < 1024);
+        // Compute counts the active parameters: Mixtral computes like a 12.9B model, not a 46.7B one.
+        StepCandidate dense = one;
+        Job denseJob = resolveJob(importedMixtral({"model.experts=1"}));
+        const double ratio = p1.time.flops / predictStep(*denseJob.step, dense).time.flops;
+        const double expected = static_cast<double>(s.moe.counts.active) / static_cast<double>(denseJob.step->params);
+        QVERIFY2(std::abs(ratio / expected - 1) < 0.1, qPrintable(QString::number(ratio)));
+    }
+
+    // Qwen3-30B-A3B (128 experts, 8 per token): ZeRO-3 without expert parallelism gathers 128 experts per layer every
+    // micro-step; the page says when it is several times slower than the best expert-parallel plan.
+    void qwen3MoeAgainstZero3()
+    {
+        const Plan plan = makePlan(importedQwen3Moe({"moe.mode=leaf"}));
+        QVERIFY(plan.zero);
+        QCOMPARE(plan.zero->plan().candidate.placement.stage, 3);
+        QVERIFY(plan.zero->plan().candidate.moePath == MoeMode::Leaf);
+        const oj& zero = plan.config.at("zero_optimization");
+        QVERIFY(zero.at("leaf_module").at("classes").dump().find("Qwen3MoeSparseMoeBlock") != std::string::npos);
+        QVERIFY(findCheck(*plan.find("zero"), "moe-leaf-module"));
+
+        const Plan autoPlan = makePlan(importedQwen3Moe());
+        const StepPrediction& best = autoPlan.zero->plan();
+        QVERIFY2(best.fits(), best.label().c_str());
+        if (best.candidate.expertParallel > 1) { // AutoEP: its keys and the preset its model type has
+            const oj& ep = autoPlan.config.at("expert_parallel");
+            QCOMPARE(ep.at("autoep_size").get<std::int64_t>(), best.candidate.expertParallel);
+            QCOMPARE(ep.at("preset_model").get<std::string>(), std::string("qwen3_moe"));
+            QVERIFY(findCheck(*autoPlan.find("zero"), "moe-autoep"));
+        }
+    }
+
+    // moe.mode and moe.expert_parallel_size limit the search to what DeepSpeed runs: native never at ZeRO-3
+    // (engine.py refuses it), leaf only at ZeRO-3, and an expert-parallel size that divides experts and ranks.
+    void theModeAndDegreeBoundTheSearch()
+    {
+        const Plan native = makePlan(importedMixtral({"moe.mode=native"}));
+        for (const StepPrediction& p : native.zero->candidates) {
+            QVERIFY(p.candidate.placement.stage < 3);
+            QVERIFY(p.candidate.moePath == MoeMode::Native);
+        }
+        const Plan four = makePlan(importedMixtral({"moe.expert_parallel_size=4"}));
+        for (const StepPrediction& p : four.zero->candidates)
+            QVERIFY(p.candidate.expertParallel == 4 || p.candidate.placement.stage == 3);
+        QVERIFY((expertParallelDegrees(8, 8, 0) == std::vector<std::int64_t>{1, 2, 4, 8}));
+        QVERIFY((expertParallelDegrees(60, 16, 0) == std::vector<std::int64_t>{1, 2, 4}));
+        QVERIFY((expertParallelDegrees(8, 8, 16) == std::vector<std::int64_t>{1})); // 16 divides neither
+        QVERIFY(!moePathFor(MoeMode::Native, 3, 1));
+        QVERIFY(!moePathFor(MoeMode::Leaf, 2, 1));
+        QVERIFY(!moePathFor(MoeMode::AutoEp, 1, 1));
+        QVERIFY(moePathFor(MoeMode::Auto, 3, 1) == MoeMode::Leaf);
+    }
+
+    // Not modelled, said so: a pipeline of MoE layers (the pipeline page splits layers by the dense count).
+    void aPipelineOfExpertsIsNotSized()
+    {
+        Project project;
+        project.answers = importedMixtral({"hardware.nodes=4", "pipeline.stages=2"});
+        const Plan plan = makePlan(project);
+        QVERIFY(!plan.zero && !plan.job.sized());
+        QVERIFY(plan.pipeline.memoryPerStage.empty());
+        const Check* c = findCheck(*plan.find("pipeline"), "moe-not-modelled");
+        QVERIFY(c && c->message.find("pipeline.stages") != std::string::npos);
+        std::string where;
+        QVERIFY2(!claimsAFit(toJson(plan), where), where.c_str());
+    }
+
+    // Every page that sizes reads the one MoE job: the precision and memory pages size every expert too.
+    void noPageSizesItAsDense()
+    {
+        const Plan plan = makePlan(importedMixtral());
+        for (const Advice& advice : plan.workflows)
+            QVERIFY2(!findCheck(advice, "moe-not-modelled"), advice.workflow.c_str());
+        const double weights = 2.0 * static_cast<double>(plan.job.step->moe.counts.total);
+        // The ZeRO page's every candidate that keeps its parameters on the GPU holds at least the 16-bit weights'
+        // share of one of the 8 GPUs.
+        for (const StepPrediction& p : plan.zero->candidates)
+            if (p.candidate.placement.offloadParam == "none")
+                QVERIFY2(static_cast<double>(p.gpu.params) >= weights / 8 * 0.99, p.label().c_str());
+    }
+
+    void theExpertShapeSurvivesSaveAndReopen()
+    {
+        Project project;
+        project.answers = importedQwen3Moe({"moe.mode=autoep"});
+        const auto bytes = serializeProjectForFile(project);
+        QVERIFY2(bytes, bytes ? "" : bytes.error().c_str());
+        const auto reopened = parseProject(bytes.value());
+        QVERIFY2(reopened, reopened ? "" : reopened.error().c_str());
+        QCOMPARE(reopened.value().answers.integer("model.experts"), 128LL);
+        QCOMPARE(reopened.value().answers.text("moe.mode"), std::string("autoep"));
+        QCOMPARE(makePlan(reopened.value()).zero->plan().candidate.moePath, std::optional(MoeMode::AutoEp));
+    }
+
+    // A dense model is as before: model.experts 1 (what a dense config.json writes) has no MoE path or check.
+    void aDenseModelIsUnchanged()
+    {
+        QCOMPARE(Answers{}.integer("model.experts"), 1LL);
+        const Plan plan = makePlan(answersFrom({"model.preset=llama-3.1-8b", "model.experts=1"}));
+        QVERIFY(plan.zero && plan.job.notModelled.empty());
+        QVERIFY(!plan.zero->plan().candidate.moePath);
+        QVERIFY(!findCheck(*plan.find("zero"), "moe-sized"));
+        QVERIFY(!plan.config.contains("expert_parallel"));
+        QVERIFY(!InputRegistry::instance().parse("model.experts", "0"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMoePlans)
+#include "TestMoePlans.moc"
