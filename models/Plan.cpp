@@ -2,6 +2,7 @@
 
 #include "advise/BatchKeys.h"
 #include "advise/MemoryAdvisor.h"
+#include "advise/MoeAdvice.h"
 #include "advise/NvmeAdvisor.h"
 #include "advise/OnebitAdvisor.h"
 #include "advise/PrecisionAdvisor.h"
@@ -277,6 +278,8 @@ ExportOptions exportOptionsFor(const Plan& plan, const Project& project, ExportO
         base.gradientCheckpointing = chosen.checkpointing;
         base.checkpointLayers = chosen.checkpointing ? chosen.checkpointLayers : 0;
         base.fusedLoss = chosen.loss == LossImpl::Fused;
+        if (plan.job.step && plan.job.step->moe.moe())
+            base.moeNote = moeLaunchNote(*plan.job.step, chosen, a);
     }
     if (const std::string checkpointing = a.text("training.activation_checkpointing");
         a.has("training.activation_checkpointing") && checkpointing != "auto") {

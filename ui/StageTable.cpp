@@ -9,9 +9,10 @@ namespace dsw {
 namespace {
 
 // "ZeRO-3", "ZeRO-3 + CPU (opt.)", "ZeRO-3 + CPU (opt., params)", "ZeRO-3 + opt. → CPU, params → NVMe": the
-// table's cell; planName() is the tooltip's.
-QString shortPlanName(const Placement& row)
+// table's cell, with a mixture of experts' path (", leaf", ", EP 8"); planName() is the tooltip's.
+QString shortPlanName(const StepCandidate& c)
 {
+    const Placement& row = c.placement;
     QString name = QStringLiteral("ZeRO-%1").arg(row.stage);
     const QString optimizer = QString::fromStdString(row.offloadOptimizer).toUpper(),
                   param = QString::fromStdString(row.offloadParam).toUpper();
@@ -20,6 +21,10 @@ QString shortPlanName(const Placement& row)
                                    : StageTable::tr(" + opt. → %1, params → %2").arg(optimizer, param);
     else if (optimizer != "NONE")
         name += StageTable::tr(" + %1 (opt.)").arg(optimizer);
+    if (c.moePath == MoeMode::Leaf)
+        name += StageTable::tr(", leaf");
+    else if (c.expertParallel > 1)
+        name += StageTable::tr(", EP %1").arg(c.expertParallel);
     return name;
 }
 
@@ -94,7 +99,7 @@ void StageTable::showDecision(const ZeroDecision* zero)
             ? (pick ? tr("◀ the best with your %1, also the wizard's pick") : tr("◀ the best with your %1")).arg(fixed)
             : pick ? tr("◀ the wizard's pick")
                    : QString();
-        QStringList cells = {shortPlanName(c.placement),
+        QStringList cells = {shortPlanName(c),
                              mark,
                              tr("%1 × %2%3%4")
                                  .arg(c.microBatch)

@@ -42,6 +42,37 @@ const StepPrediction* fastestFitting(const ZeroDecision& d, Pick pick)
 
 } // namespace
 
+std::string moeLaunchNote(const StepJob& job, const StepCandidate& c, const Answers& a)
+{
+    const std::string ep = std::to_string(c.expertParallel);
+    if (c.moePath == MoeMode::Leaf)
+        return versionAtLeast(a.text("software.deepspeed_version"), knowledgeVersion())
+            ? "# FILL IN: the plan runs ZeRO-3 with each MoE block as a leaf module: ds_config.json names the block\n"
+              "# classes DeepSpeed registers by default (Mixtral, Qwen2-MoE, Qwen3-MoE); for another model add its\n"
+              "# block's class to zero_optimization.leaf_module.classes.\n"
+            : "# FILL IN: the plan runs ZeRO-3 with each MoE block as a leaf module: before deepspeed.initialize (or\n"
+              "# the Trainer), call deepspeed.utils.set_z3_leaf_modules(model, [YourSparseMoeBlock]).\n";
+    if (c.moePath == MoeMode::AutoEp) {
+        const std::string preset = a.text("moe.autoep_preset");
+        return "# FILL IN: the plan runs the experts with DeepSpeed's AutoEP (expert_parallel, autoep_size " + ep
+            + "): it needs transformers >= " + (preset == "qwen3_5_moe" ? "5.2.0" : "5.0.0")
+            + " and DeepSpeed >= " + knowledgeVersion() + "."
+            + (preset.empty() || preset == "none"
+                   ? "\n# No AutoEP preset is known for this model: write expert_parallel's moe_layer_pattern,\n"
+                     "# router_pattern and expert_pattern in ds_config.json.\n"
+                   : "\n");
+    }
+    if (c.moePath == MoeMode::Native)
+        return "# FILL IN: the plan counts on native DeepSpeed MoE layers in your model, deepspeed.moe.layer.MoE(..., "
+               "num_experts="
+            + std::to_string(job.moe.spec.experts) + ", ep_size=" + ep
+            + ", k=" + std::to_string(job.moe.spec.expertsPerToken)
+            + "),\n# with the optimizer built on split_params_into_different_moe_groups_for_optimizer(...).\n";
+    return {};
+}
+
+// The sizing is checked against published boundaries (tests/models/TestMoePlans.cpp, publishedBoundaries).
+// Sources (resources/knowledge/sources.tsv): xtuner-mixtral-full, qwen3vl-moe-zero2-oom.
 void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answers& a)
 {
     const StepJob& step = *job.step;
@@ -61,6 +92,14 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
                "stated assumption.",
          "ds-moe-tutorial"});
 
+    if (moe.expertParallelAsked > 0 && c.expertParallel != moe.expertParallelAsked)
+        adv.checks.push_back({CheckLevel::Warn, "moe-expert-parallel-not-divisor",
+                              "moe.expert_parallel_size " + std::to_string(moe.expertParallelAsked)
+                                  + " divides not both " + "the " + std::to_string(moe.spec.experts)
+                                  + " experts and the " + std::to_string(step.dataParallel)
+                                  + " data-parallel ranks, which DeepSpeed requires (" + quoteOf("ds-autoep-divides")
+                                  + "); the plans use 1 instead.",
+                              "ds-autoep-divides"});
     const std::string ds = a.text("software.deepspeed_version");
     // The version whose config the wizard read leaf_module in (ds-leaf-module): below it the key may be unknown to
     // DeepSpeed's pydantic model, which forbids extra keys, so the code registers the block instead.
@@ -111,14 +150,22 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
             {preset.empty() || preset == "none" ? CheckLevel::Warn : CheckLevel::Pass, "moe-autoep",
              "AutoEP, expert parallel " + std::to_string(c.expertParallel) + ": each GPU keeps "
                  + std::to_string(moe.spec.experts / c.expertParallel) + " of the " + std::to_string(moe.spec.experts)
-                 + " experts of each layer, their optimizer states partitioned over the "
-                 + std::to_string(step.dataParallel / c.expertParallel)
-                 + " ranks that hold the same experts (dense parameters over all " + std::to_string(step.dataParallel)
+                 + " experts of each layer, "
+                 + (step.dataParallel == c.expertParallel
+                        ? std::string("no other GPU holds them, so their optimizer states stay whole there")
+                        : "their optimizer states partitioned over the "
+                            + std::to_string(step.dataParallel / c.expertParallel)
+                            + " ranks that hold the same experts")
+                 + " (dense parameters over all " + std::to_string(step.dataParallel)
                  + ", as DeepSpeed's MoE parameter groups are: " + quoteOf("ds-moe-param-groups")
                  + "). autoep_size must divide the experts and the data-parallel ranks (" + quoteOf("ds-autoep-divides")
                  + "). Its presets need Transformers " + transformers
                  + " or newer (DeepSpeed's AutoEP docs), and at ZeRO-3 it runs without AutoTP, sequence parallelism, "
                    "MiCS, hpZ or quantized gradients. "
+                 + (c.placement.stage == 3 ? "At ZeRO-3 each rank gathers only its own experts of a block, "
+                            + formatGiB(static_cast<double>(chosen.gatheredBlockBytes))
+                            + " per layer, within its group. "
+                                           : std::string())
                  + (preset.empty() || preset == "none"
                         ? "No preset is known for this model (moe.autoep_preset none): write expert_parallel's "
                           "moe_layer_pattern, router_pattern and expert_pattern by hand, or choose another plan."

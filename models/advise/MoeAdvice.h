@@ -9,6 +9,11 @@
 
 namespace dsw {
 
+// What the plan `c` of a mixture of experts asks of the training script and the libraries, as launch.sh's FILL IN
+// lines (each ending in a newline): the leaf-module classes, AutoEP's Transformers version and preset, native MoE's
+// layers and parameter groups; empty for every expert on every GPU.
+std::string moeLaunchNote(const StepJob& job, const StepCandidate& c, const Answers& a);
+
 // Adds the MoE checks, estimates, snippets and config keys of `d`'s chosen plan to `adv` (a sized MoE job only).
 void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answers& a);
 

@@ -96,6 +96,7 @@ LaunchSetup launchSetup(const oj& config, const Answers& answers, const ExportOp
     s.attention = options.attention;
     s.checkpointLayers = options.checkpointLayers;
     s.fusedLoss = options.fusedLoss;
+    s.moeNote = options.moeNote;
     s.peft = peftSetupFrom(config, answers);
     return s;
 }

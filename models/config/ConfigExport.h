@@ -38,6 +38,7 @@ struct ExportOptions {
     std::string attention;
     std::int64_t checkpointLayers = 0; // LaunchSetup's
     bool fusedLoss = false;
+    std::string moeNote; // LaunchSetup's
 };
 
 // The two forms of ds_config.json: strict, what plain DeepSpeed needs ("auto" is an error there), and the Hugging

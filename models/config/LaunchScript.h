@@ -26,6 +26,9 @@ struct LaunchSetup {
     std::string layoutNote;
     // LoRA / QLoRA: the Trainer's launch.sh passes TRL's PEFT arguments; the others point to peft_setup.py.
     std::optional<PeftSetup> peft;
+    // A mixture of experts: what the plan's path asks of the script and the libraries, as FILL IN lines
+    // (advise/MoeAdvice.h, moeLaunchNote); empty otherwise.
+    std::string moeNote;
 };
 
 // One POSIX shell word: as is when it holds only characters no shell treats specially, otherwise in single

@@ -144,6 +144,12 @@ void sizeStage(StepJob& j, std::int64_t params)
 
 namespace {
 
+// Of one MoE block, the routed experts a rank does not hold under expert-parallel degree `ep`: (E − E/ep) experts.
+std::int64_t localExpertsLeft(const MoeJob& moe, std::int64_t ep)
+{
+    return mulSat(moe.spec.experts - moe.spec.experts / std::max<std::int64_t>(1, ep), moe.counts.expert);
+}
+
 // The activation peak of one pipeline stage (its layersPerStage blocks) under 1F1B (ds-pipe-1f1b-buffers): the
 // micro-batch in backward at its own peak, with the loss on the last stage only, plus what the forward pass saved
 // for each other micro-batch in flight (the blocks' saved tensors, or their inputs with checkpointing).
@@ -323,9 +329,10 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
         if (!fullTraining && ep > 1)
             in.frozenBytes =
                 truncSat(static_cast<double>(job.frozenBytes) * (1 - routedShare * (1 - 1 / static_cast<double>(ep))));
-        // ZeRO-3 gathers a leaf MoE block whole: one routing layer is the largest block the working set holds.
+        // ZeRO-3 gathers a leaf MoE block whole: one routing layer is the largest block the working set holds; with
+        // AutoEP each rank gathers only its own experts, within its expert-data-parallel group.
         if (fullTraining)
-            in.blockParams = std::min(moe.counts.moeLayer, job.trainableParams);
+            in.blockParams = std::min(subSat(moe.counts.moeLayer, localExpertsLeft(moe, ep)), job.trainableParams);
     }
     in.gpusPerNode = job.gpusPerNode;
     in.nodes = job.nodes;
@@ -361,7 +368,8 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     p.totalParams = moe.moe() ? moe.counts.total : job.method.total;
     p.activeParams = moe.moe() ? moe.counts.active : job.method.total;
     if (moe.moe() && c.placement.stage == 3)
-        p.gatheredBlockBytes = mulSat(job.precision == TrainingPrecision::Fp32 ? 4 : 2, moe.counts.leafBlock);
+        p.gatheredBlockBytes = mulSat(job.precision == TrainingPrecision::Fp32 ? 4 : 2,
+                                      subSat(moe.counts.leafBlock, localExpertsLeft(moe, ep)));
     p.fitsGpu = static_cast<double>(p.gpu.total) <= p.usableGpuBytes * (1 + kTightBand);
     p.tight = p.fitsGpu && static_cast<double>(p.gpu.total) > p.usableGpuBytes * (1 - kTightBand);
     p.fitsCpu = static_cast<double>(p.cpuPerNode) <= job.hostBytesPerNode;

@@ -70,18 +70,15 @@ std::string_view toString(MoeMode mode)
 
 std::optional<MoeMode> moePathFor(MoeMode mode, int stage, std::int64_t ep)
 {
-    if (stage == 3) {
-        if (ep != 1 || mode == MoeMode::Native || mode == MoeMode::AutoEp)
-            return std::nullopt;
-        return MoeMode::Leaf;
-    }
     switch (mode) {
-    case MoeMode::Leaf: return std::nullopt;
-    case MoeMode::Native: return MoeMode::Native;
+    case MoeMode::Native: return stage < 3 ? std::optional(MoeMode::Native) : std::nullopt;
+    case MoeMode::Leaf: return stage == 3 && ep == 1 ? std::optional(MoeMode::Leaf) : std::nullopt;
     case MoeMode::AutoEp: return ep > 1 ? std::optional(MoeMode::AutoEp) : std::nullopt;
     case MoeMode::Auto: break;
     }
-    return ep > 1 ? MoeMode::AutoEp : MoeMode::Auto;
+    if (ep > 1)
+        return MoeMode::AutoEp;
+    return stage == 3 ? MoeMode::Leaf : MoeMode::Auto;
 }
 
 std::vector<std::int64_t> expertParallelDegrees(std::int64_t experts, std::int64_t dataParallel, std::int64_t asked)

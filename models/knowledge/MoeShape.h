@@ -45,9 +45,10 @@ std::optional<MoeMode> moeModeFrom(std::string_view text); // auto | native | le
 std::string_view toString(MoeMode mode);
 
 // The path a plan at ZeRO `stage` with expert-parallel degree `ep` runs under `mode`, or nullopt when that mode cannot
-// run it: native and AutoEP below stage 3 only (engine.py refuses native MoE at stage 3; AutoEP at stage 3 is not
-// searched), leaf at stage 3 with ep 1 only, AutoEP with ep > 1 (autoep_size 1 only warns and routes locally).
-// Auto picks Leaf at stage 3 and AutoEp below it; with ep 1 below stage 3 it returns Auto: the experts replicated.
+// run it: native below stage 3 only (engine.py refuses native MoE at stage 3), leaf at stage 3 with ep 1 only, AutoEP
+// with ep > 1 at any stage (autoep_size 1 only warns and routes locally; at stage 3 DeepSpeed runs it without AutoTP,
+// sequence parallelism, MiCS, hpZ or quantized gradients, none of which the wizard plans). Auto picks AutoEp with
+// ep > 1, Leaf at stage 3 with ep 1, and Auto below it with ep 1: every expert on every GPU.
 std::optional<MoeMode> moePathFor(MoeMode mode, int stage, std::int64_t ep);
 
 // The expert-parallel degrees a search tries: 1, the powers of two that divide both the experts and the data-parallel

@@ -6,6 +6,7 @@
 #include "Pages.h"
 #include "Plan.h"
 #include "TestAnswers.h"
+#include "config/ConfigExport.h"
 #include "config/HfModelConfig.h"
 #include "project/ModelChecks.h"
 #include "project/ProjectFile.h"
@@ -13,6 +14,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QTest>
+#include <algorithm>
 
 using namespace dsw;
 using namespace dsw::test;
@@ -165,6 +167,18 @@ private slots:
         QVERIFY(p8.time.allToAll > 0);
         // The optimizer's partition is the same either way: (P − E)/d + (E/ep)/(d/ep) = P/d.
         QVERIFY(std::abs(static_cast<double>(p1.gpu.optimizer - p8.gpu.optimizer)) < 1024);
+        // AutoEP at ZeRO-3: each rank gathers only its own experts, within its group: the block it gathers is an
+        // eighth of the experts, and it sends far less than ZeRO-3 gathering every expert over all 8 ranks.
+        StepCandidate leaf{{3, "none", "none"}, true, 1, 8};
+        leaf.moePath = MoeMode::Leaf;
+        StepCandidate autoEp = leaf;
+        autoEp.expertParallel = 8;
+        autoEp.moePath = MoeMode::AutoEp;
+        const StepPrediction z3 = predictStep(s, leaf), z3ep = predictStep(s, autoEp);
+        QCOMPARE(z3.gatheredBlockBytes, 2 * s.moe.counts.leafBlock);
+        QCOMPARE(z3ep.gatheredBlockBytes, 2 * (s.moe.counts.leafBlock - 7 * s.moe.counts.expert));
+        QVERIFY(z3ep.time.communicationBytes < z3.time.communicationBytes / 4);
+        QVERIFY(z3ep.time.allToAll > 0 && z3.time.allToAll == 0);
         // Compute counts the active parameters: Mixtral computes like a 12.9B model, not a 46.7B one.
         StepCandidate dense = one;
         Job denseJob = resolveJob(importedMixtral({"model.experts=1"}));
@@ -196,6 +210,36 @@ private slots:
         }
     }
 
+    // launch.sh says what the plan's path asks of the script and the libraries: AutoEP's Transformers version, the
+    // leaf-module classes, native MoE's layers.
+    void theLaunchScriptSaysWhatThePathNeeds_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("autoep") << "autoep"
+                                << "transformers >= 5.0.0";
+        QTest::newRow("leaf") << "leaf"
+                              << "zero_optimization.leaf_module.classes";
+        QTest::newRow("native") << "native"
+                                << "deepspeed.moe.layer.MoE(..., num_experts=8, ep_size=";
+    }
+    void theLaunchScriptSaysWhatThePathNeeds()
+    {
+        QFETCH(QString, mode);
+        QFETCH(QString, said);
+        for (const char* launcher : {"deepspeed", "hf-trainer", "accelerate"}) {
+            Project project;
+            project.answers = importedMixtral({"moe.mode=" + mode, QStringLiteral("software.launcher=") + launcher});
+            const Plan plan = makePlan(project);
+            const auto files =
+                exportFiles(plan.config, project.answers, ExportTarget::Bundle, exportOptionsFor(plan, project));
+            const auto launch =
+                std::find_if(files.begin(), files.end(), [](const auto& f) { return f.name == "launch.sh"; });
+            QVERIFY(launch != files.end());
+            QVERIFY2(q(launch->content).contains(said), launch->content.c_str());
+        }
+    }
+
     // moe.mode and moe.expert_parallel_size limit the search to what DeepSpeed runs: native never at ZeRO-3
     // (engine.py refuses it), leaf only at ZeRO-3, and an expert-parallel size that divides experts and ranks.
     void theModeAndDegreeBoundTheSearch()
@@ -206,8 +250,13 @@ private slots:
             QVERIFY(p.candidate.moePath == MoeMode::Native);
         }
         const Plan four = makePlan(importedMixtral({"moe.expert_parallel_size=4"}));
-        for (const StepPrediction& p : four.zero->candidates)
-            QVERIFY(p.candidate.expertParallel == 4 || p.candidate.placement.stage == 3);
+        for (const StepPrediction& p : four.zero->candidates) // at ZeRO-3 too: AutoEP
+            QVERIFY(p.candidate.expertParallel == 4 && p.candidate.moePath == MoeMode::AutoEp);
+        // A size that divides neither: planned with 1, and said.
+        const Plan sixteen = makePlan(importedMixtral({"moe.expert_parallel_size=16"}));
+        QCOMPARE(sixteen.zero->plan().candidate.expertParallel, std::int64_t(1));
+        QVERIFY(findCheck(*sixteen.find("zero"), "moe-expert-parallel-not-divisor"));
+        QVERIFY(!findCheck(*four.find("zero"), "moe-expert-parallel-not-divisor"));
         QVERIFY((expertParallelDegrees(8, 8, 0) == std::vector<std::int64_t>{1, 2, 4, 8}));
         QVERIFY((expertParallelDegrees(60, 16, 0) == std::vector<std::int64_t>{1, 2, 4}));
         QVERIFY((expertParallelDegrees(8, 8, 16) == std::vector<std::int64_t>{1})); // 16 divides neither
@@ -215,6 +264,58 @@ private slots:
         QVERIFY(!moePathFor(MoeMode::Leaf, 2, 1));
         QVERIFY(!moePathFor(MoeMode::AutoEp, 1, 1));
         QVERIFY(moePathFor(MoeMode::Auto, 3, 1) == MoeMode::Leaf);
+        QVERIFY(moePathFor(MoeMode::Auto, 3, 8) == MoeMode::AutoEp);
+        QVERIFY(!moePathFor(MoeMode::Leaf, 3, 8));
+    }
+
+    // Published boundaries (sources.tsv rows; README, "Mixture of experts"): each on the side it was published on.
+    //  - xtuner-mixtral-full: Mixtral-8x7B full fine-tune, ZeRO-3 without offload, 2048 tokens, batch 1 × 16, ran on
+    //    16 GPUs of 80 GB (A100s, the README's); its 16-byte states alone, 87 GiB per GPU on 8, need the 16.
+    //  - qwen3vl-moe-zero2-oom: Qwen3-VL-30B-A3B full SFT at ZeRO-2 on 32 × H100-80GB, 8192 tokens, batch 1 × 4,
+    //    checkpointing and the Transformers loss, ran out of memory (sized here as the 30.5B text model, its vision
+    //    tower left out: a lighter job than the one that failed).
+    void publishedBoundaries_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("settings");
+        QTest::addColumn<bool>("ran");
+        const QStringList xtuner{"hardware.gpu=A100-80GB",
+                                 "zero.stage=3",
+                                 "zero.offload_optimizer=none",
+                                 "zero.offload_param=none",
+                                 "model.seq_len=2048",
+                                 "training.micro_batch_size=1",
+                                 "training.gradient_accumulation_steps=16",
+                                 "training.activation_checkpointing=on",
+                                 "moe.mode=leaf"};
+        QTest::newRow("xtuner Mixtral, 16 × A100-80GB: ran")
+            << "mixtral-8x7b-v0.1.json" << (xtuner + QStringList{"hardware.nodes=2"}) << true;
+        QTest::newRow("xtuner Mixtral on 8: its states alone do not fit")
+            << "mixtral-8x7b-v0.1.json" << (xtuner + QStringList{"hardware.nodes=1"}) << false;
+        QTest::newRow("Qwen3-VL-30B-A3B, ZeRO-2 on 32 × H100: out of memory")
+            << "qwen3-30b-a3b.json"
+            << QStringList{"hardware.nodes=4",
+                           "zero.stage=2",
+                           "zero.offload_optimizer=none",
+                           "model.seq_len=8192",
+                           "training.micro_batch_size=1",
+                           "training.gradient_accumulation_steps=4",
+                           "training.activation_checkpointing=on",
+                           "moe.expert_parallel_size=1",
+                           "model.loss_impl=standard"}
+            << false;
+    }
+    void publishedBoundaries()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, settings);
+        QFETCH(bool, ran);
+        const Plan plan = makePlan(imported(qPrintable(file), settings));
+        QVERIFY(plan.zero && plan.zero->userForced);
+        const StepPrediction& asked = plan.zero->plan();
+        QVERIFY2(asked.fits() == ran,
+                 qPrintable(QString::fromStdString(asked.label()) + ": "
+                            + QString::number(static_cast<double>(asked.gpu.total) / kGiB)));
     }
 
     // Not modelled, said so: a pipeline of MoE layers (the pipeline page splits layers by the dense count).

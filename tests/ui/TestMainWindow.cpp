@@ -492,6 +492,39 @@ private slots:
         QTRY_VERIFY(!rank->isVisibleTo(setup));
     }
 
+    // A mixture of experts (issue 25): its config.json asks how DeepSpeed trains the experts on Setup, and the ZeRO
+    // step plans with every expert: the stage table names the path, the Why tab gives the counts, the gathered block
+    // and the all-to-all.
+    void aMixtureOfExpertsIsAskedAndPlanned()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.resize(1400, 860);
+        w.show();
+        auto* setup = w.findChild<QWidget*>("setupPage");
+        auto* mode = setup->findChild<QWidget*>("moe.mode");
+        QVERIFY(mode && !mode->isVisibleTo(setup)); // a dense model is not asked
+        QVERIFY(w.importConfig(QStringLiteral(DSW_TEST_DATA_DIR "/hf-configs/mixtral-8x7b-v0.1.json")));
+        QTRY_VERIFY(mode->isVisibleTo(setup));
+        QVERIFY(setup->findChild<QGroupBox*>("section.Training")->isAncestorOf(mode));
+        w.goToStep("zero");
+        auto* table = w.findChild<QTableWidget*>("stageTable");
+        QString rows;
+        for (int r = 0; r < table->rowCount(); ++r)
+            for (int c = 0; c < table->columnCount(); ++c)
+                if (const QTableWidgetItem* item = table->item(r, c))
+                    rows += item->text() + " | ";
+        saveScreenshot(w, "zero-mixtral");
+        auto* why = w.findChild<WhyView*>("whyView");
+        w.findChild<QTabWidget*>("previewTabs")->setCurrentWidget(why);
+        const QString text = why->toPlainText();
+        for (const char* part :
+             {"Mixture of experts: 46.7B parameters", "Gathered MoE block per layer", "All-to-all per step"})
+            QVERIFY2(text.contains(part), qPrintable(QString(part) + "\n" + text.left(3000)));
+        saveScreenshot(w, "zero-mixtral-why");
+        QVERIFY2(rows.contains(", EP ") || rows.contains(", leaf"), qPrintable(rows)); // the path, in the cell
+    }
+
     // Must-have 5: input is applied only when valid; natural units; readable numbers.
     void halfTypedValuesAreNotApplied()
     {
