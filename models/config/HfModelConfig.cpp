@@ -23,13 +23,16 @@ bool oneOf(const std::string& value, const std::array<std::string_view, N>& list
 }
 
 // Families whose MLP is gated (three matrices: gate, up, down), whatever the activation (SiLU, or GELU for Gemma).
-constexpr std::array<std::string_view, 19> kGatedFamilies = {
-    "llama",     "mistral",     "mixtral",     "qwen2",       "qwen2_moe", "qwen3", "qwen3_moe",
-    "gemma",     "gemma2",      "gemma3",      "gemma3_text", "phi3",      "olmo",  "olmo2",
-    "internlm2", "deepseek_v2", "deepseek_v3", "granite",     "cohere"};
+// GPT-OSS's and OLMoE's experts are gated too (gate_up_proj; transformers' GptOssConfig and OlmoeConfig), and their
+// counts read so agree with the published ones (tests/models/TestMoePlans.cpp).
+// Sources (resources/knowledge/sources.tsv): gpt-oss-120b-card, olmoe-paper.
+constexpr std::array<std::string_view, 21> kGatedFamilies = {
+    "llama",     "mistral",     "mixtral",     "qwen2",       "qwen2_moe", "qwen3",   "qwen3_moe",
+    "gemma",     "gemma2",      "gemma3",      "gemma3_text", "phi3",      "olmo",    "olmo2",
+    "internlm2", "deepseek_v2", "deepseek_v3", "granite",     "cohere",    "gpt_oss", "olmoe"};
 // Families whose config class defaults tie_word_embeddings to false (PretrainedConfig's default is true).
-constexpr std::array<std::string_view, 9> kUntiedByDefault = {"llama",     "mistral",   "mixtral", "qwen2", "qwen3",
-                                                              "qwen2_moe", "qwen3_moe", "phi3",    "olmo2"};
+constexpr std::array<std::string_view, 11> kUntiedByDefault = {
+    "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "phi3", "olmo2", "gpt_oss", "olmoe"};
 constexpr std::array<std::string_view, 7> kEncoders = {"bert",    "roberta", "deberta",   "deberta-v2",
                                                        "electra", "albert",  "distilbert"};
 // Families with a learned position table (the others use rotary or relative positions).
@@ -269,6 +272,11 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
         if (const auto step = r.count({"decoder_sparse_step"}); step && *step > 1)
             out.moe.emplace_back("model.moe_layer_interval", *step);
         out.moe.emplace_back("moe.autoep_preset", std::string(autoEpPresetFor(family)));
+        // DeepSeek's multi-head latent attention (kv_lora_rank) is read as standard attention of the same heads.
+        if (const auto latent = r.count({"kv_lora_rank"}); latent && *latent > 0)
+            out.notes.push_back("multi-head latent attention (kv_lora_rank " + std::to_string(*latent)
+                                + ") is sized as standard attention of the same heads: its parameters and "
+                                  "activations are approximate (the experts, most of the model, are not)");
         out.notes.push_back("a mixture-of-experts model, " + std::to_string(*experts) + " experts per MoE layer"
                             + (perToken ? " (" + std::to_string(*perToken) + " per token)" : std::string())
                             + ", model.experts " + std::to_string(*experts)

@@ -114,6 +114,33 @@ private slots:
         QVERIFY(!paramsShapeMismatch(importedMixtral({"model.params=46.7B"})));
     }
 
+    // GPT-OSS and OLMoE, read from their config.json shapes (gated experts, untied heads), count as published:
+    // gpt-oss-120b 116.8B (its card: "117B parameters with 5.1B active parameters", the active count without the
+    // input embedding), OLMoE-1B-7B 6.92B (its paper: "7 billion").
+    void gptOssAndOlmoeCountAsPublished()
+    {
+        const auto countsOf = [](const char* json) {
+            const auto read = readHfModelConfig(oj::parse(json));
+            if (!read)
+                qFatal("%s", read.error().c_str());
+            Answers a;
+            for (const auto& [id, value] : read.value().answers)
+                a.set(id, value);
+            return resolveJob(a).step->moe.counts;
+        };
+        const MoeCounts oss = countsOf(R"({"model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 36,
+            "num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 64, "intermediate_size": 2880,
+            "vocab_size": 201088, "num_local_experts": 128, "num_experts_per_tok": 4})");
+        QVERIFY2(std::abs(static_cast<double>(oss.total) / 117e9 - 1) < 0.01, qPrintable(QString::number(oss.total)));
+        const double embedding = 201088.0 * 2880;
+        QVERIFY2(std::abs((static_cast<double>(oss.active) - embedding) / 5.1e9 - 1) < 0.02,
+                 qPrintable(QString::number(oss.active)));
+        const MoeCounts olmoe = countsOf(R"({"model_type": "olmoe", "hidden_size": 2048, "num_hidden_layers": 16,
+            "num_attention_heads": 16, "intermediate_size": 1024, "vocab_size": 50304, "num_experts": 64,
+            "num_experts_per_tok": 8})");
+        QVERIFY2(std::abs(static_cast<double>(olmoe.total) / 7e9 - 1) < 0.02, qPrintable(QString::number(olmoe.total)));
+    }
+
     // 8 × H100-80GB: the 16-bit weights alone (87 GiB) exceed one GPU, so no plan keeps every expert whole on a GPU,
     // and the plan chosen fits, with memory by component, the gathered block and an all-to-all shown.
     void mixtralOnEightH100sGetsAPlanThatRuns()
