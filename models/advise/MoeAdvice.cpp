@@ -146,8 +146,10 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
             ep["preset_model"] = preset;
         adv.fragment["expert_parallel"] = ep;
         const std::string transformers = preset == "qwen3_5_moe" ? "5.2.0" : kAutoEpTransformers;
+        const std::string installed = a.text("software.transformers_version");
+        const bool tooOld = !versionAtLeast(installed, transformers);
         adv.checks.push_back(
-            {preset.empty() || preset == "none" ? CheckLevel::Warn : CheckLevel::Pass, "moe-autoep",
+            {preset.empty() || preset == "none" || tooOld ? CheckLevel::Warn : CheckLevel::Pass, "moe-autoep",
              "AutoEP, expert parallel " + std::to_string(c.expertParallel) + ": each GPU keeps "
                  + std::to_string(moe.spec.experts / c.expertParallel) + " of the " + std::to_string(moe.spec.experts)
                  + " experts of each layer, "
@@ -159,8 +161,10 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
                  + " (dense parameters over all " + std::to_string(step.dataParallel)
                  + ", as DeepSpeed's MoE parameter groups are: " + quoteOf("ds-moe-param-groups")
                  + "). autoep_size must divide the experts and the data-parallel ranks (" + quoteOf("ds-autoep-divides")
-                 + "). Its presets need Transformers " + transformers
-                 + " or newer (DeepSpeed's AutoEP docs), and at ZeRO-3 it runs without AutoTP, sequence parallelism, "
+                 + "). Its presets need Transformers " + transformers + " or newer (DeepSpeed's AutoEP docs"
+                 + (tooOld ? "; software.transformers_version is " + installed + ": upgrade, or choose another moe.mode"
+                           : std::string())
+                 + "), and at ZeRO-3 it runs without AutoTP, sequence parallelism, "
                    "MiCS, hpZ or quantized gradients. "
                  + (c.placement.stage == 3 ? "At ZeRO-3 each rank gathers only its own experts of a block, "
                             + formatGiB(static_cast<double>(chosen.gatheredBlockBytes))

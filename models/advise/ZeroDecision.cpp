@@ -2,6 +2,7 @@
 #include "advise/ZeroDecision.h"
 
 #include "util/Count.h"
+#include "util/Version.h"
 
 #include <algorithm>
 #include <cmath>
@@ -454,6 +455,10 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
         for (const std::int64_t ep : degrees) {
             const std::optional<MoeMode> path = moe.moe() ? moePathFor(mode, p.stage, ep) : std::nullopt;
             if (moe.moe() && !path)
+                continue;
+            // Left to the wizard, AutoEP is planned only with the Transformers its presets need (ds-autoep).
+            if (path == MoeMode::AutoEp && mode == MoeMode::Auto && moe.expertParallelAsked == 0
+                && !versionAtLeast(moe.transformersVersion, "5.0.0"))
                 continue;
             for (const Shape& sh : shapes) {
                 StepPrediction pred =

@@ -116,8 +116,12 @@ void addMoeMlp(Saved& saved, const ActivationCase& c)
     saved.add("MoE input (norm output)", mulSat(e, sb, c.shape.hidden));
     saved.add("MoE router: fp32 softmax, top-k weights and their sum",
               mulSat(kFp32, sb, addSat(c.experts, c.expertsPerToken, 1)));
-    const std::int64_t perRouted =
-        addSat(mulSat(e, addSat(mulSat(3, c.shape.hidden), expertInner(c), 1)), mulSat(3, kIndex));
+    // The loop (Transformers < 5) keeps the gathered token, the expert's output and the weighted product, with three
+    // int64 indices and the 16-bit weight; the fused experts (5.0 on) two token-wide tensors and 36 bytes of indices
+    // and fp32 weight, measured (tests/data/moe-activation-reference.tsv).
+    const std::int64_t perRouted = c.fusedExperts
+        ? addSat(mulSat(e, addSat(mulSat(2, c.shape.hidden), expertInner(c))), 36)
+        : addSat(mulSat(e, addSat(mulSat(3, c.shape.hidden), expertInner(c), 1)), mulSat(3, kIndex));
     saved.add("MoE routed experts: token copies, intermediates, outputs", mulSat(sb, c.expertsPerToken, perRouted));
     if (c.sharedExperts > 0)
         saved.add("MoE shared experts' intermediates", mulSat(e, sb, c.sharedExperts, expertInner(c)));

@@ -40,8 +40,8 @@ struct ActivationCase {
     // A mixture of experts' MLP (knowledge/MoeShape.h), as Hugging Face's sparse MoE blocks run it, measured
     // (tests/reference/moe_saved_activations.py, tests/data/moe-activation-reference.tsv): the router keeps its fp32
     // softmax (experts wide) and the fp32 top-k weights with their sum; each of the k routed experts three token-wide
-    // tensors (its gathered input, its output and the weighted product), its intermediates at expertIntermediate
-    // and three int64 indices and its 16-bit weight; each shared expert its intermediates (it reads the block's
+    // tensors (its gathered input, its output and the weighted product; two with fusedExperts), its intermediates at
+    // expertIntermediate and its indices and weight; each shared expert its intermediates (it reads the block's
     // input). Routing is taken as balanced (the load-balancing loss's aim): each token goes to exactly k experts,
     // and under expert parallelism each rank receives its share, a stated assumption (no published run gives the
     // busiest rank's excess; native deepspeed.moe pads each expert to capacity_factor 1.0 of its share, the same
@@ -50,6 +50,9 @@ struct ActivationCase {
     std::int64_t expertsPerToken = 0;
     std::int64_t expertIntermediate = 0;
     std::int64_t sharedExperts = 0;
+    // Transformers 5.0 and later run the experts fused (measured: two token-wide tensors per routed expert and 36 bytes
+    // of indices and weights); before 5.0 a loop over the experts, three token-wide tensors and 26 bytes.
+    bool fusedExperts = true;
 };
 
 // One operation's saved tensors, named as a user reads them ("attention q, k, v", "MLP GELU input", ...).

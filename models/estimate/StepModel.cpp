@@ -5,6 +5,7 @@
 #include "knowledge/NetworkCatalog.h"
 #include "util/CheckedMath.h"
 #include "util/Count.h"
+#include "util/Version.h"
 
 #include <algorithm>
 #include <cmath>
@@ -83,6 +84,7 @@ ActivationCase activationCase(const StepJob& job, std::int64_t microBatch)
         c.expertsPerToken = job.moe.spec.expertsPerToken;
         c.expertIntermediate = job.moe.spec.expertIntermediate;
         c.sharedExperts = job.moe.spec.sharedExperts;
+        c.fusedExperts = versionAtLeast(job.moe.transformersVersion, "5.0.0");
     }
     if (job.method.method != TrainingMethod::Full) {
         c.adapterRank = job.adapters.rank;
@@ -204,6 +206,7 @@ StepJob stepJobFrom(const Answers& a)
         j.moe.spec = spec;
         j.moe.counts = moeCounts(j.shape, spec);
         j.moe.mode = moeModeFrom(a.text("moe.mode")).value_or(MoeMode::Auto);
+        j.moe.transformersVersion = a.text("software.transformers_version");
         const std::string ep = a.text("moe.expert_parallel_size");
         j.moe.expertParallelAsked = ep == "auto" || ep.empty() ? 0 : std::stoll(ep); // the registry's choices
         j.params = std::max<std::int64_t>(1, j.moe.counts.total / j.pipelineStages);

@@ -51,6 +51,7 @@ struct MoeJob {
     MoeSpec spec;
     MoeCounts counts;
     MoeMode mode = MoeMode::Auto;         // moe.mode
+    std::string transformersVersion;      // software.transformers_version: fused experts from 5.0, AutoEP's gate
     std::int64_t expertParallelAsked = 0; // moe.expert_parallel_size; 0: auto
     bool moe() const { return spec.moe(); }
 };

@@ -434,6 +434,14 @@ InputRegistry::InputRegistry()
         "setup", all);
     add(text("software.torch_version", "PyTorch version", "2.8.0", "Installed PyTorch version, e.g. 2.8.0."), "setup",
         {"precision", "sparse", "onebit"});
+    // AutoEP's presets need 5.0; the experts' saved tensors differ from 5.0 (estimate/ActivationModel.h).
+    // Sources (resources/knowledge/sources.tsv): ds-autoep, moe-block-saved-bytes.
+    add(text("software.transformers_version", "Transformers version", "5.0.0",
+             "Installed Hugging Face Transformers version, e.g. 5.0.0. It decides how a mixture of experts runs: from "
+             "5.0 "
+             "its experts are fused (one weight per projection), below it a loop over the experts that keeps one more "
+             "token copy for each; AutoEP's presets need 5.0 (qwen3_5_moe 5.2)."),
+        "setup", {"zero", "memory"});
     add(choice("software.launcher", "Launcher", {"deepspeed", "hf-trainer", "accelerate"}, "deepspeed",
                "What reads the config: the deepspeed launcher, the Hugging Face Trainer or Accelerate."),
         "setup", all);

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Bytes autograd saves for backward in one mixture-of-experts MLP block, measured with torch.
 
-Writes the rows of tests/data/moe-activation-reference.tsv, which estimate/ActivationModel's MoE terms are tested
-against (tests/models/estimate/TestActivationModel.cpp).
+Writes the "loop" rows of tests/data/moe-activation-reference.tsv, which estimate/ActivationModel's MoE terms are
+tested against (tests/models/estimate/TestActivationModel.cpp); its "fused" rows, Transformers 5's own Mixtral block,
+come from tests/reference/moe_step_measure.py.
 
 The block is written here in the style of Hugging Face's MixtralSparseMoeBlock as Transformers 4.x runs it (our own
 code, no transformers import): a router linear, softmax in fp32, top-k, renormalised weights cast back, then for each
@@ -13,7 +14,8 @@ excluded. The block's input is the post-attention norm's output, which the dense
 
 Usage (a CUDA GPU, bf16):
   python3 tests/reference/moe_saved_activations.py
-Columns: name, tokens, hidden, expert_intermediate, experts, k, shared, measured_saved_bytes, torch, device.
+Columns: name, tokens, hidden, expert_intermediate, experts, k, shared, experts_impl (loop), measured_saved_bytes,
+torch, transformers (what the block stands for), device.
 """
 import sys
 
@@ -86,13 +88,14 @@ def main():
         ("deepseek-like-shared", 2048, 512, 384, 16, 2, 2),
         ("top1", 2048, 768, 2048, 4, 1, 0),
     ]
-    print("name\ttokens\thidden\texpert_intermediate\texperts\tk\tshared\tmeasured_saved_bytes\ttorch\tdevice")
+    print("name\ttokens\thidden\texpert_intermediate\texperts\tk\tshared\texperts_impl\tmeasured_saved_bytes\ttorch\t"
+          "transformers\tdevice")
     for name, tokens, h, f, e, k, shared in cases:
         block = SparseMoeBlock(h, f, e, k, shared, dt, dev)
         x = torch.randn(tokens, h, dtype=dt, device=dev, requires_grad=True)
         n = saved_bytes(block, x)
-        print(f"{name}\t{tokens}\t{h}\t{f}\t{e}\t{k}\t{shared}\t{n}\t{torch.__version__}\t"
-              f"{torch.cuda.get_device_name()}")
+        print(f"{name}\t{tokens}\t{h}\t{f}\t{e}\t{k}\t{shared}\tloop\t{n}\t{torch.__version__}\t"
+              f"4.x loop, re-written\t{torch.cuda.get_device_name()}")
     return 0
 
 

@@ -263,16 +263,17 @@ private slots:
         QVERIFY(modelActivations(c, LossImpl::Standard, L).peakBytes < before);
     }
 
-    // A mixture of experts' MLP block against what torch saved for the same block on an H200 (torch 2.11, bf16:
-    // tests/reference/moe_saved_activations.py, tests/data/moe-activation-reference.tsv): the MoE operations of a
-    // layer add up to the measured bytes, to the byte: a missing token-wide tensor per routed expert is 3-6% of these
-    // rows, a missing router term 0.1-0.3%.
+    // A mixture of experts' MLP block against what torch saved for the same block on an H200 (torch 2.11, bf16,
+    // tests/data/moe-activation-reference.tsv): Transformers 4.x's loop over the experts, re-written
+    // (tests/reference/moe_saved_activations.py), and Transformers 5.17's own fused Mixtral block
+    // (tests/reference/moe_step_measure.py). The MoE operations of a layer add up to the measured bytes within 0.1%:
+    // a token-wide tensor per routed expert more or less is 3-24% of these rows, a router term 0.1-0.5%.
     void moeBlockMatchesTorch()
     {
         QFile file(QStringLiteral(DSW_TEST_DATA_DIR "/moe-activation-reference.tsv"));
         QVERIFY(file.open(QIODevice::ReadOnly));
         const std::vector<Row> rows = parseTsv(file.readAll().toStdString());
-        QCOMPARE(rows.size(), std::size_t(4));
+        QCOMPARE(rows.size(), std::size_t(6));
         for (const Row& row : rows) {
             ActivationCase c;
             c.shape.hidden = number(row, "hidden");
@@ -288,6 +289,7 @@ private slots:
             c.expertsPerToken = number(row, "k");
             c.expertIntermediate = number(row, "expert_intermediate");
             c.sharedExperts = number(row, "shared");
+            c.fusedExperts = row.at("experts_impl") == "fused";
             std::int64_t moe = 0;
             for (const SavedActivation& op : layerActivations(c).operations)
                 if (op.operation.rfind("MoE", 0) == 0)
@@ -295,7 +297,7 @@ private slots:
             const double measured = static_cast<double>(number(row, "measured_saved_bytes"));
             const double error = static_cast<double>(moe) / measured - 1;
             QVERIFY2(
-                std::abs(error) < 1e-9,
+                std::abs(error) < 0.001,
                 qPrintable(QString::fromStdString(row.at("name")) + ": " + QString::number(error * 100, 'f', 4) + "%"));
         }
     }
