@@ -51,7 +51,6 @@ Job resolveJob(const Answers& a)
     }
     j.gpuCapacityBytes = a.number("hardware.gpu_memory_gib") * kGiB;
     if (j.experts > 1) { // a mixture of experts: sized with every expert (StepJob::moe), never as the dense shape
-        j.moe = moeSpecFrom(a);
         if (j.step)
             j.moeCounts = j.step->moe.counts;
         j.notModelled = moeNotModelled(j.layout.pipeline, j.step ? &*j.step : nullptr);

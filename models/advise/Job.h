@@ -54,7 +54,6 @@ struct Job {
     // with every expert (StepJob::moe); with a pipeline, or adapters on its MLPs, it is not sized and notModelled says
     // why and what the user can do.
     std::int64_t experts = 1;
-    MoeSpec moe;                        // the MoE shape answers (model.experts_per_token, ...)
     std::optional<MoeCounts> moeCounts; // total and per-token parameters, when the shape is valid
     std::string notModelled;
     double gpuCapacityBytes = 0; // one GPU, hardware.gpu_memory_gib

@@ -19,8 +19,6 @@ const char* const kDefaultLeafClasses[] = {
     "transformers.models.qwen2_moe.modeling_qwen2_moe.Qwen2MoeSparseMoeBlock",
     "transformers.models.qwen3_moe.modeling_qwen3_moe.Qwen3MoeSparseMoeBlock",
 };
-// AutoEP's presets need this Transformers (ds-autoep's table; qwen3_5_moe 5.2.0).
-constexpr const char* kAutoEpTransformers = "5.0.0";
 
 std::string secs(double s)
 {
@@ -55,7 +53,7 @@ std::string moeLaunchNote(const StepJob& job, const StepCandidate& c, const Answ
     if (c.moePath == MoeMode::AutoEp) {
         const std::string preset = a.text("moe.autoep_preset");
         return "# FILL IN: the plan runs the experts with DeepSpeed's AutoEP (expert_parallel, autoep_size " + ep
-            + "): it needs transformers >= " + (preset == "qwen3_5_moe" ? "5.2.0" : "5.0.0")
+            + "): it needs transformers >= " + std::string(autoEpTransformersFor(preset))
             + " and DeepSpeed >= " + knowledgeVersion() + "."
             + (preset.empty() || preset == "none"
                    ? "\n# No AutoEP preset is known for this model: write expert_parallel's moe_layer_pattern,\n"
@@ -92,6 +90,17 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
                "stated assumption.",
          "ds-moe-tutorial"});
 
+    // The search gives a mode up for auto only when no stage it may use runs it (advise/ZeroDecision.cpp).
+    if (moe.mode != MoeMode::Auto && c.moePath != moe.mode)
+        adv.checks.push_back(
+            {CheckLevel::Warn, "moe-mode-set-aside",
+             "moe.mode " + std::string(toString(moe.mode))
+                 + " cannot run at the ZeRO stages this plan may use (native: 0-2, DeepSpeed refuses it "
+                   "at 3; leaf: 3 only; autoep: with expert parallelism), so the plan uses "
+                 + moePathLabel(c.moePath.value_or(MoeMode::Auto), c.expertParallel)
+                 + " instead. Set zero.stage to auto, or "
+                   "another moe.mode.",
+             "ds-moe-zero3-refused"});
     if (moe.expertParallelAsked > 0 && c.expertParallel != moe.expertParallelAsked)
         adv.checks.push_back({CheckLevel::Warn, "moe-expert-parallel-not-divisor",
                               "moe.expert_parallel_size " + std::to_string(moe.expertParallelAsked)
@@ -145,7 +154,7 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
         if (!preset.empty() && preset != "none")
             ep["preset_model"] = preset;
         adv.fragment["expert_parallel"] = ep;
-        const std::string transformers = preset == "qwen3_5_moe" ? "5.2.0" : kAutoEpTransformers;
+        const std::string transformers(autoEpTransformersFor(preset));
         const std::string installed = a.text("software.transformers_version");
         const bool tooOld = !versionAtLeast(installed, transformers);
         adv.checks.push_back(

@@ -2,7 +2,6 @@
 #include "advise/ZeroDecision.h"
 
 #include "util/Count.h"
-#include "util/Version.h"
 
 #include <algorithm>
 #include <cmath>
@@ -434,7 +433,8 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
                 shapes.push_back({loss, ckpt, micro, stepActivations(stepJob, c)});
             }
     // A mixture of experts: each placement with the expert-parallel degrees and the path moe.mode allows there
-    // (knowledge/MoeShape.h); a mode no allowed stage runs (leaf under a 1-bit optimizer's stage 0) gives way to auto.
+    // (knowledge/MoeShape.h); a mode no allowed or fixed stage runs (leaf under a 1-bit optimizer's stage 0, or with
+    // zero.stage 1) gives way to auto, and the ZeRO advice says so (advise/MoeAdvice.h).
     const MoeJob& moe = stepJob.moe;
     const std::vector<std::int64_t> degrees = moe.moe()
         ? expertParallelDegrees(moe.spec.experts, stepJob.dataParallel, moe.expertParallelAsked)
@@ -443,7 +443,7 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
     const auto runnable = [&](MoeMode m) {
         for (const Placement& p : kPlacements)
             for (const std::int64_t ep : degrees)
-                if (p.stage <= maxStage && moePathFor(m, p.stage, ep))
+                if (p.stage <= maxStage && (!f.stage || p.stage == *f.stage) && moePathFor(m, p.stage, ep))
                     return true;
         return false;
     };
@@ -457,8 +457,7 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
             if (moe.moe() && !path)
                 continue;
             // Left to the wizard, AutoEP is planned only with the Transformers its presets need (ds-autoep).
-            if (path == MoeMode::AutoEp && mode == MoeMode::Auto && moe.expertParallelAsked == 0
-                && !versionAtLeast(moe.transformersVersion, "5.0.0"))
+            if (path == MoeMode::AutoEp && mode == MoeMode::Auto && moe.expertParallelAsked == 0 && !moe.transformers5)
                 continue;
             for (const Shape& sh : shapes) {
                 StepPrediction pred =

@@ -84,7 +84,7 @@ ActivationCase activationCase(const StepJob& job, std::int64_t microBatch)
         c.expertsPerToken = job.moe.spec.expertsPerToken;
         c.expertIntermediate = job.moe.spec.expertIntermediate;
         c.sharedExperts = job.moe.spec.sharedExperts;
-        c.fusedExperts = versionAtLeast(job.moe.transformersVersion, "5.0.0");
+        c.fusedExperts = job.moe.transformers5;
     }
     if (job.method.method != TrainingMethod::Full) {
         c.adapterRank = job.adapters.rank;
@@ -146,10 +146,12 @@ void sizeStage(StepJob& j, std::int64_t params)
 
 namespace {
 
-// Of one MoE block, the routed experts a rank does not hold under expert-parallel degree `ep`: (E − E/ep) experts.
-std::int64_t localExpertsLeft(const MoeJob& moe, std::int64_t ep)
+// The parameters of one MoE block a rank gathers at ZeRO-3: the whole leaf block, less the routed experts it does
+// not hold under expert-parallel degree `ep` (AutoEP gathers only its own, within its group).
+std::int64_t gatheredBlock(const MoeJob& moe, std::int64_t ep)
 {
-    return mulSat(moe.spec.experts - moe.spec.experts / std::max<std::int64_t>(1, ep), moe.counts.expert);
+    const std::int64_t notHeld = moe.spec.experts - moe.spec.experts / std::max<std::int64_t>(1, ep);
+    return subSat(moe.counts.leafBlock, mulSat(notHeld, moe.counts.expert));
 }
 
 // The activation peak of one pipeline stage (its layersPerStage blocks) under 1F1B (ds-pipe-1f1b-buffers): the
@@ -206,7 +208,7 @@ StepJob stepJobFrom(const Answers& a)
         j.moe.spec = spec;
         j.moe.counts = moeCounts(j.shape, spec);
         j.moe.mode = moeModeFrom(a.text("moe.mode")).value_or(MoeMode::Auto);
-        j.moe.transformersVersion = a.text("software.transformers_version");
+        j.moe.transformers5 = versionAtLeast(a.text("software.transformers_version"), kFusedExpertsTransformers);
         const std::string ep = a.text("moe.expert_parallel_size");
         j.moe.expertParallelAsked = ep == "auto" || ep.empty() ? 0 : std::stoll(ep); // the registry's choices
         j.params = std::max<std::int64_t>(1, j.moe.counts.total / j.pipelineStages);
@@ -335,7 +337,8 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
         // ZeRO-3 gathers a leaf MoE block whole: one routing layer is the largest block the working set holds; with
         // AutoEP each rank gathers only its own experts, within its expert-data-parallel group.
         if (fullTraining)
-            in.blockParams = std::min(subSat(moe.counts.moeLayer, localExpertsLeft(moe, ep)), job.trainableParams);
+            in.blockParams = std::min(subSat(moe.counts.moeLayer, moe.counts.leafBlock) + gatheredBlock(moe, ep),
+                                      job.trainableParams);
     }
     in.gpusPerNode = job.gpusPerNode;
     in.nodes = job.nodes;
@@ -371,8 +374,7 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     p.totalParams = moe.moe() ? moe.counts.total : job.method.total;
     p.activeParams = moe.moe() ? moe.counts.active : job.method.total;
     if (moe.moe() && c.placement.stage == 3)
-        p.gatheredBlockBytes = mulSat(job.precision == TrainingPrecision::Fp32 ? 4 : 2,
-                                      subSat(moe.counts.leafBlock, localExpertsLeft(moe, ep)));
+        p.gatheredBlockBytes = mulSat(job.precision == TrainingPrecision::Fp32 ? 4 : 2, gatheredBlock(moe, ep));
     p.fitsGpu = static_cast<double>(p.gpu.total) <= p.usableGpuBytes * (1 + kTightBand);
     p.tight = p.fitsGpu && static_cast<double>(p.gpu.total) > p.usableGpuBytes * (1 - kTightBand);
     p.fitsCpu = static_cast<double>(p.cpuPerNode) <= job.hostBytesPerNode;
@@ -452,14 +454,8 @@ std::string planLabel(const StepCandidate& c)
         s += ", activation checkpointing on the first " + std::to_string(c.checkpointLayers) + " layers";
     else if (c.checkpointing)
         s += ", activation checkpointing";
-    if (c.moePath == MoeMode::Leaf)
-        s += ", MoE blocks as leaf modules";
-    else if (c.moePath == MoeMode::AutoEp)
-        s += ", AutoEP expert parallel " + std::to_string(c.expertParallel);
-    else if (c.moePath == MoeMode::Native)
-        s += ", native MoE expert parallel " + std::to_string(c.expertParallel);
-    else if (c.moePath == MoeMode::Auto)
-        s += ", every expert on every GPU";
+    if (c.moePath)
+        s += ", " + moePathLabel(*c.moePath, c.expertParallel);
     if (c.loss == LossImpl::Fused)
         s += ", fused cross-entropy";
     else if (c.loss == LossImpl::Standard)

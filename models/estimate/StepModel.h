@@ -50,8 +50,9 @@ struct StepCandidate {
 struct MoeJob {
     MoeSpec spec;
     MoeCounts counts;
-    MoeMode mode = MoeMode::Auto;         // moe.mode
-    std::string transformersVersion;      // software.transformers_version: fused experts from 5.0, AutoEP's gate
+    MoeMode mode = MoeMode::Auto; // moe.mode
+    // software.transformers_version at least kFusedExpertsTransformers: the experts run fused, AutoEP's presets apply.
+    bool transformers5 = true;
     std::int64_t expertParallelAsked = 0; // moe.expert_parallel_size; 0: auto
     bool moe() const { return spec.moe(); }
 };

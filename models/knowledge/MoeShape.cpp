@@ -44,6 +44,11 @@ std::string_view autoEpPresetFor(std::string_view type)
     return "none";
 }
 
+std::string_view autoEpTransformersFor(std::string_view preset)
+{
+    return preset == "qwen3_5_moe" ? "5.2.0" : kFusedExpertsTransformers;
+}
+
 std::optional<MoeMode> moeModeFrom(std::string_view text)
 {
     if (text == "auto")
@@ -79,6 +84,17 @@ std::optional<MoeMode> moePathFor(MoeMode mode, int stage, std::int64_t ep)
     if (ep > 1)
         return MoeMode::AutoEp;
     return stage == 3 ? MoeMode::Leaf : MoeMode::Auto;
+}
+
+std::string moePathLabel(MoeMode path, std::int64_t ep)
+{
+    switch (path) {
+    case MoeMode::Leaf: return "MoE blocks as leaf modules";
+    case MoeMode::AutoEp: return "AutoEP expert parallel " + std::to_string(ep);
+    case MoeMode::Native: return "native MoE expert parallel " + std::to_string(ep);
+    case MoeMode::Auto: break;
+    }
+    return "every expert on every GPU";
 }
 
 std::vector<std::int64_t> expertParallelDegrees(std::int64_t experts, std::int64_t dataParallel, std::int64_t asked)

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -51,15 +52,25 @@ std::string_view toString(MoeMode mode);
 // ep > 1, Leaf at stage 3 with ep 1, and Auto below it with ep 1: every expert on every GPU.
 std::optional<MoeMode> moePathFor(MoeMode mode, int stage, std::int64_t ep);
 
+// How a plan names its path: "MoE blocks as leaf modules", "AutoEP expert parallel 8", "native MoE expert parallel 8",
+// "every expert on every GPU" (Auto).
+std::string moePathLabel(MoeMode path, std::int64_t expertParallel);
+
 // The expert-parallel degrees a search tries: 1, the powers of two that divide both the experts and the data-parallel
 // ranks, and their greatest common divisor; `asked` > 0 (moe.expert_parallel_size) keeps that one alone when it divides
 // both, else none above 1.
 std::vector<std::int64_t> expertParallelDegrees(std::int64_t experts, std::int64_t dataParallel, std::int64_t asked);
 
+// The Transformers from which a mixture of experts runs fused (one weight per projection; measured,
+// tests/data/moe-activation-reference.tsv) and AutoEP's presets apply (ds-autoep: qwen3_5_moe needs 5.2.0).
+inline constexpr const char* kFusedExpertsTransformers = "5.0.0";
+
 // The AutoEP preset (expert_parallel.preset_model) for a Hugging Face model_type, "none" for one AutoEP has no preset
 // of: mixtral; qwen2_moe and qwen3_moe → qwen3_moe (its docs: it "also covers Qwen2-MoE"); qwen3_5_moe_text →
 // qwen3_5_moe; deepseek_v2; deepseek_v3 (ds-autoep).
 std::string_view autoEpPresetFor(std::string_view modelType);
+// The Transformers an AutoEP preset needs (ds-autoep's table): 5.2.0 for qwen3_5_moe, else kFusedExpertsTransformers.
+std::string_view autoEpTransformersFor(std::string_view preset);
 
 // The counts for `shape` (its intermediate size is the dense layers' MLP) with `spec`; a dense spec gives the dense
 // count for both totals. Saturates rather than overflowing, as countParameters does.

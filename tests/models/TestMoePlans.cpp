@@ -182,12 +182,11 @@ private slots:
     {
         const Job job = resolveJob(importedMixtral());
         const StepJob& s = *job.step;
-        StepCandidate one{{2, "none", "none"}, true, 1, 8};
-        one.moePath = MoeMode::Auto;
-        StepCandidate eight = one;
-        eight.expertParallel = 8;
-        eight.moePath = MoeMode::AutoEp;
-        const StepPrediction p1 = predictStep(s, one), p8 = predictStep(s, eight);
+        // Checkpointed, micro-batch 1 × 8, no offload, at `stage` on `path` with expert-parallel degree `ep`.
+        const auto plan = [&](int stage, MoeMode path, std::int64_t ep) {
+            return predictStep(s, {{stage, "none", "none"}, true, 1, 8, 0, std::nullopt, ep, path});
+        };
+        const StepPrediction p1 = plan(2, MoeMode::Auto, 1), p8 = plan(2, MoeMode::AutoEp, 8);
         const double saved = 2.0 * static_cast<double>(s.moe.counts.routed) * (1 - 1.0 / 8);
         QVERIFY(std::abs(static_cast<double>(p1.gpu.params - p8.gpu.params) / saved - 1) < 0.01);
         QVERIFY(p8.gpu.total < p1.gpu.total);
@@ -197,20 +196,14 @@ private slots:
         QVERIFY(std::abs(static_cast<double>(p1.gpu.optimizer - p8.gpu.optimizer)) < 1024);
         // AutoEP at ZeRO-3: each rank gathers only its own experts, within its group: the block it gathers is an
         // eighth of the experts, and it sends far less than ZeRO-3 gathering every expert over all 8 ranks.
-        StepCandidate leaf{{3, "none", "none"}, true, 1, 8};
-        leaf.moePath = MoeMode::Leaf;
-        StepCandidate autoEp = leaf;
-        autoEp.expertParallel = 8;
-        autoEp.moePath = MoeMode::AutoEp;
-        const StepPrediction z3 = predictStep(s, leaf), z3ep = predictStep(s, autoEp);
+        const StepPrediction z3 = plan(3, MoeMode::Leaf, 1), z3ep = plan(3, MoeMode::AutoEp, 8);
         QCOMPARE(z3.gatheredBlockBytes, 2 * s.moe.counts.leafBlock);
         QCOMPARE(z3ep.gatheredBlockBytes, 2 * (s.moe.counts.leafBlock - 7 * s.moe.counts.expert));
         QVERIFY(z3ep.time.communicationBytes < z3.time.communicationBytes / 4);
         QVERIFY(z3ep.time.allToAll > 0 && z3.time.allToAll == 0);
         // Compute counts the active parameters: Mixtral computes like a 12.9B model, not a 46.7B one.
-        StepCandidate dense = one;
-        Job denseJob = resolveJob(importedMixtral({"model.experts=1"}));
-        const double ratio = p1.time.flops / predictStep(*denseJob.step, dense).time.flops;
+        const Job denseJob = resolveJob(importedMixtral({"model.experts=1"}));
+        const double ratio = p1.time.flops / predictStep(*denseJob.step, {{2, "none", "none"}, true, 1, 8}).time.flops;
         const double expected = static_cast<double>(s.moe.counts.active) / static_cast<double>(denseJob.step->params);
         QVERIFY2(std::abs(ratio / expected - 1) < 0.1, qPrintable(QString::number(ratio)));
     }
@@ -230,12 +223,14 @@ private slots:
         const Plan autoPlan = makePlan(importedQwen3Moe());
         const StepPrediction& best = autoPlan.zero->plan();
         QVERIFY2(best.fits(), best.label().c_str());
-        if (best.candidate.expertParallel > 1) { // AutoEP: its keys and the preset its model type has
-            const oj& ep = autoPlan.config.at("expert_parallel");
-            QCOMPARE(ep.at("autoep_size").get<std::int64_t>(), best.candidate.expertParallel);
-            QCOMPARE(ep.at("preset_model").get<std::string>(), std::string("qwen3_moe"));
-            QVERIFY(findCheck(*autoPlan.find("zero"), "moe-autoep"));
-        }
+        // Left to the wizard it takes AutoEP over the leaf plan (README: ZeRO-3 with AutoEP 8), with its keys and the
+        // preset its model type has, and the leaf modules' key is not written.
+        QVERIFY2(best.candidate.moePath == MoeMode::AutoEp, best.label().c_str());
+        const oj& ep = autoPlan.config.at("expert_parallel");
+        QCOMPARE(ep.at("autoep_size").get<std::int64_t>(), best.candidate.expertParallel);
+        QCOMPARE(ep.at("preset_model").get<std::string>(), std::string("qwen3_moe"));
+        QVERIFY(findCheck(*autoPlan.find("zero"), "moe-autoep"));
+        QVERIFY(!autoPlan.config.at("zero_optimization").contains("leaf_module"));
     }
 
     // launch.sh says what the plan's path asks of the script and the libraries: AutoEP's Transformers version, the
@@ -272,7 +267,15 @@ private slots:
     // (engine.py refuses it), leaf only at ZeRO-3, and an expert-parallel size that divides experts and ranks.
     void theModeAndDegreeBoundTheSearch()
     {
+        // A mode the fixed stage cannot run gives way, said: leaf with zero.stage 1, native with zero.stage 3.
+        const Plan leafAtOne = makePlan(importedQwen3Moe({"moe.mode=leaf", "zero.stage=1"}));
+        QCOMPARE(leafAtOne.zero->plan().candidate.placement.stage, 1);
+        QVERIFY(findCheck(*leafAtOne.find("zero"), "moe-mode-set-aside"));
+        const Plan nativeAtThree = makePlan(importedMixtral({"moe.mode=native", "zero.stage=3"}));
+        QCOMPARE(nativeAtThree.zero->plan().candidate.placement.stage, 3);
+        QVERIFY(findCheck(*nativeAtThree.find("zero"), "moe-mode-set-aside"));
         const Plan native = makePlan(importedMixtral({"moe.mode=native"}));
+        QVERIFY(!findCheck(*native.find("zero"), "moe-mode-set-aside"));
         for (const StepPrediction& p : native.zero->candidates) {
             QVERIFY(p.candidate.placement.stage < 3);
             QVERIFY(p.candidate.moePath == MoeMode::Native);

@@ -61,6 +61,8 @@ class SparseMoeBlock(torch.nn.Module):
 
 
 def saved_bytes(block, x):
+    """Bytes autograd saves in one forward of `block` on `x`, once per storage, the block's parameters excluded; a
+    block that returns a tuple (Transformers' sparse MoE blocks return their router logits too) is read by its first."""
     params = {p.untyped_storage().data_ptr() for p in block.parameters()}
     seen = {}
 
@@ -71,7 +73,8 @@ def saved_bytes(block, x):
         return t
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        y = block(x)
+        out = block(x)
+    y = out[0] if isinstance(out, tuple) else out
     y.float().sum().backward()
     return sum(seen.values())
 
