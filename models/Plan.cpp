@@ -1,6 +1,7 @@
 #include "Plan.h"
 
 #include "advise/BatchKeys.h"
+#include "advise/LongContextAdvice.h"
 #include "advise/MemoryAdvisor.h"
 #include "advise/MoeAdvice.h"
 #include "advise/NvmeAdvisor.h"
@@ -184,7 +185,7 @@ Plan makePlan(const Answers& source, const PartitionPolicy& partitioning)
     plan.remedies = std::move(memory.remedies);
     plan.workflows.push_back(adviseNvme(plan.job, answers));
     plan.workflows.push_back(adviseOnebit(plan.job, zero, answers));
-    plan.workflows.push_back(adviseSparse(plan.job, answers));
+    plan.workflows.push_back(adviseSparse(plan.job, zero, answers));
 
     static const std::string kBase = "base";
     const oj base = baseFragment(answers);
@@ -279,7 +280,10 @@ ExportOptions exportOptionsFor(const Plan& plan, const Project& project, ExportO
         base.checkpointLayers = chosen.checkpointing ? chosen.checkpointLayers : 0;
         base.fusedLoss = chosen.loss == LossImpl::Fused;
         if (plan.job.step && plan.job.step->moe.moe())
-            base.moeNote = moeLaunchNote(*plan.job.step, chosen, a);
+            base.planNote = moeLaunchNote(*plan.job.step, chosen, a);
+        if (plan.job.step)
+            base.planNote += longContextLaunchNote(*plan.job.step, chosen, a);
+        base.sequenceParallel = chosen.sequenceParallel;
     }
     if (const std::string checkpointing = a.text("training.activation_checkpointing");
         a.has("training.activation_checkpointing") && checkpointing != "auto") {

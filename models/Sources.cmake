@@ -66,6 +66,8 @@ set(DSW_MODELS_KNOWLEDGE_SOURCES
     knowledge/SourceCatalog.h
     knowledge/TransformerShape.cpp
     knowledge/TransformerShape.h
+    knowledge/UlyssesRules.cpp
+    knowledge/UlyssesRules.h
 )
 
 # project/: the answers, their registry, the .dswiz format
@@ -118,6 +120,8 @@ set(DSW_MODELS_ADVISE_SOURCES
     advise/ConfigComposer.h
     advise/Job.cpp
     advise/Job.h
+    advise/LongContextAdvice.cpp
+    advise/LongContextAdvice.h
     advise/MemoryAdvisor.cpp
     advise/MemoryAdvisor.h
     advise/MemoryDiagnosis.cpp

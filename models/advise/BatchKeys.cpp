@@ -10,7 +10,7 @@ BatchKeys batchKeys(const Answers& answers)
     BatchKeys keys;
     keys.microBatch = answers.integer("training.micro_batch_size");
     keys.gradientAccumulation = answers.integer("training.gradient_accumulation_steps");
-    keys.dataParallel = answers.dataParallelSize();
+    keys.dataParallel = answers.batchWorldSize();
     const std::int64_t perStep = keys.microBatch * keys.dataParallel;
     keys.check = {CheckLevel::Pass, "batch-identity", "", "ds-batch"};
 

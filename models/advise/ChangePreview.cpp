@@ -141,7 +141,10 @@ ChangePreview previewRemedy(const Answers& answers, const memory::FailedRun& fai
                   {"training.micro_batch_size", s.micro},
                   {"training.gradient_accumulation_steps", s.accumulation},
                   {"model.attention_impl", std::string(toString(s.attention))},
-                  {"model.loss_impl", std::string(toString(s.loss))}});
+                  {"model.loss_impl", std::string(toString(s.loss))},
+                  {"parallel.sequence_parallel_size", std::to_string(s.sequenceParallel)},
+                  {"training.tiled_mlp", s.tiledMlp ? "on" : "off"},
+                  {"training.checkpoint_offload", s.checkpointOffload ? "on" : "off"}});
     // An answer whose value (its default included) is already the run's is left as it is.
     std::erase_if(edits,
                   [&](const AnswerEdit& e) { return !e.id.starts_with("memory.") && answers.value(e.id) == e.value; });

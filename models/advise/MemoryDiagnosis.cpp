@@ -66,7 +66,9 @@ std::string setupLabel(const Setup& s)
         label += ", parameters on " + deviceName(s.offloadParam);
     return label + ", activation checkpointing " + (s.checkpointing ? "on" : "off") + ", micro-batch " + num(s.micro)
         + " × accumulation " + num(s.accumulation) + ", " + std::string(toString(s.attention)) + " attention, "
-        + std::string(toString(s.loss)) + " loss";
+        + std::string(toString(s.loss)) + " loss"
+        + (s.sequenceParallel > 1 ? ", Ulysses SP " + num(s.sequenceParallel) : std::string())
+        + (s.tiledMlp ? ", tiled MLP" : "") + (s.checkpointing && s.checkpointOffload ? ", checkpoints offloaded" : "");
 }
 
 std::string causeLabel(const std::string& id)

@@ -1,6 +1,7 @@
 // The plan's estimates and steps; see MemoryPlan.h.
 #include "advise/MemoryPlan.h"
 
+#include "advise/LongContextAdvice.h"
 #include "advise/ZeroDecision.h"
 
 #include "util/Count.h"
@@ -69,6 +70,10 @@ Setup configSetup(const Job& job, const ZeroDecision* zero)
     s.checkpointing = c.checkpointing;
     s.micro = c.microBatch;
     s.accumulation = c.accumulation;
+    s.loss = lossOf(*job.step, c);
+    s.sequenceParallel = c.sequenceParallel;
+    s.tiledMlp = c.tiledMlp;
+    s.checkpointOffload = c.checkpointOffload;
     return s;
 }
 
@@ -100,6 +105,12 @@ RanSetup ranSetupFrom(const Answers& a, const Setup& config)
         s.attention = attentionImplFrom(*v).value_or(s.attention);
     if (const auto v = given("memory.ran_loss_impl"))
         s.loss = lossImplFrom(*v).value_or(s.loss);
+    if (given("memory.ran_sequence_parallel"))
+        s.sequenceParallel = std::max<std::int64_t>(1, a.integer("memory.ran_sequence_parallel"));
+    if (const auto v = given("memory.ran_tiled_mlp"))
+        s.tiledMlp = *v == "on";
+    if (const auto v = given("memory.ran_checkpoint_offload"))
+        s.checkpointOffload = *v == "on";
     // At a stage where DeepSpeed does not read an offload, the run had none, whatever was answered.
     auto notAsked = [&](const char* id, std::string& device) {
         device = "none";
@@ -122,7 +133,10 @@ std::vector<std::pair<std::string, nlohmann::json>> ranAnswers(const Setup& s)
             {"memory.ran_micro_batch", s.micro},
             {"memory.ran_accumulation", s.accumulation},
             {"memory.ran_attention_impl", std::string(toString(s.attention))},
-            {"memory.ran_loss_impl", std::string(toString(s.loss))}};
+            {"memory.ran_loss_impl", std::string(toString(s.loss))},
+            {"memory.ran_sequence_parallel", std::to_string(s.sequenceParallel)},
+            {"memory.ran_tiled_mlp", s.tiledMlp ? "on" : "off"},
+            {"memory.ran_checkpoint_offload", s.checkpointOffload ? "on" : "off"}};
 }
 
 StepPrediction predict(const FailedJob& j, const Setup& s)
@@ -133,9 +147,11 @@ StepPrediction predict(const FailedJob& j, const Setup& s)
     StepJob step = j.step;
     step.attention = s.attention;
     step.loss = s.loss;
-    return predictStep(
-        step,
-        StepCandidate{{run.stage, run.offloadOptimizer, run.offloadParam}, s.checkpointing, s.micro, s.accumulation});
+    StepCandidate c{{run.stage, run.offloadOptimizer, run.offloadParam}, s.checkpointing, s.micro, s.accumulation};
+    c.sequenceParallel = s.sequenceParallel;
+    c.tiledMlp = s.tiledMlp;
+    c.checkpointOffload = s.checkpointing && s.checkpointOffload;
+    return predictStep(step, c);
 }
 
 std::int64_t gpuModelStates(const FailedJob& j, const Setup& s)
@@ -336,6 +352,7 @@ void RemedyPlanner::activationRemedies()
                 "zero-paper-ckpt"),
             next);
     }
+    longContextRemedies();
     if (remedies.size() == before && (ran.micro > 1 || !ran.checkpointing))
         warn("oom-activations-not-the-peak",
              "A smaller micro-batch or activation checkpointing would not lower the predicted peak: for this setup the "
@@ -345,8 +362,78 @@ void RemedyPlanner::activationRemedies()
         warn("oom-activations-at-minimum",
              "The micro-batch is already 1 and activation checkpointing is on: the activations left ("
                  + gib(ranPrediction.gpu.activations)
-                 + ") shrink only with a shorter sequence or tensor/sequence parallelism.",
+                 + ") shrink only with a shorter sequence, tensor parallelism or ALST's pieces where the rules allow "
+                   "them (knowledge/UlyssesRules.h).",
              "korthikanti");
+}
+
+void RemedyPlanner::longContextRemedies()
+{
+    const StepJob& step = job.step;
+    // For a sequence too long for one GPU: one sample per micro-step, its activations a large share of the GPU (the
+    // ZeRO page's kLongContextLeverShare).
+    if (ran.micro > 1 || static_cast<double>(ranPrediction.gpu.activations) < kLongContextLeverShare * job.gpuCapacity)
+        return;
+    if (ran.sequenceParallel == 1) {
+        // The global batch stays: each group of sp GPUs takes one sample, so the accumulation grows by sp.
+        std::optional<Setup> best;
+        for (const std::int64_t sp : sequenceParallelDegrees(ulyssesCaseOf(step), 0)) {
+            if (sp == 1)
+                continue;
+            Setup next = ran;
+            next.sequenceParallel = sp;
+            next.accumulation = ran.accumulation * sp;
+            best = next;
+            if (predict(job, next).fitsGpu)
+                break;
+        }
+        if (best) {
+            StepCandidate c;
+            c.sequenceParallel = best->sequenceParallel;
+            c.microBatch = best->micro;
+            const std::string sp = num(best->sequenceParallel);
+            oj config{{"sequence_parallel_size", best->sequenceParallel}};
+            if (step.precision != TrainingPrecision::Fp32)
+                config["seq_parallel_communication_data_type"] =
+                    step.precision == TrainingPrecision::Bf16 ? "bf16" : "fp16";
+            gpuRemedy(makeRemedy("ulysses",
+                                 "Split each sequence over " + sp
+                                     + " GPUs with DeepSpeed-Ulysses (ALST), "
+                                       "gradient accumulation "
+                                     + num(ran.accumulation) + " → " + num(best->accumulation) + " (same global batch)",
+                                 config, "", ulyssesCode(step, c, "deepspeed"),
+                                 "Each GPU holds " + num(tokensPerGpu(step, c)) + " of the " + num(step.seqLen)
+                                     + " tokens; every layer adds all-to-alls of q, k, v and the attention output, "
+                                       "and each group of "
+                                     + sp + " GPUs trains one sequence, so the data-parallel size is the GPUs ÷ " + sp
+                                     + ". Needs the training script's registration (the snippet).",
+                                 "ulysses-rules"),
+                      *best);
+        }
+    }
+    if (ran.checkpointing && !ran.tiledMlp && !step.moe.moe()) {
+        Setup next = ran;
+        next.tiledMlp = true;
+        gpuRemedy(
+            makeRemedy("tiled-mlp", "Run the MLPs through DeepSpeed's TiledMLP", nullptr, "", tiledMlpCode(),
+                       "Each MLP runs shard by shard along the sequence and is recomputed in backward: one shard's "
+                       "intermediates instead of the sequence's, for one more MLP forward per step.",
+                       "alst-tiled-mlp"),
+            next);
+    }
+    if (ran.checkpointing && !ran.checkpointOffload) {
+        Setup next = ran;
+        next.checkpointOffload = true;
+        const StepPrediction after = predict(job, next);
+        if (after.fitsCpu)
+            gpuRemedy(makeRemedy("checkpoint-offload", "Offload the checkpointed layer inputs to host memory (ALST)",
+                                 nullptr, "", checkpointOffloadCode(),
+                                 "The GPU keeps one layer's input; the host holds the rest, "
+                                     + gib(static_cast<double>(after.offloadedCheckpointsPerNode))
+                                     + " of pinned memory per node. The copies block: each step waits for them.",
+                                 "alst-checkpoint-offload"),
+                      next);
+    }
 }
 
 void RemedyPlanner::modelStateRemedies()

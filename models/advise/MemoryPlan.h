@@ -29,6 +29,9 @@ struct Setup {
     std::int64_t micro = 1, accumulation = 1;
     AttentionImpl attention = AttentionImpl::Flash;
     LossImpl loss = LossImpl::Standard;
+    std::int64_t sequenceParallel = 1; // Ulysses (ALST)
+    bool tiledMlp = false;
+    bool checkpointOffload = false;
     bool operator==(const Setup&) const = default;
 };
 
@@ -140,8 +143,12 @@ struct RemedyPlanner {
     // The first-line fixes: an attention kernel that does not materialise the s×s scores, a fused loss, a
     // smaller reduce bucket (when `buckets`).
     void kernelRemedies(bool buckets);
-    // Smaller micro-batch with more accumulation, activation checkpointing.
+    // Smaller micro-batch with more accumulation, activation checkpointing, then ALST's pieces for a long sequence
+    // (longContextRemedies).
     void activationRemedies();
+    // DeepSpeed-Ulysses at the smallest degree that fits (else the largest the rules allow), TiledMLP and checkpoint
+    // offload with checkpointing on.
+    void longContextRemedies();
     // Higher ZeRO stages (as far as the answers allow), then optimizer and parameter offload.
     void modelStateRemedies();
 

@@ -1,5 +1,6 @@
 #include "advise/SparseAdvisor.h"
 
+#include "advise/LongContextAdvice.h"
 #include "knowledge/DeepSpeedFacts.h"
 #include "knowledge/GpuCatalog.h"
 #include "knowledge/SourceCatalog.h"
@@ -335,9 +336,10 @@ std::string sparsityConfigCode(const Layout& l, std::int64_t heads, const std::s
         + std::to_string(l.block) + " tokens.\n";
 }
 
-void addAlternatives(Advice& adv, const Answers& a)
+void addAlternatives(Advice& adv, const Answers& a, const std::string& longContext)
 {
     const std::int64_t heads = a.integer("model.attention_heads");
+    const std::int64_t kvHeads = a.has("model.kv_heads") ? a.integer("model.kv_heads") : heads;
     const std::int64_t seqLen = a.integer("model.seq_len");
     const std::string ds = a.text("software.deepspeed_version");
     // Texts that depend on no answer are written once (sources.tsv does not change while the program runs).
@@ -355,27 +357,39 @@ void addAlternatives(Advice& adv, const Answers& a)
         + quoteExcerpt("ds-ulysses", "4x larger");
     adv.tradeoffs.push_back({"FlashAttention: exact attention in linear memory", kFlash, "flashattention"});
     adv.tradeoffs.push_back({"PyTorch SDPA", kSdpa, "torch-sdpa"});
+    adv.tradeoffs.push_back(
+        {"DeepSpeed-Ulysses for Hugging Face models (ALST)",
+         (longContext.empty()
+              ? std::string("The ZeRO page plans it (parallel.sequence_parallel_size, with TiledMLP, a tiled loss and "
+                            "checkpoint offload) when it makes a plan fit or faster; no plan needs it here.")
+              : longContext)
+             + " Its rules (deepspeed/runtime/sequence_parallel/ulysses_sp.py): the heads divide by the degree, the KV "
+               "heads and the degree divide one another, every batch's length divides by it, eager attention is "
+               "refused, and transformers >= "
+             + std::string(kUlyssesTransformers) + ".",
+         "ulysses-rules"});
     std::string degrees;
     for (std::int64_t d = 2; d <= heads && d <= 256; ++d)
-        if (heads % d == 0 && seqLen % d == 0)
+        if (heads % d == 0 && kvHeads % d == 0 && seqLen % d == 0)
             degrees += (degrees.empty() ? "" : ", ") + std::to_string(d);
     adv.tradeoffs.push_back(
-        {"DeepSpeed-Ulysses sequence parallelism",
-         "DistributedAttention (PR #4198, first in DeepSpeed v0.10.2"
+        {"DistributedAttention (Megatron-DeepSpeed only)",
+         "For Megatron-DeepSpeed's own models, not Hugging Face ones (use the ALST plan above): DistributedAttention "
+         "(PR #4198, first in DeepSpeed v0.10.2"
              + std::string(versionAtLeast(ds, kUlyssesFirstVersion) ? "" : "; DeepSpeed " + ds + " predates it") + "). "
              + kUlyssesQuotes
-             + " It costs "
-               "all-to-all communication per layer and a sequence-parallel process group. Degrees that divide both "
-             + std::to_string(heads) + " heads and " + std::to_string(seqLen)
+             + " It costs all-to-all communication per layer and a sequence-parallel process group. Degrees that "
+               "divide "
+             + std::to_string(heads) + " heads, " + std::to_string(kvHeads) + " KV heads and " + std::to_string(seqLen)
              + " tokens: " + (degrees.empty() ? "none" : degrees)
-             + " (layer.py asserts the sequence length divides "
-               "by the degree; check your version's head rule).",
+             + " (layer.py asserts the sequence length divides by the degree and splits q, k and v by head).",
          "ds-ulysses"});
     adv.snippets.push_back(
         {"python", "FlashAttention through PyTorch SDPA (torch >= 2.0)",
          "import torch.nn.functional as F\n\n# q, k, v: (batch, heads, seq_len, head_dim)\n"
          "out = F.scaled_dot_product_attention(q, k, v, is_causal=True)  # is_causal=False for an encoder\n"});
-    adv.snippets.push_back({"python", "DeepSpeed-Ulysses (the blog's example; DeepSpeed >= 0.10.2)",
+    adv.snippets.push_back({"python",
+                            "Megatron-DeepSpeed only: DistributedAttention (the blog's example; DeepSpeed >= 0.10.2)",
                             "from deepspeed.sequence.layer import DistributedAttention\n\n"
                             "# Replace the original self-attention (attn) with DeepSpeed-Ulysses's self-attention.\n"
                             "# get_sequence_parallel_group() is your framework's sequence-parallel process group\n"
@@ -392,7 +406,8 @@ std::string opSummary(const Answers& a, const OpVerdict& v)
 }
 
 // The block, its layout checks, gains and snippets; returns the mode written.
-std::string addSparseBlock(Advice& adv, const Answers& a, const OpVerdict& verdict, std::int64_t blocksPerRow)
+std::string addSparseBlock(Advice& adv, const Answers& a, const OpVerdict& verdict, std::int64_t blocksPerRow,
+                           const std::string& longContext)
 {
     const std::string pattern = a.text("sparse.pattern");
     const std::string architecture = a.text("model.architecture");
@@ -423,7 +438,8 @@ std::string addSparseBlock(Advice& adv, const Answers& a, const OpVerdict& verdi
     adv.headline = opSummary(a, verdict) + ". "
         + (verdict.canRun ? "Block: " + what + "."
                           : "Block written for a legacy stack only (" + what
-                   + "); for long sequences use FlashAttention (PyTorch SDPA) or DeepSpeed-Ulysses.");
+                   + "); for long sequences use FlashAttention (PyTorch SDPA) or DeepSpeed-Ulysses (ALST)."
+                   + (longContext.empty() ? std::string() : " " + longContext));
 
     if (pattern == "auto")
         adv.tradeoffs.push_back(
@@ -462,8 +478,9 @@ std::string addSparseBlock(Advice& adv, const Answers& a, const OpVerdict& verdi
 
 } // namespace
 
-Advice adviseSparse(const Job& job, const Answers& a)
+Advice adviseSparse(const Job& job, const ZeroDecision* zero, const Answers& a)
 {
+    const std::string longContext = zero ? longContextSummary(job, *zero) : std::string();
     Advice adv;
     adv.workflow = "sparse";
     const std::int64_t seqLen = a.integer("model.seq_len");
@@ -475,15 +492,15 @@ Advice adviseSparse(const Job& job, const Answers& a)
     addPlatformChecks(adv, job.gpu, a, verdict, used);
     std::string mode = "none";
     if (used) {
-        mode = addSparseBlock(adv, a, verdict, blocksPerRow);
+        mode = addSparseBlock(adv, a, verdict, blocksPerRow, longContext);
     } else {
         adv.status = AdviceStatus::NotApplicable;
         adv.headline =
             "Attention stays dense (sparse.pattern = none); for long sequences use FlashAttention via PyTorch SDPA "
-            "or DeepSpeed-Ulysses. "
-            + opSummary(a, verdict) + ".";
+            "or DeepSpeed-Ulysses (ALST). "
+            + (longContext.empty() ? std::string() : longContext + " ") + opSummary(a, verdict) + ".";
     }
-    addAlternatives(adv, a);
+    addAlternatives(adv, a, longContext);
     adv.sources = adv.citedSources(); // every source a check or trade-off cites, listed once
     adv.details = oj{{"pattern", mode},
                      {"block", block},

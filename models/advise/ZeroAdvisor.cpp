@@ -1,6 +1,7 @@
 #include "advise/ZeroAdvisor.h"
 
 #include "advise/BatchKeys.h"
+#include "advise/LongContextAdvice.h"
 #include "advise/MoeAdvice.h"
 #include "estimate/DeepSpeedEstimator.h"
 #include "knowledge/DeepSpeedFacts.h"
@@ -476,13 +477,15 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
                               "ds-pin-memory"});
     if (chosen.candidate.checkpointing && !decision.fixed.checkpointing) {
         const StepJob& s = *job.step;
-        const ActivationCase acts{s.shape, s.seqLen, chosen.candidate.microBatch, s.attention, s.dropout, 2};
+        StepCandidate without = chosen.candidate;
+        without.checkpointing = false;
+        without.checkpointOffload = false;
         const std::int64_t layers = checkpointedLayers(s, chosen.candidate);
         adv.checks.push_back(
             {CheckLevel::Warn, "activation-checkpointing-needed",
              "No plan without activation checkpointing fits as fast (activations of "
-                 + gib(static_cast<double>(modelActivations(acts, lossOf(s, chosen.candidate), false).peakBytes))
-                 + " at micro-batch " + std::to_string(chosen.candidate.microBatch) + " without it), so "
+                 + gib(static_cast<double>(stepActivations(s, without).peakBytes)) + " at micro-batch "
+                 + std::to_string(chosen.candidate.microBatch) + " without it), so "
                  + (layers < s.layersPerStage
                         ? "the first " + std::to_string(layers) + " of " + std::to_string(s.layersPerStage)
                             + " layers are checkpointed (the fewest that fit with room; each recomputes its forward "
@@ -536,7 +539,12 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
                         + " layers checkpointed"
                     : std::string(", full checkpointing"))
              + ", plus logits and "
-             + (lossOf(*job.step, chosen.candidate) == LossImpl::Fused ? "the fused loss" : "loss"),
+             + (lossOf(*job.step, chosen.candidate) == LossImpl::Fused       ? "the fused loss"
+                    : lossOf(*job.step, chosen.candidate) == LossImpl::Tiled ? "the tiled loss"
+                                                                             : "loss")
+             + (chosen.candidate.sequenceParallel > 1
+                    ? ", at " + std::to_string(tokensPerGpu(*job.step, chosen.candidate)) + " tokens per GPU (Ulysses)"
+                    : std::string()),
          "korthikanti"},
         {"CUDA context, NCCL and the allocator's reserve per GPU", static_cast<double>(chosen.gpu.other), "bytes",
          "the CUDA context and NCCL buffers (wizard allowances) and the caching allocator's reserve, "
@@ -619,6 +627,7 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
           "estimate/StepTime";
     if (job.step->moe.moe()) // after the memory and time rows: the gathered block and the all-to-all follow them
         addMoeAdvice(adv, job, decision, a);
+    addLongContextAdvice(adv, job, decision, a);
     addTradeoffs(adv, decision, job);
     return adv;
 }

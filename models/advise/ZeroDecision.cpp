@@ -26,7 +26,8 @@ std::tuple<bool, int, bool, int, int> simplicity(const StepPrediction& p)
     const StepCandidate& c = p.candidate;
     const int offloads = (c.placement.offloadOptimizer != "none") + (c.placement.offloadParam != "none");
     const int recompute = !c.checkpointing ? 0 : c.checkpointLayers > 0 ? 1 : 2;
-    return {p.tight, offloads + (c.expertParallel > 1), c.loss == LossImpl::Fused, c.placement.stage, recompute};
+    return {p.tight, offloads + (c.expertParallel > 1) + (c.sequenceParallel > 1) + c.tiledMlp + c.checkpointOffload,
+            c.loss == LossImpl::Fused || c.loss == LossImpl::Tiled, c.placement.stage, recompute};
 }
 
 // Whether a plan is comfortably within the GPU (below the tight band).
@@ -127,7 +128,8 @@ std::optional<std::size_t> pickAmong(const std::vector<StepPrediction>& ranked, 
     return onGpuFor(*roomy, comfortable);
 }
 
-// How far a plan is from fitting: the largest of needed ÷ available over GPU, host RAM and NVMe (≤ 1 fits).
+// How far a plan is from fitting: the largest of needed ÷ available over GPU, host RAM and NVMe, at least 1 (room left
+// on one does not bring a plan that fails on another closer: one without an NVMe device, say).
 double overshoot(const StepPrediction& p, const StepJob& job)
 {
     double worst = p.usableGpuBytes > 0 ? static_cast<double>(p.gpu.total) / p.usableGpuBytes : 1e30;
@@ -136,7 +138,7 @@ double overshoot(const StepPrediction& p, const StepJob& job)
                                               : (p.cpuPerNode > 0 ? 1e30 : 0));
     if (job.nvmeBytesPerNode > 0)
         worst = std::max(worst, static_cast<double>(p.nvmePerNode) / job.nvmeBytesPerNode);
-    return worst;
+    return std::max(1.0, worst);
 }
 
 // Fitting plans fastest first (ties: less GPU memory); the rest by how far they are from fitting, those that
@@ -160,7 +162,8 @@ bool offloads(const StepCandidate& c)
 
 int scriptChanges(const StepCandidate& c)
 {
-    return (c.loss == LossImpl::Fused) + (c.checkpointing && c.checkpointLayers > 0);
+    return (c.loss == LossImpl::Fused || c.loss == LossImpl::Tiled) + (c.checkpointing && c.checkpointLayers > 0)
+        + (c.sequenceParallel > 1) + c.tiledMlp + c.checkpointOffload;
 }
 
 std::string percentFaster(double slower, double faster)
@@ -334,10 +337,18 @@ ZeroLevers leversOf(const ZeroDecision& d, const StepJob& job, Allowed allowed)
     if (selective)
         out.names.push_back("checkpointing only the first " + std::to_string(c.checkpointLayers) + " of "
                             + std::to_string(job.layersPerStage) + " layers");
+    if (c.sequenceParallel > 1)
+        out.names.push_back("Ulysses sequence parallelism over " + std::to_string(c.sequenceParallel) + " GPUs");
+    if (c.tiledMlp)
+        out.names.push_back("TiledMLP");
+    if (c.checkpointOffload)
+        out.names.push_back("checkpoint offload to host memory");
     for (std::size_t i = 0; i < d.candidates.size() && d.candidates[i].fits() && !out.names.empty(); ++i) {
         const StepCandidate& x = d.candidates[i].candidate;
         if (allowed(d.candidates[i]) && !(fused && x.loss == LossImpl::Fused)
-            && !(selective && x.checkpointing && x.checkpointLayers > 0)) {
+            && !(selective && x.checkpointing && x.checkpointLayers > 0)
+            && !(c.sequenceParallel > 1 && x.sequenceParallel > 1) && !(c.tiledMlp && x.tiledMlp)
+            && !(c.checkpointOffload && x.checkpointOffload)) {
             out.bestWithout = i;
             break;
         }
@@ -351,7 +362,9 @@ std::string ZeroLevers::effect(const ZeroDecision& d) const
 {
     if (names.empty())
         return {};
-    const std::string what = names.size() == 1 ? names[0] : names[0] + " and " + names[1];
+    std::string what;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        what += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
     const bool one = names.size() == 1;
     if (!bestWithout)
         return what + (one ? " makes" : " make") + " it fit";
@@ -398,6 +411,7 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
     // bf16 master weights and optimizer states exist only at ZeRO 1-3: asking for them with the stage left to the
     // wizard rules stage 0 out, as a fixed stage does. fp32 gradient accumulation runs at ZeRO-1 without optimizer
     // offload only.
+    const LongContextJob& lc = stepJob.longContext;
     auto forcedMatch = [&](const StepCandidate& c) {
         const Placement& p = c.placement;
         return (!f.stage ? !(f.bf16States || f.fp32Accumulation) || p.stage >= 1 : p.stage == *f.stage)
@@ -406,32 +420,62 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
             && (!offloadPossible || !paramAsRun || *paramAsRun == p.offloadParam)
             // "on" is every layer (gradient_checkpointing_enable()), not the selective plans
             && (!f.checkpointing || (*f.checkpointing == c.checkpointing && c.checkpointLayers == 0))
-            && (!f.microBatch || c.microBatch == job.batch.microBatch);
+            && (!f.microBatch || c.microBatch == job.batch.microBatch)
+            // a typed accumulation holds at the typed micro-batch; another Ulysses degree would need another one
+            && (!f.accumulation || c.accumulation == job.batch.gradientAccumulation)
+            && (!lc.tiledMlp || *lc.tiledMlp == c.tiledMlp)
+            && (!lc.checkpointOffload || *lc.checkpointOffload == c.checkpointOffload);
     };
-    std::vector<std::int64_t> micros = microBatchesFor(perRank);
     // A micro-batch the user fixed (typed, or kept with batch answers that contradict each other) is always a
     // candidate; one the batch keys only derived (a global batch alone: all of a GPU's samples at once) is not.
-    if (const std::int64_t own = job.batch.microBatch;
-        f.microBatch && std::find(micros.begin(), micros.end(), own) == micros.end())
-        micros.push_back(own);
+    const auto microsFor = [&](std::int64_t samples) {
+        std::vector<std::int64_t> micros = microBatchesFor(samples);
+        if (const std::int64_t own = job.batch.microBatch;
+            f.microBatch && std::find(micros.begin(), micros.end(), own) == micros.end())
+            micros.push_back(own);
+        return micros;
+    };
     // The loss kernel is a lever when model.loss_impl is auto: the fused one beside the job's standard one.
     std::vector<std::optional<LossImpl>> losses{std::nullopt};
     if (a.text("model.loss_impl") == "auto" && stepJob.loss == LossImpl::Standard)
         losses.push_back(LossImpl::Fused);
-    // Activations per (loss, checkpointing, micro-batch), shared by every placement (estimate/StepModel.h).
-    struct Shape {
-        std::optional<LossImpl> loss;
-        bool ckpt;
-        std::int64_t micro;
-        ModelActivations acts;
+    // Long context (knowledge/UlyssesRules.h): the Ulysses degrees the job runs; each sequence-parallel group is one
+    // data replica, so at degree sp a replica takes sp times the samples and the global batch stays. TiledMLP and
+    // checkpoint offload, where left to the wizard, are tried only where the activations without them take more than
+    // kLongContextLeverShare of the GPU: below that they can only cost time.
+    const std::vector<std::int64_t> sps = sequenceParallelDegrees(ulyssesCaseOf(stepJob), lc.sequenceParallelAsked);
+    // The samples a replica takes per step at degree sp: the global batch kept (a typed micro-batch and accumulation
+    // hold only at the degree answered: forcedMatch).
+    const std::int64_t spAnswered = std::max<std::int64_t>(1, lc.sequenceParallelAsked);
+    const auto samplesAt = [&](std::int64_t sp) { return std::max<std::int64_t>(1, perRank * sp / spAnswered); };
+    const auto options = [](std::optional<bool> asked, bool possible) {
+        return asked   ? std::vector<bool>{*asked && possible}
+            : possible ? std::vector<bool>{false, true}
+                       : std::vector<bool>{false};
     };
-    std::vector<Shape> shapes;
-    for (const auto& loss : losses)
-        for (const bool ckpt : {false, true})
-            for (const std::int64_t micro : micros) {
-                const StepCandidate c{kPlacements[0], ckpt, micro, perRank / micro, 0, loss};
-                shapes.push_back({loss, ckpt, micro, stepActivations(stepJob, c)});
-            }
+    // Activations per (loss, checkpointing, micro-batch, sequence-parallel degree, tiling, checkpoint offload), shared
+    // by every placement (estimate/StepModel.h).
+    std::vector<StepCandidate> shapes;
+    std::vector<ModelActivations> shapeActivations;
+    for (const std::int64_t sp : sps)
+        for (const auto& loss : losses)
+            for (const bool ckpt : {false, true})
+                for (const std::int64_t micro : microsFor(samplesAt(sp))) {
+                    StepCandidate c{
+                        kPlacements[0], ckpt, micro, std::max<std::int64_t>(1, samplesAt(sp) / micro), 0, loss};
+                    c.sequenceParallel = sp;
+                    const ModelActivations plain = stepActivations(stepJob, c);
+                    const bool large =
+                        static_cast<double>(plain.peakBytes) > kLongContextLeverShare * stepJob.gpuCapacityBytes;
+                    for (const bool tiled : options(lc.tiledMlp, !stepJob.moe.moe() && (large || lc.tiledMlp)))
+                        for (const bool offload :
+                             options(lc.checkpointOffload, ckpt && (large || lc.checkpointOffload))) {
+                            c.tiledMlp = tiled;
+                            c.checkpointOffload = offload;
+                            shapes.push_back(c);
+                            shapeActivations.push_back(tiled || offload ? stepActivations(stepJob, c) : plain);
+                        }
+                }
     // A mixture of experts: each placement with the expert-parallel degrees and the path moe.mode allows there
     // (knowledge/MoeShape.h); a mode no allowed or fixed stage runs (leaf under a 1-bit optimizer's stage 0, or with
     // zero.stage 1) gives way to auto, and the ZeRO advice says so (advise/MoeAdvice.h).
@@ -459,13 +503,16 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
             // Left to the wizard, AutoEP is planned only with the Transformers its presets need (ds-autoep).
             if (path == MoeMode::AutoEp && mode == MoeMode::Auto && moe.expertParallelAsked == 0 && !moe.transformers5)
                 continue;
-            for (const Shape& sh : shapes) {
-                StepPrediction pred =
-                    predictStep(stepJob, {p, sh.ckpt, sh.micro, perRank / sh.micro, 0, sh.loss, ep, path}, sh.acts);
+            for (std::size_t k = 0; k < shapes.size(); ++k) {
+                StepCandidate c = shapes[k];
+                c.placement = p;
+                c.expertParallel = ep;
+                c.moePath = path;
+                StepPrediction pred = predictStep(stepJob, c, shapeActivations[k]);
                 // Selective checkpointing: the fewest layers that make a plan fit comfortably, beside none and all (not
                 // under a pipeline, whose engine checkpoints every activation_checkpoint_interval layers).
                 std::optional<StepPrediction> selective;
-                if (!sh.ckpt && stepJob.pipelineStages == 1 && !comfortable(pred))
+                if (!c.checkpointing && stepJob.pipelineStages == 1 && !comfortable(pred))
                     selective = selectiveOf(stepJob, pred);
                 for (StepPrediction* kept : {&pred, selective ? &*selective : nullptr})
                     if (kept) {
@@ -502,12 +549,20 @@ Answers withChosenBatch(const Answers& a, const ZeroDecision& d)
         return a;
     const StepCandidate& c = d.plan().candidate;
     const BatchKeys batch = batchKeys(a);
-    if (a.has("training.micro_batch_size") || batch.check.level == CheckLevel::Fail
-        || (c.microBatch == batch.microBatch && c.accumulation == batch.gradientAccumulation))
-        return a;
     Answers tuned = a;
-    tuned.set("training.micro_batch_size", c.microBatch);
-    tuned.set("training.gradient_accumulation_steps", c.accumulation);
+    // A Ulysses degree the search chose sets the batch's world size (Answers::batchWorldSize).
+    if (c.sequenceParallel > 1 && a.text("parallel.sequence_parallel_size") == "auto")
+        tuned.set("parallel.sequence_parallel_size", std::to_string(c.sequenceParallel));
+    if (batch.check.level == CheckLevel::Fail
+        || (c.microBatch == batch.microBatch && c.accumulation == batch.gradientAccumulation))
+        return tuned;
+    // The search's micro-batch where none was typed; its accumulation then, or where only the degree changed it.
+    if (!a.has("training.micro_batch_size")) {
+        tuned.set("training.micro_batch_size", c.microBatch);
+        tuned.set("training.gradient_accumulation_steps", c.accumulation);
+    } else if (!a.has("training.gradient_accumulation_steps") && c.microBatch == batch.microBatch) {
+        tuned.set("training.gradient_accumulation_steps", c.accumulation);
+    }
     return tuned;
 }
 

@@ -81,12 +81,15 @@ LaunchSetup launchSetup(const oj& config, const Answers& answers, const ExportOp
         // Not given: the GPUs the batch keys imply (x pipeline stages), else the registry's default, said as such.
         const std::int64_t stages = std::max<std::int64_t>(1, answers.integer("pipeline.stages"));
         if (const auto dp = dataParallelOf(config)) {
-            const std::int64_t world = *dp * stages;
+            // Each sequence-parallel group is one data-parallel rank of the batch (ds-batch-world-size).
+            const std::int64_t sp = positiveInteger(config, "sequence_parallel_size").value_or(1);
+            const std::int64_t world = *dp * stages * sp;
             s.nodes = world > 8 && world % 8 == 0 ? world / 8 : 1; // 8 GPUs a node, the usual server, when it divides
             s.gpusPerNode = world / s.nodes;
-            s.layoutNote = "ds_config.json's batch keys allow " + std::to_string(world) + " GPUs (train_batch_size = "
-                + "micro-batch x accumulation x " + std::to_string(*dp) + " data-parallel"
-                + (stages > 1 ? " x " + std::to_string(stages) + " pipeline stages" : std::string()) + ")";
+            s.layoutNote = "ds_config.json's batch keys allow " + std::to_string(world)
+                + " GPUs (train_batch_size = " + "micro-batch x accumulation x " + std::to_string(*dp)
+                + " data-parallel" + (stages > 1 ? " x " + std::to_string(stages) + " pipeline stages" : std::string())
+                + (sp > 1 ? " x sequence_parallel_size " + std::to_string(sp) : std::string()) + ")";
         } else {
             s.layoutNote = "the cluster is not given (hardware.nodes, hardware.gpus_per_node): the wizard's default";
         }
@@ -96,7 +99,8 @@ LaunchSetup launchSetup(const oj& config, const Answers& answers, const ExportOp
     s.attention = options.attention;
     s.checkpointLayers = options.checkpointLayers;
     s.fusedLoss = options.fusedLoss;
-    s.moeNote = options.moeNote;
+    s.planNote = options.planNote;
+    s.sequenceParallel = options.sequenceParallel;
     s.peft = peftSetupFrom(config, answers);
     return s;
 }
@@ -126,6 +130,20 @@ std::string accelerateYaml(const oj& config, const LaunchSetup& s)
         y.text("deepspeed_multinode_launcher", "standard",
                "torchrun on every node (no SSH); uses main_process_ip/port below");
     y.endMap();
+    // DeepSpeed-Ulysses through Accelerate's ParallelismConfig (accelerate >= 1.12; the HF blog's ulysses-sp YAML):
+    // dp_shard × sp = the processes, ZeRO shards over all of them.
+    if (s.sequenceParallel > 1) {
+        const std::int64_t world = s.nodes * s.gpusPerNode;
+        y.beginMap("parallelism_config");
+        y.integer("parallelism_config_sp_size", s.sequenceParallel, "GPUs that share each sequence (Ulysses)");
+        y.text("parallelism_config_sp_backend", "deepspeed");
+        y.integer("parallelism_config_dp_shard_size", std::max<std::int64_t>(1, world / s.sequenceParallel),
+                  "processes / sp_size");
+        y.boolean("parallelism_config_sp_seq_length_is_variable", true);
+        y.text("parallelism_config_sp_attn_implementation", s.attention == "sdpa" ? "sdpa" : "flash_attention_2",
+               "the kernel the plan was sized for");
+        y.endMap();
+    }
     y.integer("num_machines", s.nodes);
     y.integer("num_processes", s.nodes * s.gpusPerNode,
               "all GPUs: " + std::to_string(s.nodes) + " x " + std::to_string(s.gpusPerNode));

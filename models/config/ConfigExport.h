@@ -38,7 +38,8 @@ struct ExportOptions {
     std::string attention;
     std::int64_t checkpointLayers = 0; // LaunchSetup's
     bool fusedLoss = false;
-    std::string moeNote; // LaunchSetup's
+    std::string planNote; // LaunchSetup's
+    std::int64_t sequenceParallel = 1;
 };
 
 // The two forms of ds_config.json: strict, what plain DeepSpeed needs ("auto" is an error there), and the Hugging

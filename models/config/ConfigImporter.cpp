@@ -136,6 +136,12 @@ ImportedProject importConfig(const ParsedConfig& parsed)
                       std::string("/zero_optimization/") + block + "/nvme_path");
         }
     }
+    // A Ulysses degree the registry offers (a power of two up to 256); another is the lint's to report.
+    if (const oj* sp = at(c, "/sequence_parallel_size"); sp && sp->is_number_integer()) {
+        const long long n = sp->get<long long>();
+        if (n >= 1 && n <= 256 && (n & (n - 1)) == 0)
+            w.set("parallel.sequence_parallel_size", std::to_string(n), "/sequence_parallel_size");
+    }
     if (const oj* sparse = at(c, "/sparse_attention"); sparse && sparse->is_object()) {
         w.set("sparse.pattern", valueOr(*sparse, "mode", std::string("fixed")), "/sparse_attention/mode");
         w.take(c, "/sparse_attention/block", "sparse.block");

@@ -147,7 +147,7 @@ std::string scriptSettingsComment(const LaunchSetup& s)
     if (s.fusedLoss && !isTrainer(s))
         out += "# FILL IN: the plan counts on Liger-Kernel's fused linear cross-entropy: load the model with\n"
                "# liger_kernel.transformers.AutoLigerKernelForCausalLM.from_pretrained(...).\n";
-    out += s.moeNote;
+    out += s.planNote;
     if (!s.attention.empty())
         out += "# FILL IN: the plan assumes the " + s.attention + " attention kernel: load the model with\n"
             + "# from_pretrained(..., attn_implementation=\"" + hfAttentionName(s.attention) + "\")"

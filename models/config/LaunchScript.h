@@ -26,9 +26,11 @@ struct LaunchSetup {
     std::string layoutNote;
     // LoRA / QLoRA: the Trainer's launch.sh passes TRL's PEFT arguments; the others point to peft_setup.py.
     std::optional<PeftSetup> peft;
-    // A mixture of experts: what the plan's path asks of the script and the libraries, as FILL IN lines
-    // (advise/MoeAdvice.h, moeLaunchNote); empty otherwise.
-    std::string moeNote;
+    // What the plan's path asks of the script and the libraries, as FILL IN lines: a mixture of experts'
+    // (advise/MoeAdvice.h, moeLaunchNote) and long context's (advise/LongContextAdvice.h); empty otherwise.
+    std::string planNote;
+    // DeepSpeed-Ulysses's degree (1: none): accelerate_config.yaml's parallelism_config, with the attention kernel.
+    std::int64_t sequenceParallel = 1;
 };
 
 // One POSIX shell word: as is when it holds only characters no shell treats specially, otherwise in single

@@ -129,6 +129,20 @@ void addMoeMlp(Saved& saved, const ActivationCase& c)
         saved.add("MLP output dropout mask", mulSat(kMaskByte, sb, c.shape.hidden));
 }
 
+// TiledMLP's shards: ⌈s/h⌉ per sequence (ALST's choice, alst-tiled-mlp), so a shard holds about h tokens.
+std::int64_t tiledMlpShards(const ActivationCase& c)
+{
+    return std::max<std::int64_t>(1, ceilDiv(c.seqLen, std::max<std::int64_t>(1, c.shape.hidden)));
+}
+
+// TiledFusedLogitsLoss's shards: enough that one shard's fp32 logits stay within kTiledLossShardBytes (alst-tiled-loss).
+constexpr std::int64_t kTiledLossShardBytes = std::int64_t{1} << 30;
+std::int64_t tiledLossShards(const ActivationCase& c)
+{
+    const std::int64_t logits = mulSat(kFp32, c.seqLen, c.microBatch, c.shape.vocab);
+    return std::max<std::int64_t>(1, ceilDiv(logits, kTiledLossShardBytes));
+}
+
 void addMlp(Saved& saved, const ActivationCase& c)
 {
     if (c.experts > 1)
@@ -137,13 +151,19 @@ void addMlp(Saved& saved, const ActivationCase& c)
     const std::int64_t sb = mulSat(c.seqLen, c.microBatch);
     const std::int64_t inner = mulSat(e, sb, c.shape.intermediate); // one s·b·I tensor
     saved.add("MLP input (norm output)", mulSat(e, sb, c.shape.hidden));
-    if (c.shape.mlp == MlpKind::SwiGlu) {
-        saved.add("MLP gate output (SiLU input)", inner);
-        saved.add("MLP SiLU output, up output", mulSat(2, inner));
+    if (c.tiledMlp) { // one shard's intermediates at a time, recomputed in backward
+        const std::int64_t shardTokens = ceilDiv(sb, tiledMlpShards(c));
+        saved.add("TiledMLP: one shard's intermediates",
+                  mulSat(c.shape.mlp == MlpKind::SwiGlu ? 4 : 2, e, shardTokens, c.shape.intermediate));
     } else {
-        saved.add("MLP GELU input", inner);
+        if (c.shape.mlp == MlpKind::SwiGlu) {
+            saved.add("MLP gate output (SiLU input)", inner);
+            saved.add("MLP SiLU output, up output", mulSat(2, inner));
+        } else {
+            saved.add("MLP GELU input", inner);
+        }
+        saved.add("MLP down-projection input", inner);
     }
-    saved.add("MLP down-projection input", inner);
     if (c.dropout)
         saved.add("MLP output dropout mask", mulSat(kMaskByte, sb, c.shape.hidden));
 }
@@ -189,7 +209,13 @@ LossActivations lossActivations(const ActivationCase& c, LossImpl loss)
     const std::int64_t hidden = mulSat(e, sb, h); // lm_head's input, the final norm's output
     Saved saved;
     std::int64_t transient = 0;
-    if (loss == LossImpl::Standard) {
+    if (loss == LossImpl::Tiled) {
+        // DeepSpeed's TiledFusedLogitsLoss: lm_head and the loss run shard by shard in forward, each shard's logits in
+        // fp32 with their gradient, and the input's gradient is kept for backward.
+        saved.add("loss: lm_head input gradient (computed in forward)", hidden);
+        const std::int64_t shardTokens = ceilDiv(sb, tiledLossShards(c));
+        transient = addSat(hidden, mulSat(e + 2 * kFp32, shardTokens, v), mulSat(kFp32, sb));
+    } else if (loss == LossImpl::Standard) {
         saved.add("loss: lm_head input", hidden);
         saved.add("loss: fp32 log-softmax output", mulSat(kFp32, sb, v));
         saved.add("loss: labels", mulSat(kLabelBytes, sb));
@@ -211,7 +237,8 @@ ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, bool f
     return modelActivations(c, loss, fullCheckpointing ? c.shape.layers : std::int64_t{0});
 }
 
-ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, std::int64_t checkpointedLayers)
+ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, std::int64_t checkpointedLayers,
+                                  bool offloadCheckpoints)
 {
     ModelActivations m;
     m.perLayerBytes = layerActivations(c).bytes;
@@ -219,7 +246,10 @@ ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, std::i
     m.logitsBytes = lossActivations(c, loss).peakBytes;
     const std::int64_t L = c.shape.layers;
     const std::int64_t n = std::clamp<std::int64_t>(checkpointedLayers, 0, L);
-    const std::int64_t saved = addSat(mulSat(n, m.perLayerCheckpointedBytes), mulSat(L - n, m.perLayerBytes));
+    // Offloaded, the checkpoints wait in host memory and the GPU holds the one in use.
+    const std::int64_t onGpu = offloadCheckpoints && n > 0 ? 1 : n;
+    m.offloadedBytes = mulSat(n - onGpu, m.perLayerCheckpointedBytes);
+    const std::int64_t saved = addSat(mulSat(onGpu, m.perLayerCheckpointedBytes), mulSat(L - n, m.perLayerBytes));
     // With every layer checkpointed the recomputed layer can outgrow the loss step; with fewer, the loss step holds
     // the unsaved layers too and is the peak.
     m.peakBytes = addSat(saved, n == L && L > 0 ? std::max(m.logitsBytes, m.perLayerBytes) : m.logitsBytes);

@@ -53,6 +53,9 @@ struct ActivationCase {
     // Transformers 5.0 and later run the experts fused (measured: two token-wide tensors per routed expert and 36 bytes
     // of indices and weights); before 5.0 a loop over the experts, three token-wide tensors and 26 bytes.
     bool fusedExperts = true;
+    // DeepSpeed's TiledMLP (ALST): the MLP runs shard by shard along the sequence and recomputes each shard in backward,
+    // so it saves only its input and holds one shard's intermediates at a time (dense MLPs only).
+    bool tiledMlp = false;
 };
 
 // One operation's saved tensors, named as a user reads them ("attention q, k, v", "MLP GELU input", ...).
@@ -77,6 +80,8 @@ struct ModelActivations {
     std::int64_t perLayerCheckpointedBytes = 0; // one layer with full checkpointing: its input
     std::int64_t logitsBytes = 0;               // the loss step's peak (lossActivations().peakBytes)
     std::int64_t peakBytes = 0;                 // the model's peak (modelActivations)
+    // With checkpoint offload (ALST), the checkpointed layers' inputs in pinned host memory, per GPU: not in peakBytes.
+    std::int64_t offloadedBytes = 0;
 };
 
 // One layer's saved tensors for one micro-batch of b × s. Throws std::invalid_argument naming the input when
@@ -105,6 +110,9 @@ ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, bool f
 // GradientCheckpointingLayer.gradient_checkpointing: hf-gc-per-layer) and the rest saving everything: those inputs,
 // the other layers' saved tensors and the loss step (backward reaches the checkpointed layers after the others have
 // freed theirs, so one recomputed layer never adds to the loss step's peak). 0 is none, L is full checkpointing.
-ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, std::int64_t checkpointedLayers);
+// With offloadCheckpoints (ALST's checkpoint offload) the checkpointed inputs go to host memory as the forward pass
+// makes them and come back one at a time for backward: the GPU keeps one of them, offloadedBytes counts the rest.
+ModelActivations modelActivations(const ActivationCase& c, LossImpl loss, std::int64_t checkpointedLayers,
+                                  bool offloadCheckpoints = false);
 
 } // namespace dsw

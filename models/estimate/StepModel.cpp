@@ -70,12 +70,14 @@ GpuBytes breakdown(const StateMemory& m)
     return g;
 }
 
-ActivationCase activationCase(const StepJob& job, std::int64_t microBatch)
+// `sp` GPUs share each sequence (Ulysses): each holds s/sp tokens of every activation.
+ActivationCase activationCase(const StepJob& job, std::int64_t microBatch, std::int64_t sp = 1, bool tiledMlp = false)
 {
     ActivationCase c;
     c.shape = job.shape;
-    c.seqLen = job.seqLen;
+    c.seqLen = std::max<std::int64_t>(1, (job.seqLen + sp - 1) / std::max<std::int64_t>(1, sp));
     c.microBatch = microBatch;
+    c.tiledMlp = tiledMlp && !job.moe.moe();
     c.attention = job.attention;
     c.dropout = job.dropout;
     c.elementBytes = job.precision == TrainingPrecision::Fp32 ? 4 : 2;
@@ -164,7 +166,7 @@ std::int64_t stageActivationPeak(const StepJob& job, const ActivationCase& acts,
     blocks.shape.layers = job.layersPerStage;
     const std::int64_t L = job.layersPerStage;
     const std::int64_t n = checkpointedLayers(job, c);
-    const ModelActivations one = modelActivations(blocks, lossOf(job, c), n);
+    const ModelActivations one = modelActivations(blocks, lossOf(job, c), n, c.checkpointOffload);
     const std::int64_t saved = addSat(mulSat(n, one.perLayerCheckpointedBytes), mulSat(L - n, one.perLayerBytes));
     const bool runsLoss = stage == job.pipelineStages - 1;
     const std::int64_t peak = runsLoss ? one.peakBytes : n == L && L > 0 ? addSat(saved, one.perLayerBytes) : saved;
@@ -213,6 +215,14 @@ StepJob stepJobFrom(const Answers& a)
         j.moe.expertParallelAsked = ep == "auto" || ep.empty() ? 0 : std::stoll(ep); // the registry's choices
         j.params = std::max<std::int64_t>(1, j.moe.counts.total / j.pipelineStages);
     }
+    const std::string sp = a.text("parallel.sequence_parallel_size");
+    j.longContext.sequenceParallelAsked = sp == "auto" || sp.empty() ? 0 : std::stoll(sp); // the registry's choices
+    const auto onOff = [&](const char* id) -> std::optional<bool> {
+        const std::string v = a.text(id);
+        return v == "on" ? std::optional<bool>(true) : v == "off" ? std::optional<bool>(false) : std::nullopt;
+    };
+    j.longContext.tiledMlp = onOff("training.tiled_mlp");
+    j.longContext.checkpointOffload = onOff("training.checkpoint_offload");
 
     j.precision = precisionOf(a);
     trainingMethodOf(a, j);
@@ -263,6 +273,18 @@ StepJob stepJobFrom(const Answers& a)
     return j;
 }
 
+UlyssesCase ulyssesCaseOf(const StepJob& job)
+{
+    UlyssesCase u;
+    u.shape = job.shape;
+    u.seqLen = job.seqLen;
+    u.world = mulSat(job.dataParallel, job.pipelineStages);
+    u.attention = job.attention;
+    u.pipelineStages = job.pipelineStages;
+    u.moe = job.moe.moe();
+    return u;
+}
+
 MoeSpec moeSpecFrom(const Answers& a)
 {
     MoeSpec spec;
@@ -288,9 +310,9 @@ LossImpl lossOf(const StepJob& job, const StepCandidate& c) { return c.loss.valu
 
 ModelActivations stepActivations(const StepJob& job, const StepCandidate& c)
 {
-    const ActivationCase acts = activationCase(job, c.microBatch);
+    const ActivationCase acts = activationCase(job, c.microBatch, c.sequenceParallel, c.tiledMlp);
     // Without a pipeline the stage's layers are the model's.
-    ModelActivations a = modelActivations(acts, lossOf(job, c), checkpointedLayers(job, c));
+    ModelActivations a = modelActivations(acts, lossOf(job, c), checkpointedLayers(job, c), c.checkpointOffload);
     // Each pipeline stage holds its share of the layers for the micro-batches 1F1B keeps in flight on it.
     if (job.pipelineStages > 1 && job.shape.layers > 0)
         a.peakBytes = job.pipelineStage >= 0
@@ -358,7 +380,16 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     // What the ZeRO workflow writes (advise/ZeroAdvisor.cpp, zeroFragment): overlap_comm on from stage 2.
     if (!in.buffers.overlapComm && c.placement.stage >= 1)
         in.buffers.overlapComm = c.placement.stage >= 2;
-    in.activationBytes = p.activations.peakBytes;
+    // Ulysses's all-to-all buffers for one layer at a time: q, k, v and the attention output of the GPU's tokens, sent
+    // and received (ulysses-all-to-all).
+    const std::int64_t localTokens =
+        mulSat(c.microBatch, (job.seqLen + c.sequenceParallel - 1) / std::max<std::int64_t>(1, c.sequenceParallel));
+    const std::int64_t kvHeads = job.shape.kvHeads > 0 ? job.shape.kvHeads : job.shape.heads;
+    p.sequenceBufferBytes = c.sequenceParallel > 1
+        ? mulSat(2, job.precision == TrainingPrecision::Fp32 ? 4 : 2, localTokens, job.shape.headWidth(),
+                 2 * (job.shape.heads + kvHeads))
+        : 0;
+    in.activationBytes = addSat(p.activations.peakBytes, p.sequenceBufferBytes);
     in.activationSource = kActivationSource;
     in.zeroInit = job.zeroInit;
     in.expandableSegments = job.expandableSegments;
@@ -366,7 +397,8 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     in.describe = false; // bytes only: no view reads the conventions' words (StateMemoryInputs::describe)
     p.memory = sizeStateMemory(in);
     p.gpu = breakdown(p.memory);
-    p.cpuPerNode = p.memory.hostPerNode();
+    p.offloadedCheckpointsPerNode = mulSat(p.activations.offloadedBytes, job.gpusPerNode);
+    p.cpuPerNode = addSat(p.memory.hostPerNode(), p.offloadedCheckpointsPerNode);
     p.nvmePerNode = p.memory.nvmePerNode();
 
     p.usableGpuBytes = job.gpuCapacityBytes;
@@ -392,7 +424,20 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
     t.gradientAccumulation = c.accumulation;
     t.recomputedShare = static_cast<double>(checkpointedLayers(job, c)) / static_cast<double>(job.layersPerStage);
     t.placement = c.placement;
-    t.dataParallel = job.dataParallel;
+    // ZeRO spans the data × sequence ranks (job.dataParallel); each sequence-parallel group is one data replica.
+    const std::int64_t sp = std::max<std::int64_t>(1, c.sequenceParallel);
+    t.dataParallel = std::max<std::int64_t>(1, job.dataParallel / sp);
+    t.sequenceParallel = sp;
+    t.attentionWidth = mulSat(job.shape.heads, job.shape.headWidth());
+    t.kvWidth = mulSat(job.shape.kvHeads > 0 ? job.shape.kvHeads : job.shape.heads, job.shape.headWidth());
+    if (c.tiledMlp && !moe.moe() && job.trainableParams + job.frozenParams > 0) {
+        const double mlp = static_cast<double>(mulSat(job.shape.mlp == MlpKind::SwiGlu ? 3 : 2, job.shape.hidden,
+                                                      job.shape.intermediate, job.layersPerStage));
+        t.tiledMlpShare = std::min(1.0, mlp / static_cast<double>(job.trainableParams + job.frozenParams));
+    }
+    if (c.checkpointOffload)
+        t.checkpointOffloadBytes = static_cast<double>(checkpointedLayers(job, c))
+            * static_cast<double>(p.activations.perLayerCheckpointedBytes);
     t.gpusPerNode = job.gpusPerNode;
     t.nodes = job.nodes;
     t.pipelineStages = job.pipelineStages;
@@ -454,10 +499,18 @@ std::string planLabel(const StepCandidate& c)
         s += ", activation checkpointing on the first " + std::to_string(c.checkpointLayers) + " layers";
     else if (c.checkpointing)
         s += ", activation checkpointing";
+    if (c.checkpointOffload)
+        s += " offloaded to host memory";
     if (c.moePath)
         s += ", " + moePathLabel(*c.moePath, c.expertParallel);
+    if (c.sequenceParallel > 1)
+        s += ", Ulysses SP " + std::to_string(c.sequenceParallel);
+    if (c.tiledMlp)
+        s += ", tiled MLP";
     if (c.loss == LossImpl::Fused)
         s += ", fused cross-entropy";
+    else if (c.loss == LossImpl::Tiled)
+        s += ", tiled cross-entropy";
     else if (c.loss == LossImpl::Standard)
         s += ", standard cross-entropy";
     return s;
@@ -494,6 +547,11 @@ nlohmann::ordered_json candidateJson(const StepPrediction& p)
         {"moe_mode",
          c.moePath ? nlohmann::ordered_json(std::string(toString(*c.moePath))) : nlohmann::ordered_json(nullptr)},
         {"gathered_block_bytes", p.gatheredBlockBytes},
+        {"sequence_parallel_size", c.sequenceParallel},
+        {"tiled_mlp", c.tiledMlp},
+        {"checkpoint_offload", c.checkpointOffload},
+        {"offloaded_checkpoint_bytes_per_node", p.offloadedCheckpointsPerNode},
+        {"sequence_buffer_bytes", p.sequenceBufferBytes},
         {"gradient_accumulation_steps", c.accumulation},
         {"gpu_bytes",
          {{"total", p.gpu.total},

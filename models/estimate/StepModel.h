@@ -11,6 +11,7 @@
 #include "knowledge/AdapterShape.h"
 #include "knowledge/MoeShape.h"
 #include "knowledge/TransformerShape.h"
+#include "knowledge/UlyssesRules.h"
 #include "project/Answers.h"
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,19 @@ struct StepCandidate {
     // 3, AutoEp or Native with ep > 1, Auto for every expert on every GPU); nullopt for a dense model.
     std::int64_t expertParallel = 1;
     std::optional<MoeMode> moePath = std::nullopt;
+    // Long context (ALST, knowledge/UlyssesRules.h): the Ulysses degree (each GPU holds s/sp tokens, data parallelism is
+    // the rest of the world), DeepSpeed's TiledMLP, and the checkpointed layer inputs offloaded to pinned host memory.
+    std::int64_t sequenceParallel = 1;
+    bool tiledMlp = false;
+    bool checkpointOffload = false;
+};
+
+// Long context: what the answers fixed (parallel.sequence_parallel_size, training.tiled_mlp,
+// training.checkpoint_offload); the search varies what they leave to it.
+struct LongContextJob {
+    std::int64_t sequenceParallelAsked = 0; // 0: auto
+    std::optional<bool> tiledMlp;           // nullopt: auto
+    std::optional<bool> checkpointOffload;  // nullopt: auto
 };
 
 // A mixture of experts as the step model sizes it (knowledge/MoeShape.h): every expert's parameters in the states, the
@@ -100,6 +114,7 @@ struct StepJob {
 
     std::int64_t globalBatch = 1; // sequences per optimizer step over all data-parallel ranks
     MoeJob moe;                   // a mixture of experts (model.experts > 1), without a pipeline
+    LongContextJob longContext;
 
     double gpuCapacityBytes = 0; // one GPU
     double hostBytesPerNode = 0;
@@ -133,6 +148,8 @@ struct StepPrediction {
     std::int64_t totalParams = 0;        // of the model: every expert of a mixture of experts
     std::int64_t activeParams = 0;       // what one token uses (the total for a dense model)
     std::int64_t gatheredBlockBytes = 0; // a mixture of experts at ZeRO-3: one MoE block gathered whole (leaf module)
+    std::int64_t offloadedCheckpointsPerNode = 0; // checkpoint offload: the node's GPUs' layer inputs, in cpuPerNode
+    std::int64_t sequenceBufferBytes = 0;         // Ulysses: one layer's all-to-all buffers, in gpu.activations
     bool fitsGpu = false, fitsCpu = false, nvmeReady = true, fitsNvme = true;
     bool tight = false; // within kTightBand of the capacity: it may run out of memory
     bool fits() const { return fitsGpu && fitsCpu && nvmeReady && fitsNvme; }
@@ -152,6 +169,8 @@ void sizeStage(StepJob& job, std::int64_t params);
 MoeSpec moeSpecFrom(const Answers& answers);
 // The job the answers describe. Throws std::invalid_argument naming the input when the shape contradicts itself.
 StepJob stepJobFrom(const Answers& answers);
+// What DeepSpeed-Ulysses's rules read of the job (knowledge/UlyssesRules.h).
+UlyssesCase ulyssesCaseOf(const StepJob& job);
 
 // "ZeRO-2, no offload, micro-batch 2 × 4 steps, activation checkpointing": how every page names a plan.
 std::string planLabel(const StepCandidate& candidate);

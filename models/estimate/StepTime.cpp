@@ -84,8 +84,9 @@ void validate(const StepTimeInputs& in)
     requireAtLeast("pipelineMicroBatches", in.pipelineMicroBatches, 0);
     if (in.tensorParallel != 1)
         reject("tensorParallel", "1 (tensor parallelism is not modelled yet)");
-    if (in.sequenceParallel != 1)
-        reject("sequenceParallel", "1 (sequence parallelism is not modelled yet)");
+    requireAtLeast("sequenceParallel", in.sequenceParallel, 1);
+    if (in.sequenceParallel > 1 && (in.attentionWidth < 1 || in.kvWidth < 1))
+        reject("attentionWidth and kvWidth", "at least 1 with sequence parallelism");
     // ds-pipe-zero: DeepSpeed's pipeline engine asserts a stage below 2.
     if (in.pipelineStages > 1 && p.stage >= 2)
         reject("ZeRO stage", "0 or 1 with pipeline parallelism (DeepSpeed rejects stages 2 and 3 there)");
@@ -102,7 +103,7 @@ void validate(const StepTimeInputs& in)
     if (!(in.overlap >= 0 && in.overlap <= 1))
         reject("overlap", "between 0 and 1, got " + num(in.overlap));
     requireAtLeast("nicsPerNode", in.nicsPerNode, 1);
-    const bool dpInNode = in.dataParallel > 1;
+    const bool dpInNode = in.dataParallel * in.sequenceParallel > 1;
     const bool dpAcrossNodes =
         in.nodes > 1 && in.dataParallel * in.tensorParallel * in.sequenceParallel > in.gpusPerNode;
     if (dpInNode && in.gpusPerNode > 1)
@@ -156,14 +157,16 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     const double s = static_cast<double>(in.seqLen);
     const double h = static_cast<double>(in.hidden);
     const double layers = static_cast<double>(in.layers);
-    const double d = static_cast<double>(in.dataParallel);
+    // ZeRO partitions and reduces over every data- and sequence-parallel rank (ulysses-zero-group).
+    const double d = static_cast<double>(in.dataParallel) * static_cast<double>(in.sequenceParallel);
     const double b = in.elementBytes;
     const double tokens = static_cast<double>(in.microBatch) * ga * s; // per replica per step
     const double split = static_cast<double>(in.tensorParallel) * static_cast<double>(in.sequenceParallel);
 
     // Compute: the dense FLOPs at the calibrated GEMM efficiency (or hardware.mfu), attention below it.
     const double recomputed = std::clamp(in.recomputedShare, 0.0, 1.0);
-    const double denseFactor = 6 + 2 * recomputed;
+    // TiledMLP runs the MLPs' forward once more, shard by shard, in backward.
+    const double denseFactor = 6 + 2 * recomputed + 2 * std::clamp(in.tiledMlpShare, 0.0, 1.0);
     const double frozenFactor = 4 + 2 * recomputed;
     const double frozen = in.frozenParameters;
     const double attnPasses = 3 + recomputed;
@@ -173,7 +176,7 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     const double denseFlops = denseFactor * psi * moe.activeShare * tokens / split + frozenFlops;
     const double attnFlops = attnPasses * 4 * s * h * layers * causal * tokens / split; // 4·s·h per token and layer
     t.flops = denseFlops + attnFlops;
-    const double tokensPerMicroBatch = static_cast<double>(in.microBatch) * s;
+    const double tokensPerMicroBatch = static_cast<double>(in.microBatch) * s / split; // on one GPU
     const bool flat = in.mfu > 0;
     t.gemmEfficiency = flat ? in.mfu : gemmEfficiency(in.architecture, tokensPerMicroBatch);
     const double peak = in.denseTflops * 1e12;
@@ -222,7 +225,7 @@ StepTime estimateStepTime(const StepTimeInputs& in)
         t.stage3KeptForBackward = keptLayers * perLayer;
     }
     const double backwardShare = 1 - t.stage3KeptForBackward / gatheredParams;
-    const double transfers = in.dataParallel > 1 ? ringTransfers(p.stage, ga, backwardShare, what) : 0;
+    const double transfers = d > 1 ? ringTransfers(p.stage, ga, backwardShare, what) : 0;
     const double ringShare = (d - 1) / d;
     // The experts' gradients and parameters move within the expert-data-parallel group (d ÷ ep ranks).
     const double ep = static_cast<double>(moe.expertParallel);
@@ -240,7 +243,7 @@ StepTime estimateStepTime(const StepTimeInputs& in)
         t.linkGBps = std::max(intra, inter);
     const double reached =
         kCollectiveEfficiency / (acrossNodes ? 1 + static_cast<double>(in.nodes) / kCollectiveNodeScale : 1);
-    const double collectives = p.stage == 3 && in.dataParallel > 1 ? 3 * layers * ga : 0;
+    const double collectives = p.stage == 3 && d > 1 ? 3 * layers * ga : 0;
     if (t.communicationBytes > 0 && t.linkGBps > 0)
         t.communicationLinkSeconds = t.communicationBytes / (t.linkGBps * 1e9 * reached);
     const double hidden = in.overlap * std::min(t.communicationLinkSeconds, t.compute);
@@ -251,8 +254,8 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     if (in.explain)
         t.parts.push_back({"communication",
                            t.communication,
-                           in.dataParallel > 1 ? "ZeRO-" + std::to_string(p.stage) + ": " + what + " transfers of Ψ·"
-                                   + num(b) + " B × (d−1)/d, d = " + num(d) + " → " + num(t.communicationBytes)
+                           d > 1 ? "ZeRO-" + std::to_string(p.stage) + ": " + what + " transfers of Ψ·" + num(b)
+                                   + " B × (d−1)/d, d = " + num(d) + " → " + num(t.communicationBytes)
                                    + " B per GPU ÷ (" + num(t.linkGBps) + " GB/s ("
                                    + (acrossNodes ? "min of intra-node " + num(intra) + " and "
                                               + std::to_string(in.nicsPerNode) + " × " + num(in.nicGbps) + " Gb/s NICs"
@@ -264,7 +267,7 @@ StepTime estimateStepTime(const StepTimeInputs& in)
                                    + (collectives > 0 ? "; + " + num(collectives) + " layer-collectives × "
                                               + num(kStage3CollectiveLatency * 1000) + " ms, never hidden"
                                                       : "")
-                                               : "no data parallelism: nothing to reduce",
+                                 : "no data parallelism: nothing to reduce",
                            {"ds-zero-reduce-boundary", "zero-paper-comm-dp", "zero-paper-comm-stage3",
                             "ds-zero3-reuse-distance", "nccl-tests-busbw", "ds-overlap-comm", "belle-zero-stages"}});
     // The experts' all-to-alls: dispatch and combine in forward, again in backward and in a recomputed forward.
@@ -290,6 +293,32 @@ StepTime estimateStepTime(const StepTimeInputs& in)
                                    + (crossesNodes ? "(each GPU's share of the node's NICs)" : "(intra-node link)")
                                    + " × " + num(kCollectiveEfficiency) + " reached), never hidden",
                                {"ds-moe-all-to-all", "nccl-tests-busbw"}});
+    }
+
+    // Ulysses's all-to-alls: q, k, v in and the attention output back, per layer, in every forward and the backward.
+    if (in.sequenceParallel > 1) {
+        const double sp = static_cast<double>(in.sequenceParallel);
+        const double gpn = static_cast<double>(in.gpusPerNode);
+        const bool crossesNodes = in.sequenceParallel > in.gpusPerNode;
+        const double nicShare = in.nicGbps * static_cast<double>(in.nicsPerNode) / 8 / gpn; // one GPU's
+        const double link =
+            crossesNodes ? std::min(in.gpusPerNode > 1 ? in.intraNodeGBps : nicShare, nicShare) : in.intraNodeGBps;
+        const double width = 2 * static_cast<double>(in.attentionWidth) + 2 * static_cast<double>(in.kvWidth);
+        const double passes = 2 + recomputed;
+        t.sequenceAllToAllBytes = passes * layers * tokens / sp * width * b * (sp - 1) / sp;
+        if (link > 0)
+            t.sequenceAllToAll = t.sequenceAllToAllBytes / (link * 1e9 * kCollectiveEfficiency);
+        t.communication += t.sequenceAllToAll;
+        if (in.explain)
+            t.parts.push_back({"sequence all-to-all",
+                               t.sequenceAllToAll,
+                               num(passes) + " passes × " + num(layers) + " layers × " + num(tokens / sp)
+                                   + " tokens per GPU × (2 × " + std::to_string(in.attentionWidth) + " + 2 × "
+                                   + std::to_string(in.kvWidth) + ") × " + num(b) + " B × (sp−1)/sp, sp = " + num(sp)
+                                   + " → " + num(t.sequenceAllToAllBytes) + " B per GPU ÷ (" + num(link) + " GB/s "
+                                   + (crossesNodes ? "(each GPU's share of the node's NICs)" : "(intra-node link)")
+                                   + " × " + num(kCollectiveEfficiency) + " reached), never hidden",
+                               {"ulysses-all-to-all", "nccl-tests-busbw"}});
     }
 
     // Offload: what crosses the host link per partitioned parameter per step, as DeepSpeed's code copies it.
@@ -329,24 +358,32 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     t.nvmeBytes = reads + writes;
     if (t.nvmeBytes > 0)
         t.nvmeSeconds = reads / (in.nvmeReadGBps * 1e9) + writes / (in.nvmeWriteGBps * 1e9);
-    t.offload = t.hostLinkSeconds + t.cpuAdamSeconds + t.nvmeSeconds;
+    // Checkpoint offload: each checkpoint leaves in forward and comes back in backward, blocking (alst-checkpoint-offload).
+    if (in.checkpointOffloadBytes > 0 && in.deviceToHostGBps > 0 && in.hostToDeviceGBps > 0)
+        t.checkpointOffload =
+            in.checkpointOffloadBytes * ga * (1 / (in.deviceToHostGBps * 1e9) + 1 / (in.hostToDeviceGBps * 1e9));
+    t.offload = t.hostLinkSeconds + t.cpuAdamSeconds + t.nvmeSeconds + t.checkpointOffload;
     if (in.explain)
         t.parts.push_back(
             {"offload",
              t.offload,
-             optOffload || paramOffload
-                 ? "host link" + (in.hostLink.empty() ? std::string() : " (" + in.hostLink + ")") + ": (" + num(toHost)
-                     + " B to host ÷ " + num(in.deviceToHostGBps) + " GB/s + " + num(toGpu) + " B to GPU ÷ "
-                     + num(in.hostToDeviceGBps) + " GB/s) per partitioned parameter × " + num(partition) + " = "
-                     + num(t.hostLinkSeconds) + " s (measured one-direction peaks × " + num(kHostLinkEfficiency)
-                     + ", the share D6's end-to-end copies reached); CPU Adam " + num(nodeShare)
-                     + " parameters per node ÷ " + num(in.cpuAdamParamsPerSecond) + "/s = " + num(t.cpuAdamSeconds)
-                     + " s (" + num(in.cpuCoresPerNode) + " cores: 1/(1/(cores × " + num(kCpuAdamParamsPerCoreSecond)
-                     + "/s) + 1/" + num(kCpuAdamNodeParamsPerSecond) + "/s), fitted on C65 and C70); NVMe " + num(reads)
-                     + " B read ÷ " + num(in.nvmeReadGBps) + " GB/s + " + num(writes) + " B written ÷ "
-                     + num(in.nvmeWriteGBps) + " GB/s = " + num(t.nvmeSeconds) + " s; serial with the GPU's work"
-                 : "no offload",
-             {"ds-offload-grad-copy", "ds-offload-param-copy", "ds-activation-offload-cost",
+             (optOffload || paramOffload
+                  ? "host link" + (in.hostLink.empty() ? std::string() : " (" + in.hostLink + ")") + ": (" + num(toHost)
+                      + " B to host ÷ " + num(in.deviceToHostGBps) + " GB/s + " + num(toGpu) + " B to GPU ÷ "
+                      + num(in.hostToDeviceGBps) + " GB/s) per partitioned parameter × " + num(partition) + " = "
+                      + num(t.hostLinkSeconds) + " s (measured one-direction peaks × " + num(kHostLinkEfficiency)
+                      + ", the share D6's end-to-end copies reached); CPU Adam " + num(nodeShare)
+                      + " parameters per node ÷ " + num(in.cpuAdamParamsPerSecond) + "/s = " + num(t.cpuAdamSeconds)
+                      + " s (" + num(in.cpuCoresPerNode) + " cores: 1/(1/(cores × " + num(kCpuAdamParamsPerCoreSecond)
+                      + "/s) + 1/" + num(kCpuAdamNodeParamsPerSecond) + "/s), fitted on C65 and C70); NVMe "
+                      + num(reads) + " B read ÷ " + num(in.nvmeReadGBps) + " GB/s + " + num(writes) + " B written ÷ "
+                      + num(in.nvmeWriteGBps) + " GB/s = " + num(t.nvmeSeconds) + " s; serial with the GPU's work"
+                  : std::string("no offload of model states"))
+                 + (in.checkpointOffloadBytes > 0
+                        ? std::string("; checkpoint offload ") + num(in.checkpointOffloadBytes * ga)
+                            + " B to host and back per GPU, blocking: " + num(t.checkpointOffload) + " s"
+                        : std::string()),
+             {"alst-checkpoint-offload", "ds-offload-grad-copy", "ds-offload-param-copy", "ds-activation-offload-cost",
               "nvbandwidth-a100-bidirectional", "ds-zero-offload-10b", "cpu-adamw-time-slicing",
               "ds-deepnvme-blog-2024-cpu", "zenflow-offload-penalty"}});
 
@@ -364,7 +401,7 @@ StepTime estimateStepTime(const StepTimeInputs& in)
 
     t.total = t.compute + t.communication + t.offload + t.bubble;
     const double world = static_cast<double>(in.nodes) * static_cast<double>(in.gpusPerNode);
-    t.tokensPerSecondPerGpu = tokens * d / world / t.total;
+    t.tokensPerSecondPerGpu = tokens * static_cast<double>(in.dataParallel) / world / t.total;
     return t;
 }
 
@@ -395,6 +432,7 @@ nlohmann::json stepTimeJson(const StepTime& t)
               {"compute", t.compute},
               {"communication", t.communication},
               {"all_to_all", t.allToAll},
+              {"sequence_all_to_all", t.sequenceAllToAll},
               {"offload", t.offload},
               {"bubble", t.bubble}}},
             {"tokens_per_second_per_gpu", t.tokensPerSecondPerGpu}};

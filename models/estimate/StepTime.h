@@ -192,8 +192,20 @@ struct StepTimeInputs {
     std::int64_t nodes = 1;
     std::int64_t pipelineStages = 1;
     std::int64_t pipelineMicroBatches = 0; // 0: the accumulation steps, as DeepSpeed's pipeline engine runs
-    std::int64_t tensorParallel = 1;       // fixed at 1 today; present so they slot in later
+    std::int64_t tensorParallel = 1;       // fixed at 1 today; present so it slots in later
+    // Ulysses (ALST): each GPU of a sequence-parallel group computes s/sp tokens of every layer, attention over all s
+    // for a/sp heads; ZeRO and the gradient reduction span dataParallel × sequenceParallel ranks (ulysses-zero-group).
+    // Per layer, an all-to-all of q, k, v before attention and of its output after, in forward, backward and a
+    // recomputed forward: tokens/sp × (2·attentionWidth + 2·kvWidth) elements × (sp−1)/sp per GPU (ulysses-all-to-all),
+    // on the node's link within a node, else on the GPU's share of the NICs, never hidden (attention waits for it).
     std::int64_t sequenceParallel = 1;
+    std::int64_t attentionWidth = 0; // heads × head width: q and the attention output per token
+    std::int64_t kvWidth = 0;        // KV heads × head width: k and v each
+    // TiledMLP: the MLPs' share of Ψ, whose forward runs once more in backward (each shard recomputed).
+    double tiledMlpShare = 0;
+    // Checkpoint offload: bytes per GPU per micro-step sent to pinned host memory in forward and fetched back in
+    // backward, at the host link's rates; ALST's implementation blocks (alst-checkpoint-offload), so none is hidden.
+    double checkpointOffloadBytes = 0;
     double elementBytes = 2; // of parameters, gradients and communication: 2 for fp16/bf16, 4 for fp32
 
     // Hardware.
@@ -248,9 +260,12 @@ struct StepTime {
     double cpuAdamSeconds = 0;
     double nvmeBytes = 0; // per node per step, reads and writes
     double nvmeSeconds = 0;
-    double bubbleFraction = 0; // (p−1)/(m+p−1)
-    double allToAll = 0;       // seconds of the experts' all-to-alls, within communication
-    double allToAllBytes = 0;  // sent per GPU per step
+    double bubbleFraction = 0;        // (p−1)/(m+p−1)
+    double allToAll = 0;              // seconds of the experts' all-to-alls, within communication
+    double allToAllBytes = 0;         // sent per GPU per step
+    double sequenceAllToAll = 0;      // seconds of Ulysses's all-to-alls, within communication
+    double sequenceAllToAllBytes = 0; // sent per GPU per step
+    double checkpointOffload = 0;     // seconds of checkpoint offload copies, within offload
 
     std::vector<StepTimePart> parts;
 };

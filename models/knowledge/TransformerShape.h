@@ -9,11 +9,13 @@
 
 namespace dsw {
 
-enum class MlpKind { Gelu, SwiGlu };               // GPT-2/BERT 2-matrix GELU MLP; Llama-style 3-matrix gated MLP
-enum class NormKind { LayerNorm, RmsNorm };        // LayerNorm has a bias, RMSNorm has not
-enum class AttentionImpl { Eager, Sdpa, Flash };   // materialised softmax; torch SDPA; FlashAttention-2
-enum class LossImpl { Standard, Fused };           // fp32 logits materialised, or chunked/fused cross-entropy
-enum class LinearBias { None, Qkv, All };          // Llama: none; Qwen2: q, k, v only; GPT-2/BERT: every linear and norm
+enum class MlpKind { Gelu, SwiGlu };             // GPT-2/BERT 2-matrix GELU MLP; Llama-style 3-matrix gated MLP
+enum class NormKind { LayerNorm, RmsNorm };      // LayerNorm has a bias, RMSNorm has not
+enum class AttentionImpl { Eager, Sdpa, Flash }; // materialised softmax; torch SDPA; FlashAttention-2
+// fp32 logits materialised; Liger's fused linear cross-entropy; DeepSpeed's TiledFusedLogitsLoss (ALST), logits and
+// loss computed shard by shard along the sequence
+enum class LossImpl { Standard, Fused, Tiled };
+enum class LinearBias { None, Qkv, All }; // Llama: none; Qwen2: q, k, v only; GPT-2/BERT: every linear and norm
 
 struct TransformerShape {
     std::int64_t hidden = 0;       // h
@@ -27,7 +29,7 @@ struct TransformerShape {
     bool tiedEmbeddings = false; // the output projection shares the input embedding's weights
     std::int64_t headDim = 0;    // per-head width when a config sets it apart from h/a (Gemma 2, Qwen3); 0: h/a
     LinearBias bias = LinearBias::None;
-    std::int64_t learnedPositions = 0;    // rows of a learned position embedding (GPT-2, BERT); 0 for RoPE
+    std::int64_t learnedPositions = 0;     // rows of a learned position embedding (GPT-2, BERT); 0 for RoPE
     std::int64_t crossAttentionLayers = 0; // blocks that also attend to an encoder (T5's decoder); 0 for decoders
 
     std::int64_t headWidth() const { return headDim > 0 ? headDim : (heads > 0 ? hidden / heads : 0); }

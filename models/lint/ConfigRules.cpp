@@ -12,6 +12,7 @@
 #include "knowledge/SourceCatalog.h"
 #include "lint/EngineRules.h"
 #include "lint/LintReport.h"
+#include "util/Count.h"
 #include "util/Utf8.h"
 #include "util/Version.h"
 
@@ -351,6 +352,39 @@ void sparseAttention(LintReport& r)
               "set software.torch_version to check it", "ds-sparse-op");
 }
 
+// With sequence parallelism DeepSpeed reduces gradients in seq_parallel_communication_data_type, fp32 unless set, in
+// place of communication_data_type (ds-seq-comm-dtype).
+void sequenceParallel(LintReport& r)
+{
+    const oj* sp = r.at("/sequence_parallel_size");
+    if (!sp || !sp->is_number_integer() || sp->get<long long>() <= 1)
+        return;
+    // DeepSpeed divides the world size by it for the batch identity (ds-batch-world-size).
+    const Answers& a = r.context();
+    if (a.has("hardware.gpus_per_node")) {
+        const long long world =
+            a.integer("hardware.gpus_per_node") * (a.has("hardware.nodes") ? a.integer("hardware.nodes") : 1);
+        if (world > 0 && world % sp->get<long long>() != 0)
+            r.add(LintLevel::Error, "sequence-parallel-not-divisor", "/sequence_parallel_size",
+                  "sequence_parallel_size " + sp->dump() + " does not divide the " + std::to_string(world)
+                      + " GPUs: DeepSpeed takes the batch's world size as " + quoteOf("ds-batch-world-size")
+                      + ", so no batch keys agree with it.",
+                  "a divisor of the GPU count", "ds-batch-world-size");
+    }
+    if (r.at("/seq_parallel_communication_data_type"))
+        return;
+    const oj* bucket = r.at("/zero_optimization/reduce_bucket_size");
+    const double elements = bucket && bucket->is_number() ? bucket->get<double>() : 5e8;
+    r.add(LintLevel::Info, "seq-parallel-comm-fp32", "/sequence_parallel_size",
+          "sequence_parallel_size " + sp->dump()
+              + " without seq_parallel_communication_data_type: DeepSpeed reduces the gradients in fp32 (its default, "
+                "in place of communication_data_type), about 2 × reduce_bucket_size × 4 B = "
+              + formatGiB(2 * elements * 4) + " per GPU, twice what bf16 takes.",
+          "\"seq_parallel_communication_data_type\": \"bf16\" (ALST's recipes), or keep fp32 for full-precision "
+          "reduction",
+          "ds-seq-comm-dtype");
+}
+
 // The block at `path` is in the config and in use (an offload with a device, an enabled bf16).
 bool blockActive(const LintReport& r, const std::string& path, std::string& pointer)
 {
@@ -420,6 +454,7 @@ void applyConfigRules(LintReport& r)
     optimizer(r, stage);
     applyEngineRules(r);
     sparseAttention(r);
+    sequenceParallel(r);
     changedDefaults(r);
 }
 

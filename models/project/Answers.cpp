@@ -55,6 +55,14 @@ std::int64_t Answers::dataParallelSize() const
     return std::max<std::int64_t>(1, totalGpus() / stages);
 }
 
+std::int64_t Answers::batchWorldSize() const
+{
+    const std::string sp = text("parallel.sequence_parallel_size");
+    const std::int64_t degree =
+        sp.empty() || sp == "auto" ? 1 : std::max<std::int64_t>(1, integer("parallel.sequence_parallel_size"));
+    return std::max<std::int64_t>(1, dataParallelSize() / degree);
+}
+
 namespace {
 // The answers a preset supplies and that describe the model (model.params is derived from them).
 constexpr std::array<const char*, 10> kShapeIds = {"model.hidden_size",    "model.layers",   "model.attention_heads",
@@ -180,7 +188,7 @@ nlohmann::json Answers::derived(const std::string& id) const
     }
     if (id == "training.global_batch_size")
         return integer("training.micro_batch_size") * integer("training.gradient_accumulation_steps")
-            * dataParallelSize();
+            * batchWorldSize();
     return nullptr;
 }
 

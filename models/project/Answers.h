@@ -35,8 +35,11 @@ public:
     bool describesShape() const;
 
     std::int64_t totalGpus() const;
-    // Data-parallel size: all GPUs divided by the pipeline stages.
+    // Data-parallel size: all GPUs divided by the pipeline stages (the ranks ZeRO partitions over).
     std::int64_t dataParallelSize() const;
+    // The world size of the batch identity: the data-parallel size divided by parallel.sequence_parallel_size when it
+    // is a number (a sequence-parallel group takes one sample; ds-batch-world-size).
+    std::int64_t batchWorldSize() const;
 
     bool operator==(const Answers& other) const { return m_values == other.m_values; }
 

@@ -360,10 +360,12 @@ InputRegistry::InputRegistry()
                 "flash where the GPU has compute capability 8.0 or newer and PyTorch is 1.12 or newer, else sdpa "
                 "(PyTorch 2.0 or newer), else eager"),
         "setup", {"memory", "zero"});
-    add(choice("model.loss_impl", "Loss kernel", {"auto", "standard", "fused"}, "auto",
+    add(choice("model.loss_impl", "Loss kernel", {"auto", "standard", "fused", "tiled"}, "auto",
                "standard materialises the logits in fp32 (micro-batch × sequence × vocab × 4 bytes); fused is a "
-               "chunked or fused cross-entropy that never does (Liger-Kernel's). auto: standard, unless the ZeRO "
-               "page finds that the fused one makes the plan fit or faster; it then says so and shows the change."),
+               "chunked or fused cross-entropy that never does (Liger-Kernel's); tiled is DeepSpeed's "
+               "TiledFusedLogitsLoss (ALST), logits and loss shard by shard along the sequence. auto: standard, "
+               "unless the ZeRO page finds that another makes the plan fit or faster; it then says so and shows the "
+               "change."),
         "setup", {"memory", "zero"});
     // Sources (resources/knowledge/sources.tsv): ds-zero3-linear, hf-zero-init.
     add(boolean("training.zero_init", "Model built under zero.Init", true,
@@ -478,6 +480,22 @@ InputRegistry::InputRegistry()
     add(choice("training.activation_checkpointing", "Activation checkpointing", {"auto", "on", "off"}, "auto",
                "auto turns it on only when activations would not fit otherwise."),
         "zero", {"zero", "memory", "pipeline"});
+    add(choice("parallel.sequence_parallel_size", "Sequence-parallel size (Ulysses)",
+               {"auto", "1", "2", "4", "8", "16", "32", "64", "128", "256"}, "auto",
+               "GPUs that share each sequence with DeepSpeed-Ulysses (ALST): each holds seq_len ÷ size tokens; it must "
+               "divide the GPUs, the heads and the sequence length, and the KV heads and it must divide one another. "
+               "Data parallelism is the GPUs ÷ size. auto: the plan search tries 1 and the powers of two that run."),
+        "zero", {"zero", "memory", "sparse"});
+    add(choice("training.tiled_mlp", "Tiled MLP (ALST)", {"auto", "on", "off"}, "auto",
+               "DeepSpeed's TiledMLP runs each MLP shard by shard along the sequence and recomputes it in backward: "
+               "one shard's intermediates instead of the sequence's, for one more MLP forward. auto: only where the "
+               "plan search finds it makes a plan fit or faster."),
+        "zero", {"zero", "memory"});
+    add(choice("training.checkpoint_offload", "Checkpoint offload to host (ALST)", {"auto", "on", "off"}, "auto",
+               "With activation checkpointing, each layer's saved input goes to pinned host memory and comes back for "
+               "backward (ALST's checkpoint offload): the GPU keeps one, the host holds the rest for every GPU of the "
+               "node. auto: only where the plan search finds it makes a plan fit or faster."),
+        "zero", {"zero", "memory"});
 
     // Setup, shared by the later workflows.
     add(choice("model.architecture", "Architecture", {"decoder", "encoder", "encoder-decoder"}, "decoder",
@@ -577,8 +595,18 @@ InputRegistry::InputRegistry()
     add(choice("memory.ran_attention_impl", "Attention kernel it ran", {"auto", "eager", "sdpa", "flash"}, "auto",
                "The attention kernel of the failed run" + fromConfig),
         "memory", {"memory"});
-    add(choice("memory.ran_loss_impl", "Loss kernel it ran", {"auto", "standard", "fused"}, "auto",
+    add(choice("memory.ran_loss_impl", "Loss kernel it ran", {"auto", "standard", "fused", "tiled"}, "auto",
                "The loss kernel of the failed run" + fromConfig),
+        "memory", {"memory"});
+    add(choice("memory.ran_sequence_parallel", "Sequence-parallel size it ran",
+               {"auto", "1", "2", "4", "8", "16", "32", "64", "128", "256"}, "auto",
+               "The Ulysses degree of the failed run (1: none)" + fromConfig),
+        "memory", {"memory"});
+    add(choice("memory.ran_tiled_mlp", "Tiled MLP it ran", {"auto", "on", "off"}, "auto",
+               "Whether the failed run used DeepSpeed's TiledMLP" + fromConfig),
+        "memory", {"memory"});
+    add(choice("memory.ran_checkpoint_offload", "Checkpoint offload it ran", {"auto", "on", "off"}, "auto",
+               "Whether the failed run offloaded its checkpoints to host memory" + fromConfig),
         "memory", {"memory"});
 
     // DeepNVMe step.

@@ -30,8 +30,11 @@ def intra(gpu):
     return (v * 1000 if m.group(2) == 'TB/s' else v) / 2
 
 def features(settings):
-    # The published runs used their framework's standard cross-entropy (TestCalibration's answersOf says so too).
-    args = [BIN, 'recommend', '--format', 'json', '--set', 'model.loss_impl=standard'] + sum([['--set', s] for s in settings], [])
+    # The published runs used their framework's standard cross-entropy and none of ALST's pieces (TestCalibration's
+    # answersOf says so too).
+    args = [BIN, 'recommend', '--format', 'json', '--set', 'model.loss_impl=standard',
+            '--set', 'parallel.sequence_parallel_size=1', '--set', 'training.tiled_mlp=off',
+            '--set', 'training.checkpoint_offload=off'] + sum([['--set', s] for s in settings], [])
     j = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
     d = {s.split('=', 1)[0]: s.split('=', 1)[1] for s in settings}
     m = j['job']['model']; lay = j['job']['layout']; rec = j['workflows']['zero']['recommended']

@@ -622,7 +622,8 @@ void TestMemoryAdvisor::theSetupAskedIsUsed()
     QVERIFY(rs["stage"] == stage && rs["offload_optimizer"] == "none" && rs["activation_checkpointing"] == false);
     QVERIFY(rs["micro_batch_size"] == 2);
     JSON_COMPARE(asked.details["ran_setup_from_config"],
-                 oj::array({"memory.ran_accumulation", "memory.ran_attention_impl", "memory.ran_loss_impl"}));
+                 oj::array({"memory.ran_accumulation", "memory.ran_attention_impl", "memory.ran_loss_impl",
+                            "memory.ran_sequence_parallel", "memory.ran_tiled_mlp", "memory.ran_checkpoint_offload"}));
     QCOMPARE(rs["gpu_bytes"]["total"].get<qint64>(),
              qint64(predicted(a, QStringLiteral("%1,none,none,0").arg(stage), 2).gpu.total));
     // auto takes the project's config: what the ZeRO page forces (an imported config forces zero.stage and the
@@ -652,11 +653,12 @@ void TestMemoryAdvisor::theSetupAskedIsUsed()
                  && c->message.find("ZeRO-" + std::to_string(noneRun["stage"].get<int>())) != std::string::npos,
              c->message.c_str());
     // All given: the page states the run it diagnoses.
-    QVERIFY(hasCheck(
-        adviseMemory(answersFrom(base + ran("2,none,none,0") + "memory.ran_micro_batch=2" + "memory.ran_accumulation=4"
-                                     + "memory.ran_attention_impl=sdpa" + "memory.ran_loss_impl=standard",
-                                 message)),
-        "pass:oom-failed-run"));
+    QVERIFY(hasCheck(adviseMemory(answersFrom(base + ran("2,none,none,0") + "memory.ran_micro_batch=2"
+                                                  + "memory.ran_accumulation=4" + "memory.ran_attention_impl=sdpa"
+                                                  + "memory.ran_loss_impl=standard" + "memory.ran_sequence_parallel=1"
+                                                  + "memory.ran_tiled_mlp=off" + "memory.ran_checkpoint_offload=off",
+                                              message)),
+                     "pass:oom-failed-run"));
 }
 
 void TestMemoryAdvisor::offloadsTheStageCannotHaveAreNotAsked()
@@ -714,7 +716,7 @@ void TestMemoryAdvisor::anImportedConfigGivesTheSetup()
     QVERIFY2(rs["stage"] == 3 && rs["offload_optimizer"] == "cpu" && rs["offload_param"] == "none", rs.dump().c_str());
     QVERIFY(rs["micro_batch_size"] == 3 && rs["gradient_accumulation_steps"] == 2);
     // Every part of the run is the config's until the window freezes it (pasting the message).
-    QVERIFY(adv.details["ran_setup_from_config"].size() == 8);
+    QVERIFY(adv.details["ran_setup_from_config"].size() == 11);
 }
 
 void TestMemoryAdvisor::firstLineFixes()

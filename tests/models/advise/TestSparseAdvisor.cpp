@@ -399,8 +399,21 @@ void TestSparseAdvisor::ulyssesDegreesDivideHeadsAndSequence()
     auto it = std::find_if(adv.tradeoffs.begin(), adv.tradeoffs.end(),
                            [](const Tradeoff& t) { return t.source == "ds-ulysses"; });
     QVERIFY(it != adv.tradeoffs.end());
-    QVERIFY2(it->text.find("12 heads and 2048 tokens: 2, 4 (") != std::string::npos, it->text.c_str());
+    QVERIFY2(it->text.find("12 heads, 12 KV heads and 2048 tokens: 2, 4 (") != std::string::npos, it->text.c_str());
+    QVERIFY(it->title.find("Megatron-DeepSpeed only") != std::string::npos);
     QVERIFY(it->text.find("v0.10.2") != std::string::npos);
+    // KV heads split too: 32 heads and 4 KV heads leave 2 and 4.
+    const Advice gqa = adviceFor(
+        "sparse",
+        answersFrom({"model.attention_heads=32", "model.kv_heads=4", "model.hidden_size=4096", "model.seq_len=2048"}));
+    const auto megatron = std::find_if(gqa.tradeoffs.begin(), gqa.tradeoffs.end(),
+                                       [](const Tradeoff& t) { return t.source == "ds-ulysses"; });
+    QVERIFY2(megatron->text.find("32 heads, 4 KV heads and 2048 tokens: 2, 4 (") != std::string::npos,
+             megatron->text.c_str());
+    // For Hugging Face models the page points to ALST with DeepSpeed's current rules.
+    const auto alst = std::find_if(gqa.tradeoffs.begin(), gqa.tradeoffs.end(),
+                                   [](const Tradeoff& t) { return t.source == "ulysses-rules"; });
+    QVERIFY(alst != gqa.tradeoffs.end() && alst->text.find("ulysses_sp.py") != std::string::npos);
     QVERIFY(it->text.find("predates") == std::string::npos); // 0.19.5 >= 0.10.2
     const Advice old = adviceFor("sparse", answersFrom({"software.deepspeed_version=0.9.0"}));
     QVERIFY(std::any_of(old.tradeoffs.begin(), old.tradeoffs.end(), [](const Tradeoff& t) {

@@ -73,6 +73,9 @@ struct ZeroOption {
     std::string offloadOptimizer, offloadParam, name;
     bool checkpointing = false;
     std::int64_t microBatch = 1, accumulation = 1;
+    std::int64_t sequenceParallel = 1; // each group of this many GPUs takes one sample
+    bool checkpointOffload = false;    // the checkpoints in host memory
+    bool tiledMlp = false;
     double stepSeconds = 0;
     std::int64_t gpuTotal = 0, gpuModelStates = 0, activations = 0, cpuPerNode = 0, nvmePerNode = 0;
     bool fitsGpu = false, fitsCpu = false, nvmeReady = true, fitsNvme = true;
@@ -90,6 +93,9 @@ ZeroOption optionOf(const StepPrediction& p)
             c.checkpointing,
             c.microBatch,
             c.accumulation,
+            c.sequenceParallel,
+            c.checkpointOffload,
+            c.tiledMlp,
             p.time.total,
             p.gpu.total,
             p.gpu.total - p.gpu.activations,
@@ -156,7 +162,7 @@ QString invariantViolation(const Answers& a)
             return "gpu total is not model states + activations: " + label;
         if (o.gpuModelStates <= 0 || o.activations < 0 || o.cpuPerNode < 0 || o.nvmePerNode < 0)
             return "non-positive size: " + label;
-        if ((o.cpuPerNode > 0) != (o.offloadOptimizer != "none" || o.offloadParam != "none"))
+        if ((o.cpuPerNode > 0) != (o.offloadOptimizer != "none" || o.offloadParam != "none" || o.checkpointOffload))
             return "host memory without offload, or offload without host memory: " + label;
         // Up to kTightBand over the GPU's capacity fits (tight, with a warning).
         const double usable = a.number("hardware.gpu_memory_gib") * 1073741824.0 * (1 + kTightBand);
@@ -165,7 +171,8 @@ QString invariantViolation(const Answers& a)
         if (o.fitsCpu != (o.cpuPerNode <= a.number("hardware.cpu_memory_gib") * 1073741824.0))
             return "fitsCpu disagrees with host memory: " + label;
         if (o.microBatch * o.accumulation
-            != a.integer("training.micro_batch_size") * a.integer("training.gradient_accumulation_steps"))
+            != a.integer("training.micro_batch_size") * a.integer("training.gradient_accumulation_steps")
+                * o.sequenceParallel)
             return "the global batch is not kept: " + label;
     }
     {
@@ -247,12 +254,14 @@ QString invariantViolation(const Answers& a)
     const auto tbs = cfg.at("train_batch_size").get<std::int64_t>();
     const auto mbs = cfg.at("train_micro_batch_size_per_gpu").get<std::int64_t>();
     const auto gas = cfg.at("gradient_accumulation_steps").get<std::int64_t>();
-    if (tbs != mbs * gas * a.dataParallelSize())
+    const std::int64_t sp =
+        cfg.contains("sequence_parallel_size") ? cfg.at("sequence_parallel_size").get<std::int64_t>() : 1;
+    if (tbs != mbs * gas * a.dataParallelSize() / sp)
         return QStringLiteral("batch identity broken: %1 != %2 x %3 x %4")
             .arg(tbs)
             .arg(mbs)
             .arg(gas)
-            .arg(a.dataParallelSize());
+            .arg(a.dataParallelSize() / sp);
     if (mbs != rec.at("micro_batch_size").get<std::int64_t>())
         return "micro batch differs from the recommendation";
     if (cfg.at("zero_optimization") != zero)
@@ -410,6 +419,9 @@ private slots:
                         rec.at("checkpoint_layers").get<std::int64_t>(),
                         rec.at("loss_impl").is_null() ? std::nullopt
                                                       : lossImplFrom(rec.at("loss_impl").get<std::string>())};
+        c.sequenceParallel = rec.at("sequence_parallel_size").get<std::int64_t>();
+        c.tiledMlp = rec.at("tiled_mlp").get<bool>();
+        c.checkpointOffload = rec.at("checkpoint_offload").get<bool>();
         const StepPrediction p = predictStep(*resolveJob(a).step, c);
         QCOMPARE(qint64(rec.at("gpu_bytes").at("total").get<std::int64_t>()), qint64(p.gpu.total));
         QCOMPARE(qint64(rec.at("cpu_bytes_per_node").get<std::int64_t>()), qint64(p.cpuPerNode));
@@ -820,7 +832,7 @@ private slots:
             for (const auto& p : options)
                 if (o.checkpointing && !p.checkpointing && o.stage == p.stage
                     && o.offloadOptimizer == p.offloadOptimizer && o.offloadParam == p.offloadParam
-                    && o.microBatch == p.microBatch)
+                    && o.microBatch == p.microBatch && o.sequenceParallel == p.sequenceParallel)
                     QVERIFY(o.stepSeconds > p.stepSeconds);
     }
 
@@ -928,9 +940,13 @@ private slots:
         const auto options = zeroOptions(a);
         // auto checkpointing: every placement and micro-batch once without and once with it.
         QVERIFY(options.size() >= 10 * 2);
-        QCOMPARE(
-            int(std::count_if(options.begin(), options.end(), [](const ZeroOption& o) { return o.checkpointing; })),
-            int(options.size() / 2));
+        // Of the plans without ALST's pieces (Ulysses, TiledMLP, checkpoint offload: TestLongContext), half checkpoint.
+        const auto plain = [](const ZeroOption& o) {
+            return o.sequenceParallel == 1 && !o.checkpointOffload && !o.tiledMlp;
+        };
+        QCOMPARE(int(std::count_if(options.begin(), options.end(),
+                                   [&](const ZeroOption& o) { return plain(o) && o.checkpointing; })),
+                 int(std::count_if(options.begin(), options.end(), plain) / 2));
         // Every placement DeepSpeed runs as asked is among them.
         auto has = [&](int stage, const char* opt, const char* param) {
             return std::any_of(options.begin(), options.end(), [&](const ZeroOption& o) {

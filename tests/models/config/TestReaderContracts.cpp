@@ -21,7 +21,7 @@
 //    DummyScheduler warmup_min_lr 0, warmup_max_lr, warmup_num_steps, total_num_steps), L2346
 //    (deepspeed_config_process(must_match=False)); L4040-L4049 (ZeRO-3 get_state_dict without the gather raises).
 //  - DeepSpeed 0.19.5 runtime/config.py (_batch_assertion: train_batch_size = micro x accumulation x data-parallel
-//    size), runtime/lr_schedules.py (warmup_num_steps a positive int from 0.19.3), launcher/runner.py (hostfile
+//    size, the world divided by sequence_parallel_size), runtime/lr_schedules.py (warmup_num_steps a positive int from 0.19.3), launcher/runner.py (hostfile
 //    "host slots=N"; --num_nodes takes the first N hosts, --num_gpus G of each).
 #include "AnswerGrid.h"
 #include "Plan.h"
@@ -131,8 +131,17 @@ std::optional<double> number(const oj& config, const std::string& pointer)
 }
 
 // DeepSpeed's own start-up (0.19.5), once the launcher has filled what it fills.
-void deepspeedStarts(const oj& config, std::int64_t dataParallel, Reading& r)
+// The data-parallel size of the batch identity: the processes divided by sequence_parallel_size (DeepSpeed's
+// runtime/config.py#L708-L710 without an mpu; the Trainer's dp_world_size and Accelerate's with a ParallelismConfig).
+std::int64_t batchWorld(const oj& config, std::int64_t processes)
 {
+    const auto sp = number(config, "/sequence_parallel_size");
+    return sp && *sp > 1 ? static_cast<std::int64_t>(static_cast<double>(processes) / *sp) : processes;
+}
+
+void deepspeedStarts(const oj& config, std::int64_t processes, Reading& r)
+{
+    const std::int64_t dataParallel = batchWorld(config, processes);
     std::function<void(const oj&, const std::string&)> autos = [&](const oj& v, const std::string& at) {
         if (isAuto(v))
             r.refusals.push_back({"auto", at + " reaches DeepSpeed as \"auto\""});
@@ -260,7 +269,7 @@ Reading trainerReads(oj config, const LaunchWords& l, std::int64_t world)
     // trainer_config_process (deepspeed.py @3a80c166, after fill_only = partialmethod(...)).
     m("train_micro_batch_size_per_gpu", micro);
     m("gradient_accumulation_steps", accumulation);
-    m("train_batch_size", double(world) * micro * accumulation);
+    m("train_batch_size", double(batchWorld(config, world)) * micro * accumulation);
     m("gradient_clipping", flagOr(l, "--max_grad_norm", 1.0));
     m("optimizer.params.lr", lr);
     m("optimizer.params.betas", oj::array({flagOr(l, "--adam_beta1", 0.9), flagOr(l, "--adam_beta2", 0.999)}));
@@ -290,7 +299,7 @@ Reading trainerReads(oj config, const LaunchWords& l, std::int64_t world)
                    {{"gradient_clipping", 1.0},
                     {"zero_optimization.stage3_gather_16bit_weights_on_model_save", false},
                     {"train_micro_batch_size_per_gpu", micro},
-                    {"train_batch_size", micro * accumulation * double(world)}},
+                    {"train_batch_size", micro * accumulation * double(batchWorld(config, world))}},
                    r);
     deepspeedStarts(config, world, r);
     savesWeights(config, r);
@@ -327,8 +336,8 @@ Reading accelerateReads(oj config, const LaunchWords& l, std::int64_t processes)
                                         {"zero_optimization.stage3_param_persistence_threshold", 10240}};
     if (micro.is_number()) {
         kwargs["train_micro_batch_size_per_gpu"] = micro;
-        kwargs["train_batch_size"] =
-            micro.get<double>() * config["gradient_accumulation_steps"].get<double>() * double(processes);
+        kwargs["train_batch_size"] = micro.get<double>() * config["gradient_accumulation_steps"].get<double>()
+            * double(batchWorld(config, processes));
     }
     if (config.contains("optimizer")) { // DummyOptim(lr=..., weight_decay=...)
         kwargs["optimizer.params.lr"] = given("/optimizer/params/lr");
@@ -396,7 +405,9 @@ const std::map<std::string, std::set<std::string>>& codesFor()
         {"auto-not-filled", {"auto-value"}},
         {"auto", {"auto-value", "auto-in-strict-block", "unknown-key-ignored"}},
         {"mismatch", {"unquoted-value", "wrong-type", "number-as-string", "invalid-value"}},
-        {"batch", {"batch-identity", "batch-inferred", "batch-implied-world-size", "batch-size-missing"}},
+        {"batch",
+         {"batch-identity", "batch-inferred", "batch-implied-world-size", "batch-size-missing",
+          "sequence-parallel-not-divisor"}},
         {"warmup", {"warmup-steps-invalid", "hf-warmup-auto"}},
         {"not-saved", {"zero3-save-not-gathered"}},
     };

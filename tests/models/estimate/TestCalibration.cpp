@@ -48,12 +48,15 @@ std::vector<Row> publishedRuns()
     return rows;
 }
 
-// Every published run computed its loss with its framework's standard cross-entropy (none names a fused one), so
-// the search is not free to choose one (model.loss_impl auto).
+// Every published run computed its loss with its framework's standard cross-entropy (none names a fused one), and
+// none used ALST's pieces (Ulysses, TiledMLP, checkpoint offload), so the search is not free to choose them.
 Answers answersOf(const Row& row)
 {
     Answers a;
     a.set("model.loss_impl", "standard");
+    a.set("parallel.sequence_parallel_size", "1");
+    a.set("training.tiled_mlp", "off");
+    a.set("training.checkpoint_offload", "off");
     for (const std::string& setting : row.settings) {
         const auto eq = setting.find('=');
         const auto value = InputRegistry::instance().parse(setting.substr(0, eq), setting.substr(eq + 1));

@@ -613,8 +613,9 @@ private slots:
         const nlohmann::json j = stepTimeJson(t);
         QCOMPARE(j.at("step_seconds").at("total").get<double>(), t.total);
         QCOMPARE(j.at("step_seconds").at("communication").get<double>(), t.communication);
-        QCOMPARE(j.at("step_seconds").size(), std::size_t(6));
+        QCOMPARE(j.at("step_seconds").size(), std::size_t(7));
         QCOMPARE(j.at("step_seconds").at("all_to_all").get<double>(), t.allToAll);
+        QCOMPARE(j.at("step_seconds").at("sequence_all_to_all").get<double>(), t.sequenceAllToAll);
         QCOMPARE(j.at("tokens_per_second_per_gpu").get<double>(), t.tokensPerSecondPerGpu);
     }
 

@@ -32,7 +32,7 @@ private slots:
         }
         QCOMPARE(reg.find("model.mlp")->values, (std::vector<std::string>{"gelu", "swiglu"}));
         QCOMPARE(reg.find("model.attention_impl")->values, (std::vector<std::string>{"eager", "sdpa", "flash"}));
-        QCOMPARE(reg.find("model.loss_impl")->values, (std::vector<std::string>{"auto", "standard", "fused"}));
+        QCOMPARE(reg.find("model.loss_impl")->values, (std::vector<std::string>{"auto", "standard", "fused", "tiled"}));
         QCOMPARE(reg.find("training.precision_states")->values, (std::vector<std::string>{"fp32", "bf16"}));
         QVERIFY(reg.find("model.preset")->values.size() > 25);
     }
