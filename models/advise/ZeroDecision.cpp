@@ -443,7 +443,15 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
     // data replica, so at degree sp a replica takes sp times the samples and the global batch stays. TiledMLP and
     // checkpoint offload, where left to the wizard, are tried only where the activations without them take more than
     // kLongContextLeverShare of the GPU: below that they can only cost time.
-    const std::vector<std::int64_t> sps = sequenceParallelDegrees(ulyssesCaseOf(stepJob), lc.sequenceParallelAsked);
+    // Left to the wizard, all three are tried only for a long-context job: one whose activations at sp 1 with the
+    // least the other levers give (micro-batch 1, every layer checkpointed, the lightest loss kernel tried) take more
+    // than kLongContextLeverShare of the GPU. Below that, sequence parallelism only adds its all-to-all.
+    const StepCandidate least{kPlacements[0], true, 1, 1, 0, losses.back()};
+    const bool longContext = static_cast<double>(stepActivations(stepJob, least).peakBytes)
+        > kLongContextLeverShare * stepJob.gpuCapacityBytes;
+    const std::vector<std::int64_t> sps = longContext || lc.sequenceParallelAsked > 0
+        ? sequenceParallelDegrees(ulyssesCaseOf(stepJob), lc.sequenceParallelAsked)
+        : std::vector<std::int64_t>{1};
     // The samples a replica takes per step at degree sp: the global batch kept (a typed micro-batch and accumulation
     // hold only at the degree answered: forcedMatch).
     const std::int64_t spAnswered = std::max<std::int64_t>(1, lc.sequenceParallelAsked);
@@ -455,18 +463,24 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
     };
     // Activations per (loss, checkpointing, micro-batch, sequence-parallel degree, tiling, checkpoint offload), shared
     // by every placement (estimate/StepModel.h).
+    // Past the first micro-batch whose activations alone exceed the GPU with every lever tried, larger ones cannot
+    // fit at any placement and are left out (a micro-batch the user fixed is kept).
     std::vector<StepCandidate> shapes;
     std::vector<ModelActivations> shapeActivations;
     for (const std::int64_t sp : sps)
         for (const auto& loss : losses)
-            for (const bool ckpt : {false, true})
+            for (const bool ckpt : {false, true}) {
+                std::int64_t overflowAt = 0;
                 for (const std::int64_t micro : microsFor(samplesAt(sp))) {
+                    if (overflowAt > 0 && micro > overflowAt && !(f.microBatch && micro == job.batch.microBatch))
+                        continue;
+                    bool fitsSomewhere = false;
                     StepCandidate c{
                         kPlacements[0], ckpt, micro, std::max<std::int64_t>(1, samplesAt(sp) / micro), 0, loss};
                     c.sequenceParallel = sp;
                     const ModelActivations plain = stepActivations(stepJob, c);
-                    const bool large =
-                        static_cast<double>(plain.peakBytes) > kLongContextLeverShare * stepJob.gpuCapacityBytes;
+                    const bool large = longContext
+                        && static_cast<double>(plain.peakBytes) > kLongContextLeverShare * stepJob.gpuCapacityBytes;
                     for (const bool tiled : options(lc.tiledMlp, !stepJob.moe.moe() && (large || lc.tiledMlp)))
                         for (const bool offload :
                              options(lc.checkpointOffload, ckpt && (large || lc.checkpointOffload))) {
@@ -474,8 +488,13 @@ ZeroDecision decideZero(const Job& job, const Answers& a)
                             c.checkpointOffload = offload;
                             shapes.push_back(c);
                             shapeActivations.push_back(tiled || offload ? stepActivations(stepJob, c) : plain);
+                            fitsSomewhere = fitsSomewhere
+                                || static_cast<double>(shapeActivations.back().peakBytes) <= stepJob.gpuCapacityBytes;
                         }
+                    if (!fitsSomewhere && overflowAt == 0)
+                        overflowAt = micro;
                 }
+            }
     // A mixture of experts: each placement with the expert-parallel degrees and the path moe.mode allows there
     // (knowledge/MoeShape.h); a mode no allowed or fixed stage runs (leaf under a 1-bit optimizer's stage 0, or with
     // zero.stage 1) gives way to auto, and the ZeRO advice says so (advise/MoeAdvice.h).

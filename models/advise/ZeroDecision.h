@@ -95,9 +95,10 @@ inline constexpr double kLeverTie = 1.05;
 // only some layers (0, 1 or 2).
 int scriptChanges(const StepCandidate& candidate);
 bool offloads(const StepCandidate& candidate); // optimizer or parameters off the GPU
-// TiledMLP and checkpoint offload left to the wizard are tried only where a plan's activations without them take more
-// than this share of the GPU: below it they save little and cost time (TiledMLP an MLP forward, offload host memory).
-// A stated wizard choice that bounds the search.
+// Sequence parallelism, TiledMLP and checkpoint offload left to the wizard are tried only for a job whose least
+// activations (micro-batch 1, checkpointed, sp 1) take more than this share of the GPU, and the last two only where a
+// plan's activations without them do too: below it they save little and cost time (the all-to-all, an MLP forward,
+// host memory). A stated wizard choice that bounds the search.
 inline constexpr double kLongContextLeverShare = 0.25;
 // A plan within kTightBand of the GPU's capacity (estimate/StepModel.h) is taken only when no comfortable plan is within
 // 10% of its time: a stated wizard choice, trading a little speed for not running out of memory.

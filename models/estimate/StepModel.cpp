@@ -330,6 +330,7 @@ StepPrediction predictStep(const StepJob& job, const StepCandidate& c, const Mod
 {
     StepPrediction p;
     p.candidate = c;
+    p.loss = lossOf(job, c);
     p.activations = activations;
 
     StateMemoryInputs in;
@@ -537,8 +538,7 @@ nlohmann::ordered_json candidateJson(const StepPrediction& p)
         {"offload_param", c.placement.offloadParam},
         {"activation_checkpointing", c.checkpointing},
         {"checkpoint_layers", c.checkpointLayers},
-        {"loss_impl",
-         c.loss ? nlohmann::ordered_json(std::string(toString(*c.loss))) : nlohmann::ordered_json(nullptr)},
+        {"loss_impl", std::string(toString(p.loss))},
         {"micro_batch_size", c.microBatch},
         {"trainable_params", p.trainableParams},
         {"total_params", p.totalParams},

@@ -137,6 +137,7 @@ struct GpuBytes {
 
 struct StepPrediction {
     StepCandidate candidate;
+    LossImpl loss = LossImpl::Standard; // the loss kernel it runs: the candidate's, or the job's
     StateMemory memory;
     ModelActivations activations;
     StepTime time;

@@ -62,6 +62,9 @@ private slots:
         QTest::newRow("llama-3.1-70b, 4 nodes, NVMe, GA 16")
             << QStringList{"model.preset=llama-3.1-70b", "hardware.nodes=4", "training.gradient_accumulation_steps=16",
                            "hardware.nvme=nvme", "hardware.nvme_path=/local_nvme"};
+        // The long-context search: Ulysses degrees, TiledMLP and checkpoint offload as axes.
+        QTest::newRow("llama-3.1-8b, 8 x H100, 1M tokens") << QStringList{
+            "model.preset=llama-3.1-8b", "hardware.gpu=H100-80GB", "hardware.gpus_per_node=8", "model.seq_len=1048576"};
     }
     void recomputePercentiles()
     {

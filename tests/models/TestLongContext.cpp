@@ -256,6 +256,9 @@ private slots:
             QVERIFY(j.at("cpu_bytes_per_node").get<std::int64_t>()
                     >= j.at("offloaded_checkpoint_bytes_per_node").get<std::int64_t>());
             QVERIFY(j.at("offloaded_checkpoint_bytes_per_node").get<std::int64_t>() > 0);
+            // The loss kernel it runs is named even where the search did not change it.
+            QCOMPARE(j.at("loss_impl").get<std::string>(), std::string(toString(p.loss)));
+            QCOMPARE(j.at("tiled_mlp").get<bool>(), p.candidate.tiledMlp);
             std::string all;
             for (const ExportFile& f :
                  exportFiles(plan.config, project.answers, ExportTarget::Bundle, exportOptionsFor(plan, project)))

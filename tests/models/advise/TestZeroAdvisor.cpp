@@ -417,8 +417,7 @@ private slots:
                         rec.at("micro_batch_size").get<std::int64_t>(),
                         rec.at("gradient_accumulation_steps").get<std::int64_t>(),
                         rec.at("checkpoint_layers").get<std::int64_t>(),
-                        rec.at("loss_impl").is_null() ? std::nullopt
-                                                      : lossImplFrom(rec.at("loss_impl").get<std::string>())};
+                        lossImplFrom(rec.at("loss_impl").get<std::string>())};
         c.sequenceParallel = rec.at("sequence_parallel_size").get<std::int64_t>();
         c.tiledMlp = rec.at("tiled_mlp").get<bool>();
         c.checkpointOffload = rec.at("checkpoint_offload").get<bool>();
