@@ -156,6 +156,38 @@ std::string longContextLaunchNote(const StepJob& job, const StepCandidate& c, co
     return out;
 }
 
+namespace {
+
+// Liger-Kernel's Triton kernels and flash-attn 2 index one GPU's [micro-batch, tokens, hidden] tensor in 32 bits: from
+// 2^31 elements they crash (liger-int32-index; ALST's 1-GPU Llama-3.1-8B run failed so at 555K tokens, alst-recipes).
+// Not a memory limit: the plan is still sized, and the check says which length per GPU stays under it.
+void addIndexLimitCheck(Advice& adv, const StepJob& s, const StepPrediction& chosen)
+{
+    const StepCandidate& c = chosen.candidate;
+    const bool liger = lossOf(s, c) == LossImpl::Fused;
+    const bool flash2 = s.attention == AttentionImpl::Flash;
+    const std::int64_t elements = mulSat(c.microBatch, tokensPerGpu(s, c), s.shape.hidden);
+    constexpr std::int64_t kLimit = std::int64_t{1} << 31;
+    if ((!liger && !flash2) || elements < kLimit)
+        return;
+    const std::string kernels = liger && flash2 ? "Liger-Kernel (the fused loss loads its RMSNorm too) and flash-attn 2"
+        : liger                                 ? "Liger-Kernel (the fused loss loads its RMSNorm too)"
+                                                : "flash-attn 2";
+    adv.checks.push_back(
+        {CheckLevel::Warn, "long-sequence-32bit-index",
+         "Each GPU holds " + std::to_string(c.microBatch) + " × " + std::to_string(tokensPerGpu(s, c)) + " tokens × "
+             + std::to_string(s.shape.hidden) + " = " + std::to_string(elements)
+             + " elements per hidden-state tensor, at or over 2^31: " + kernels
+             + " index such tensors in 32 bits and crash with \"an illegal memory access was encountered\" (ALST's "
+               "authors, Liger-Kernel #803; their 1-GPU Llama-3.1-8B run failed so at 555K tokens). Keep "
+             + std::to_string(kLimit / std::max<std::int64_t>(1, s.shape.hidden * c.microBatch))
+             + " tokens or fewer per GPU (a higher sequence-parallel degree), or use kernels that index in 64 bits "
+               "(flash-attn 3).",
+         "liger-int32-index"});
+}
+
+} // namespace
+
 // Sources (resources/knowledge/sources.tsv): ulysses-rules, ulysses-zero-group, ulysses-all-to-all, ds-seq-comm-dtype,
 // ulysses-hf-versions, alst-tiled-mlp, alst-tiled-loss, alst-checkpoint-offload. The sizing is checked against the
 // published boundaries (tests/models/TestLongContext.cpp, tests/data/long-context-boundaries.tsv).
@@ -172,6 +204,7 @@ void addLongContextAdvice(Advice& adv, const Job& job, const ZeroDecision& d, co
         return;
     const StepPrediction& chosen = d.plan();
     const StepCandidate& c = chosen.candidate;
+    addIndexLimitCheck(adv, s, chosen);
     if (!usesAlst(s, c))
         return;
     const std::string launcher = a.text("software.launcher");

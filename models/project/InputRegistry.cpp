@@ -260,7 +260,7 @@ InputRegistry::InputRegistry()
         "setup", {"zero", "memory", "sparse", "pipeline"});
     add(integer("model.vocab_size", "Vocabulary size", 32000, 1, 10000000, "tokens", "Tokenizer vocabulary size."),
         "setup", {"zero", "memory", "pipeline"});
-    add(integer("model.seq_len", "Sequence length", 2048, 1, 10000000, "tokens", "Training sequence length."), "setup",
+    add(integer("model.seq_len", "Sequence length", 2048, 1, 100000000, "tokens", "Training sequence length."), "setup",
         {"zero", "memory", "sparse", "pipeline"});
     // Sources (resources/knowledge/sources.tsv): hf-bert-config (what max_position_embeddings is).
     add(integer("model.max_position", "Maximum position", 0, 0, 1e9, "tokens",

@@ -190,6 +190,11 @@ private slots:
             const Plan plan = makePlan(boundaryRun(row));
             QVERIFY(plan.zero && plan.zero->userForced);
             const StepPrediction& p = plan.zero->plan();
+            // A run that crashed on 32-bit indexing is warned about; every run that ran is not.
+            const Check* index = findCheck(*plan.find("zero"), "long-sequence-32bit-index");
+            QVERIFY2((index != nullptr) == (row.at("ran") == "crash"), row.at("id").c_str());
+            if (row.at("ran") == "crash")
+                continue;
             const double gib = static_cast<double>(p.gpu.total) / kGiBytes;
             qInfo("%s %s tokens: %.1f GiB per GPU (measured %s), host %.0f GiB per node: %s", row.at("id").c_str(),
                   row.at("seq_len").c_str(), gib, row.at("measured_gib").c_str(),
@@ -198,7 +203,7 @@ private slots:
             QCOMPARE(p.candidate.sequenceParallel, std::stoll(row.at("sequence_parallel")));
             if (!row.at("measured_gib").empty()) {
                 const double ratio = gib / std::stod(row.at("measured_gib"));
-                QVERIFY2(ratio > 0.75 && ratio < 1.25, qPrintable(QString::number(ratio)));
+                QVERIFY2(ratio > 0.85 && ratio < 1.15, qPrintable(QString::number(ratio)));
             }
         }
     }

@@ -494,7 +494,7 @@ private slots:
                                     << "a number from 1 to 1048576 GiB (GiB, TiB, GB, TB also accepted; GB and TB are "
                                        "read as GiB and TiB, as memory is sized)";
         QTest::newRow("vocab") << std::string("model.vocab_size") << "a whole number from 1 to 10000000";
-        QTest::newRow("seq len") << std::string("model.seq_len") << "a whole number from 1 to 10000000";
+        QTest::newRow("seq len") << std::string("model.seq_len") << "a whole number from 1 to 100000000";
         QTest::newRow("global batch") << std::string("training.global_batch_size")
                                       << "a whole number from 1 to 1000000000";
         QTest::newRow("gpu memory") << std::string("hardware.gpu_memory_gib")
