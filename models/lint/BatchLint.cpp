@@ -158,12 +158,20 @@ private:
                             + ", so no data-parallel size satisfies train_batch_size = micro-batch × "
                               "accumulation × data-parallel size.",
                         "remove train_batch_size and let DeepSpeed infer it", "ds-batch-assert");
-            else
+            else {
+                // With sequence parallelism DeepSpeed's data-parallel size is the GPUs ÷ sequence_parallel_size.
+                const oj* sp = m_r.at("/sequence_parallel_size");
+                const long long spSize =
+                    sp && sp->is_number_integer() && sp->get<long long>() > 1 ? sp->get<long long>() : 1;
                 m_r.add(LintLevel::Info, "batch-implied-world-size", "/train_batch_size",
                         "The three batch keys fit only a data-parallel size of " + n(t) + " / (" + n(m) + " × " + n(g)
                             + ") = " + n(t / (m * g))
+                            + (spSize > 1 ? " (" + n(t / (m * g) * spSize) + " GPUs with sequence_parallel_size "
+                                                + n(spSize) + ")"
+                                          : std::string())
                             + "; on any other GPU count DeepSpeed stops at its batch assertion.",
                         "remove train_batch_size so that it follows the GPU count", "ds-batch-assert");
+            }
             return;
         }
         if (t == m * g * m_dp->size)

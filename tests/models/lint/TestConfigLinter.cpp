@@ -489,6 +489,15 @@ private slots:
             << "/train_batch_size"
             << "info"
             << "follows the GPU count";
+        // With sequence parallelism the data-parallel size 8 is 16 GPUs.
+        QTest::newRow("implied world size, sequence parallel")
+            << R"({"train_batch_size": 64, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2,
+                  "sequence_parallel_size": 2})"
+            << ""
+            << "batch-implied-world-size"
+            << "/train_batch_size"
+            << "info"
+            << "= 8 (16 GPUs with sequence_parallel_size 2)";
         // 65 is not a multiple of 4 × 2 = 8: no GPU count satisfies it.
         QTest::newRow("no world size fits")
             << R"({"train_batch_size": 65, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2})"
