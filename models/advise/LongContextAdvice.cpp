@@ -166,7 +166,10 @@ void addIndexLimitCheck(Advice& adv, const StepJob& s, const StepPrediction& cho
     const StepCandidate& c = chosen.candidate;
     const bool liger = lossOf(s, c) == LossImpl::Fused;
     const bool flash2 = s.attention == AttentionImpl::Flash;
-    const std::int64_t elements = mulSat(c.microBatch, tokensPerGpu(s, c), s.shape.hidden);
+    // The widest per-token tensor they see: the hidden state, or the queries where heads × head width is wider
+    // (Qwen3-32B: 64 × 128 = 8192 against 5120); under Ulysses attention holds s × heads/sp, the same count.
+    const std::int64_t width = std::max(s.shape.hidden, mulSat(s.shape.heads, s.shape.headWidth()));
+    const std::int64_t elements = mulSat(c.microBatch, tokensPerGpu(s, c), width);
     constexpr std::int64_t kLimit = std::int64_t{1} << 31;
     if ((!liger && !flash2) || elements < kLimit)
         return;
@@ -176,11 +179,12 @@ void addIndexLimitCheck(Advice& adv, const StepJob& s, const StepPrediction& cho
     adv.checks.push_back(
         {CheckLevel::Warn, "long-sequence-32bit-index",
          "Each GPU holds " + std::to_string(c.microBatch) + " × " + std::to_string(tokensPerGpu(s, c)) + " tokens × "
-             + std::to_string(s.shape.hidden) + " = " + std::to_string(elements)
-             + " elements per hidden-state tensor, at or over 2^31: " + kernels
+             + std::to_string(width) + " = " + std::to_string(elements)
+             + (width > s.shape.hidden ? " elements in its query tensor" : " elements per hidden-state tensor")
+             + ", at or over 2^31: " + kernels
              + " index such tensors in 32 bits and crash with \"an illegal memory access was encountered\" (ALST's "
                "authors, Liger-Kernel #803; their 1-GPU Llama-3.1-8B run failed so at 555K tokens). Keep "
-             + std::to_string(kLimit / std::max<std::int64_t>(1, s.shape.hidden * c.microBatch))
+             + std::to_string((kLimit - 1) / std::max<std::int64_t>(1, width * c.microBatch))
              + " tokens or fewer per GPU (a higher sequence-parallel degree), or use kernels that index in 64 bits "
                "(flash-attn 3).",
          "liger-int32-index"});

@@ -232,6 +232,26 @@ private slots:
         }
     }
 
+    // The 32-bit index limit counts the widest per-token tensor: Qwen3-32B's queries (64 heads × 128 = 8192) reach
+    // 2^31 elements at 262,144 tokens on one GPU, its 5120-wide hidden state only at 419,431.
+    void theIndexLimitCountsTheWidestTensor()
+    {
+        const auto warned = [](std::int64_t seq) {
+            std::map<std::string, std::string> row{
+                {"model", "qwen3-32b"},          {"gpus_per_node", "1"},   {"nodes", "1"},
+                {"sequence_parallel", "1"},      {"loss", "fused"},        {"tiled_mlp", "on"},
+                {"checkpoint_offload", "on"},    {"offload_param", "cpu"}, {"attention", "flash"},
+                {"seq_len", std::to_string(seq)}};
+            const Plan plan = makePlan(boundaryRun(row));
+            return findCheck(*plan.find("zero"), "long-sequence-32bit-index");
+        };
+        QVERIFY(!warned(262143));
+        const Check* check = warned(262144);
+        QVERIFY(check);
+        QVERIFY2(check->message.find("query tensor") != std::string::npos, check->message.c_str());
+        QVERIFY2(check->message.find("262143 tokens or fewer") != std::string::npos, check->message.c_str());
+    }
+
     // A degree the rules refuse is set aside with the rule; the plan is sized without it.
     void aRefusedDegreeIsSetAside()
     {
