@@ -27,20 +27,35 @@ std::string spReduceType(TrainingPrecision p)
     return p == TrainingPrecision::Bf16 ? "bf16" : p == TrainingPrecision::Fp16 ? "fp16" : "";
 }
 
-std::string parallelismConfigCode(const StepJob& s, const StepCandidate& c)
+std::string parallelismConfigCode(const StepJob& s, const StepCandidate& c, const std::string& launcher)
 {
-    const std::int64_t sp = c.sequenceParallel;
-    const std::int64_t replicas = std::max<std::int64_t>(1, s.dataParallel / sp);
-    return "from accelerate.utils import DeepSpeedSequenceParallelConfig, ParallelismConfig\n\n"
-           "parallelism_config = ParallelismConfig(\n"
-           "    sp_backend=\"deepspeed\",\n"
-           "    sp_size="
-        + std::to_string(sp) + ",\n    dp_shard_size=" + std::to_string(replicas)
+    const std::string sp = std::to_string(c.sequenceParallel);
+    const std::int64_t replicas = std::max<std::int64_t>(1, s.dataParallel / c.sequenceParallel);
+    const bool trainer = launcher == "hf-trainer";
+    // Every batch padded to a multiple of sp (ulysses-rules); the Trainer or Accelerate then wraps the data loader in
+    // UlyssesSPDataLoaderAdapter and fills the batch keys with GPUs / sp_size (ulysses-hf-versions).
+    std::string out = std::string(trainer ? "" : "from accelerate import Accelerator\n")
+        + "from accelerate.utils import DeepSpeedSequenceParallelConfig, ParallelismConfig\n"
+        + "from transformers import DataCollatorForLanguageModeling" + (trainer ? ", TrainingArguments" : "")
+        + "\n\nparallelism_config = ParallelismConfig(\n"
+          "    sp_backend=\"deepspeed\",\n"
+          "    sp_size="
+        + sp + ",\n    dp_shard_size=" + std::to_string(replicas)
         + ",  # GPUs / sp_size: dp_replicate x dp_shard x sp_size = the processes\n"
           "    sp_handler=DeepSpeedSequenceParallelConfig(\n"
           "        sp_seq_length_is_variable=True,\n"
           "        sp_attn_implementation=\""
-        + hfAttention(s.attention) + "\",\n    ),\n)\n";
+        + hfAttention(s.attention) + "\",\n    ),\n)\n" + "# every batch's length a multiple of " + sp
+        + " (TRL's SFTConfig: pad_to_multiple_of=" + sp + ")\n"
+        + "data_collator = DataCollatorForLanguageModeling(tokenizer, mlm=False, pad_to_multiple_of=" + sp + ")\n";
+    if (trainer)
+        return out + "training_args = TrainingArguments(\n    output_dir=\"out\",\n    deepspeed=\"ds_config.json\",\n"
+            + "    parallelism_config=parallelism_config,\n    per_device_train_batch_size="
+            + std::to_string(c.microBatch) + ",\n" + (c.checkpointing ? "    gradient_checkpointing=True,\n" : "")
+            + ")\n";
+    return out + "accelerator = Accelerator(parallelism_config=parallelism_config)  # or accelerate_config.yaml\n"
+        + "model, optimizer, dataloader = accelerator.prepare(model, optimizer, dataloader)  # built with "
+          "data_collator\n";
 }
 
 std::string registrationCode(const StepJob& s, const StepCandidate& c)
@@ -77,7 +92,7 @@ std::string registrationCode(const StepJob& s, const StepCandidate& c)
 
 std::string ulyssesCode(const StepJob& job, const StepCandidate& c, const std::string& launcher)
 {
-    return launcher == "deepspeed" ? registrationCode(job, c) : parallelismConfigCode(job, c);
+    return launcher == "deepspeed" ? registrationCode(job, c) : parallelismConfigCode(job, c, launcher);
 }
 
 std::string tiledMlpCode()

@@ -181,7 +181,8 @@ private slots:
     }
 
     // The published runs (long-context-boundaries.tsv; README, "Long context"): every ALST recipe length fits as it
-    // ran, and the two with a measured peak agree within 25% (A1 and A11, the model below them).
+    // ran (ALST's 555K crash warned about instead), and the two with a measured peak agree within 15% (A1 and A11, the
+    // model below them).
     void alstRecipesFitAsTheyRan()
     {
         for (const auto& row : boundaryRows()) {
@@ -292,7 +293,14 @@ private slots:
                 QVERIFY2(all.find("parallelism_config_sp_size: 8") != std::string::npos, all.c_str());
             else if (std::string(launcher) == "hf-trainer")
                 QVERIFY2(all.find("parallelism_config") != std::string::npos, all.c_str());
-            else
+            // The HF launchers' snippet builds the ParallelismConfig and pads every batch to a multiple of sp.
+            if (std::string(launcher) != "deepspeed") {
+                std::string code;
+                for (const Snippet& sn : plan.find("zero")->snippets)
+                    code += sn.code;
+                QVERIFY2(code.find("sp_size=8") != std::string::npos, code.c_str());
+                QVERIFY2(code.find("pad_to_multiple_of=8)") != std::string::npos, code.c_str());
+            } else
                 QVERIFY2(all.find("UlyssesSPAttentionHF") != std::string::npos, all.c_str());
             QVERIFY(all.find("checkpointed layer input") != std::string::npos);
         }
