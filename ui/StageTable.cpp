@@ -9,7 +9,8 @@ namespace dsw {
 namespace {
 
 // "ZeRO-3", "ZeRO-3 + CPU (opt.)", "ZeRO-3 + CPU (opt., params)", "ZeRO-3 + opt. → CPU, params → NVMe": the
-// table's cell, with a mixture of experts' path (", leaf", ", EP 8"); planName() is the tooltip's.
+// table's cell, with a mixture of experts' path (", leaf", ", EP 8") and the Ulysses degree (", SP 8"); planName() is
+// the tooltip's.
 QString shortPlanName(const StepCandidate& c)
 {
     const Placement& row = c.placement;
@@ -25,6 +26,8 @@ QString shortPlanName(const StepCandidate& c)
         name += StageTable::tr(", leaf");
     else if (c.expertParallel > 1)
         name += StageTable::tr(", EP %1").arg(c.expertParallel);
+    if (c.sequenceParallel > 1)
+        name += StageTable::tr(", SP %1").arg(c.sequenceParallel);
     return name;
 }
 
@@ -57,7 +60,8 @@ StageTable::StageTable(QWidget* parent)
     const QString tips[kColumns] = {
         tr("The ZeRO stage and what it offloads"),
         tr("◀ marks the plan written with your settings and the wizard's pick"),
-        tr("Micro-batch per GPU × gradient accumulation steps (AC: activation checkpointing)"),
+        tr("Micro-batch per GPU × gradient accumulation steps (AC: activation checkpointing, → host: its checkpoints "
+           "offloaded; FCE: fused cross-entropy; TL: tiled loss; TMLP: tiled MLP)"),
         tr("Whether the plan fits in the GPU's usable memory"),
         tr("GPU total per GPU: the sum of the columns right of it and the CUDA context, NCCL and the allocator's "
            "reserve"),
@@ -99,15 +103,21 @@ void StageTable::showDecision(const ZeroDecision* zero)
             ? (pick ? tr("◀ the best with your %1, also the wizard's pick") : tr("◀ the best with your %1")).arg(fixed)
             : pick ? tr("◀ the wizard's pick")
                    : QString();
+        const QString checkpointing = !c.checkpointing ? QString()
+            : c.checkpointLayers > 0                   ? tr(" AC %1").arg(c.checkpointLayers)
+                                                       : tr(" AC");
+        const QString loss = row.loss == LossImpl::Fused ? tr(" FCE")
+            : row.loss == LossImpl::Tiled                ? tr(" TL")
+                                                         : QString();
         QStringList cells = {shortPlanName(c),
                              mark,
-                             tr("%1 × %2%3%4")
+                             tr("%1 × %2%3%4%5%6")
                                  .arg(c.microBatch)
                                  .arg(c.accumulation)
-                                 .arg(!c.checkpointing             ? QString()
-                                          : c.checkpointLayers > 0 ? tr(" AC %1").arg(c.checkpointLayers)
-                                                                   : tr(" AC"))
-                                 .arg(c.loss == LossImpl::Fused ? tr(" FCE") : QString()),
+                                 .arg(checkpointing)
+                                 .arg(c.checkpointOffload ? tr(" → host") : QString())
+                                 .arg(loss)
+                                 .arg(c.tiledMlp ? tr(" TMLP") : QString()),
                              !row.fits()     ? tr("✗ no")
                                  : row.tight ? tr("⚠ tight")
                                              : tr("✓ yes"),

@@ -130,15 +130,23 @@ void addSuggestions(Advice& adv, const Answers& a, const Job& job, const ZeroDec
     // Only where ZeRO-3 is allowed: a pipeline limits the stages to 0–1, the 1-bit optimizers to 0.
     if (job.zeroLimit.maxStage >= 3) {
         const std::int64_t perRank = std::max<std::int64_t>(1, job.batch.microBatch * job.batch.gradientAccumulation);
-        const StepPrediction p = predictStep(*job.step, {{3, "none", "none"}, true, 1, perRank});
+        // At the highest Ulysses degree the search tried (1 unless the job is a long-context one).
+        StepCandidate probe{{3, "none", "none"}, true, 1, perRank};
+        for (const StepPrediction& c : decision.candidates)
+            probe.sequenceParallel = std::max(probe.sequenceParallel, c.candidate.sequenceParallel);
+        const StepPrediction p = predictStep(*job.step, probe);
         const std::int64_t states = p.gpu.params + p.gpu.grads + p.gpu.optimizer;
         const double partitioned = static_cast<double>(states) * static_cast<double>(job.layout.data);
         const double room = p.usableGpuBytes - static_cast<double>(p.gpu.total - states);
         const std::string plan = "ZeRO-3 without offload, micro-batch 1 and activation checkpointing";
         const std::int64_t present = job.layout.world;
-        if (room <= 0) {
-            what += "Even one sample's activations, the buffers and the largest layer exceed a GPU: use a GPU with "
-                    "more memory, a shorter sequence, or tensor/sequence parallelism. ";
+        if (room <= 0 && !decision.wizardPick) {
+            what += "Even one sample's activations"
+                + (probe.sequenceParallel > 1
+                       ? " (over " + std::to_string(probe.sequenceParallel) + " GPUs with Ulysses)"
+                       : std::string())
+                + ", the buffers and the largest layer exceed a GPU: use a GPU with more memory, a shorter sequence, "
+                  "more GPUs per sequence (parallel.sequence_parallel_size) or tensor parallelism. ";
         } else if (const auto gpus = static_cast<std::int64_t>(std::ceil(partitioned / room)); gpus > present) {
             const std::int64_t G = job.layout.gpusPerNode;
             const std::int64_t nodes = (gpus + G - 1) / G;

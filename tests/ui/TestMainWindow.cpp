@@ -525,6 +525,45 @@ private slots:
         QVERIFY2(rows.contains(", EP ") || rows.contains(", leaf"), qPrintable(rows)); // the path, in the cell
     }
 
+    // Issue 26: Llama-3.1-8B at 1M tokens on 8 H100s gets a Ulysses plan on the ZeRO page, with its fields there, and
+    // the sparse-attention page points to it.
+    void aLongContextJobIsPlannedWithUlysses()
+    {
+        MainWindow w;
+        w.openAtStart(QString());
+        w.resize(1400, 860);
+        w.show();
+        w.document()->setAnswer("model.preset", "llama-3.1-8b");
+        w.document()->setAnswer("hardware.gpu", "H100-80GB");
+        w.document()->setAnswer("hardware.gpus_per_node", 8);
+        w.document()->setAnswer("model.seq_len", 1048576);
+        auto* page = w.findChild<QWidget*>("zeroPage");
+        // The example project's typed micro-batch 4 × 2 steps cannot fit: the page says so and names the wizard's
+        // Ulysses plan; clearing them, as it says, takes it.
+        w.goToStep("zero");
+        QTRY_VERIFY(labelText(page, "headline").contains("Nothing fits"));
+        const QString checks = QTextDocumentFragment::fromHtml(labelText(page, "checks")).toPlainText();
+        QVERIFY2(checks.contains("Ulysses SP 8, fused cross-entropy, fits; change or clear those answers"),
+                 qPrintable(checks));
+        w.document()->setAnswer("training.micro_batch_size", nullptr);
+        w.document()->setAnswer("training.gradient_accumulation_steps", nullptr);
+        QVERIFY(page->findChild<QWidget*>("parallel.sequence_parallel_size"));
+        QTRY_VERIFY2(labelText(page, "headline").contains("Ulysses SP 8"), qPrintable(labelText(page, "headline")));
+        QVERIFY2(tableText(w.findChild<QTableWidget*>("stageTable")).contains("SP 8"),
+                 qPrintable(tableText(w.findChild<QTableWidget*>("stageTable"))));
+        saveScreenshot(w, "zero-long-context");
+        auto* why = w.findChild<WhyView*>("whyView");
+        w.findChild<QTabWidget*>("previewTabs")->setCurrentWidget(why);
+        const QString text = why->toPlainText();
+        for (const char* part : {"DeepSpeed-Ulysses over 8 GPUs", "Tokens per GPU", "Ulysses all-to-all per step"})
+            QVERIFY2(text.contains(part), qPrintable(QString(part) + "\n" + text.left(3000)));
+        saveScreenshot(w, "zero-long-context-why");
+        w.goToStep("sparse");
+        const QString sparse = labelText(w.findChild<QWidget*>("sparsePage"), "headline");
+        QVERIFY2(sparse.contains("Ulysses SP 8"), qPrintable(sparse));
+        saveScreenshot(w, "sparse-long-context");
+    }
+
     // Must-have 5: input is applied only when valid; natural units; readable numbers.
     void halfTypedValuesAreNotApplied()
     {
