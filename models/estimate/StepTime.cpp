@@ -125,6 +125,21 @@ void validate(const StepTimeInputs& in)
 
 // Of ringTransfers, those that reduce gradients: stage 0's all-reduce (2), stage 1's reduce-scatter at the boundary
 // (1), stages 2–3's reduce-scatter every micro-step (GA).
+// The link an all-to-all over `group` GPUs runs on, in GB/s: the node's GPU link inside a node; across nodes the slower
+// of that and each GPU's share of the node's NICs (ds-moe-all-to-all, ulysses-all-to-all).
+struct AllToAllLink {
+    double gbps = 0;
+    bool crossesNodes = false;
+};
+AllToAllLink allToAllLink(const StepTimeInputs& in, std::int64_t group)
+{
+    const double nicShare =
+        in.nicGbps * static_cast<double>(in.nicsPerNode) / 8 / static_cast<double>(in.gpusPerNode); // one GPU's
+    if (group <= in.gpusPerNode)
+        return {in.intraNodeGBps, false};
+    return {std::min(in.intraNodeGBps > 0 ? in.intraNodeGBps : nicShare, nicShare), true};
+}
+
 double gradientTransfers(int stage, double ga) { return stage == 0 ? 2 : stage == 1 ? 1 : ga; }
 
 // Ring volume per GPU, in units of S (the gradient or parameter bytes), per optimizer step.
@@ -272,11 +287,7 @@ StepTime estimateStepTime(const StepTimeInputs& in)
                             "ds-zero3-reuse-distance", "nccl-tests-busbw", "ds-overlap-comm", "belle-zero-stages"}});
     // The experts' all-to-alls: dispatch and combine in forward, again in backward and in a recomputed forward.
     if (moe.expertParallel > 1 && moe.moeLayers > 0) {
-        const double gpn = static_cast<double>(in.gpusPerNode);
-        const bool crossesNodes = moe.expertParallel > in.gpusPerNode;
-        const double nicShare = in.nicGbps * static_cast<double>(in.nicsPerNode) / 8 / gpn; // one GPU's
-        const double link =
-            crossesNodes ? std::min(in.intraNodeGBps > 0 ? in.intraNodeGBps : nicShare, nicShare) : in.intraNodeGBps;
+        const auto [link, crossesNodes] = allToAllLink(in, moe.expertParallel);
         t.allToAllBytes = (4 + 2 * recomputed) * static_cast<double>(moe.moeLayers) * tokens
             * static_cast<double>(moe.expertsPerToken) * h * b * (ep - 1) / ep / split;
         if (link > 0)
@@ -298,11 +309,7 @@ StepTime estimateStepTime(const StepTimeInputs& in)
     // Ulysses's all-to-alls: q, k, v in and the attention output back, per layer, in every forward and the backward.
     if (in.sequenceParallel > 1) {
         const double sp = static_cast<double>(in.sequenceParallel);
-        const double gpn = static_cast<double>(in.gpusPerNode);
-        const bool crossesNodes = in.sequenceParallel > in.gpusPerNode;
-        const double nicShare = in.nicGbps * static_cast<double>(in.nicsPerNode) / 8 / gpn; // one GPU's
-        const double link =
-            crossesNodes ? std::min(in.gpusPerNode > 1 ? in.intraNodeGBps : nicShare, nicShare) : in.intraNodeGBps;
+        const auto [link, crossesNodes] = allToAllLink(in, in.sequenceParallel);
         const double width = 2 * static_cast<double>(in.attentionWidth) + 2 * static_cast<double>(in.kvWidth);
         const double passes = 2 + recomputed;
         t.sequenceAllToAllBytes = passes * layers * tokens / sp * width * b * (sp - 1) / sp;
