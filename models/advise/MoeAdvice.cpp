@@ -237,6 +237,30 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
                  + " by ds-wizard's step-time model: it gathers every expert every micro-step. DeepSpeed's AutoEP "
                    "prototype claims about 5× over ZeRO-3 on 8 × H100 (a claim, not a measurement here).",
              "ds-autoep"});
+
+    // Where no plan keeps the states on the GPUs, ZeRO trains this model only through the host or the disk, or not at
+    // all: DeepSpeed has no tensor or pipeline parallelism to combine with the experts here (moe-not-modelled), which
+    // frameworks built for mixtures of experts at this size use instead (moe-megatron-speed).
+    if (!fastestFitting(d, [](const StepPrediction& p) { return !offloads(p.candidate); })) {
+        std::int64_t states = 0; // ZeRO-3 without offload: every GPU's share of the weights, gradients and states
+        for (const StepPrediction& p : d.candidates)
+            if (p.candidate.placement.stage == 3 && !offloads(p.candidate))
+                states = mulSat(addSat(p.gpu.params, p.gpu.grads, p.gpu.optimizer), step.dataParallel);
+        const StepPrediction* fits = fastestFitting(d, [](const StepPrediction&) { return true; });
+        adv.checks.push_back(
+            {CheckLevel::Warn, "moe-beyond-zero",
+             "No plan keeps this mixture of experts on the " + std::to_string(step.dataParallel)
+                 + " GPUs: its weights, gradients and optimizer states take " + formatGiB(static_cast<double>(states))
+                 + " over them all, and each GPU has " + formatGiB(chosen.usableGpuBytes) + ". "
+                 + (fits ? "The fastest plan that fits, " + fits->label() + ", offloads and takes "
+                            + secs(fits->time.total) + " per step by ds-wizard's step-time model. "
+                         : std::string("Nothing fits. "))
+                 + "More GPUs would keep it there; so would a framework that splits the experts, the layers and the "
+                   "tensors over the GPUs (Megatron-Core's expert, pipeline and tensor parallelism), which DeepSpeed "
+                   "does not combine with a Hugging Face mixture of experts. One user measured DeepSpeed at about a "
+                   "tenth of Megatron's speed for a Qwen3 MoE on 128 GPUs (a report, not a controlled comparison).",
+             "moe-megatron-speed"});
+    }
 }
 
 } // namespace dsw

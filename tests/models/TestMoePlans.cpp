@@ -174,6 +174,12 @@ private slots:
         const oj& candidate = json.at("workflows").at("zero").at("candidates").at(0);
         for (const char* key : {"expert_parallel_size", "total_params", "active_params", "moe_mode"})
             QVERIFY2(candidate.contains(key), key);
+        // Its 16-byte states (747 GB) exceed the node's GPUs: every plan that fits offloads, and the page says that
+        // ZeRO is the wrong tool at this size, with the numbers.
+        QVERIFY(offloads(chosen.candidate));
+        const Check* beyond = findCheck(zero, "moe-beyond-zero");
+        QVERIFY(beyond);
+        QVERIFY2(beyond->message.find("offloads and takes") != std::string::npos, beyond->message.c_str());
     }
 
     // Expert parallelism at ZeRO-2 splits the experts: each GPU holds 1/ep of their 16-bit weights and gradients, and
@@ -231,6 +237,9 @@ private slots:
         QCOMPARE(ep.at("preset_model").get<std::string>(), std::string("qwen3_moe"));
         QVERIFY(findCheck(*autoPlan.find("zero"), "moe-autoep"));
         QVERIFY(!autoPlan.config.at("zero_optimization").contains("leaf_module"));
+        // It fits without offload, so ZeRO is not said to be the wrong tool.
+        QVERIFY(!offloads(best.candidate));
+        QVERIFY(!findCheck(*autoPlan.find("zero"), "moe-beyond-zero"));
     }
 
     // launch.sh says what the plan's path asks of the script and the libraries: AutoEP's Transformers version, the
