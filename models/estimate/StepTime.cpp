@@ -130,6 +130,15 @@ void validate(const StepTimeInputs& in)
 struct AllToAllLink {
     double gbps = 0;
     bool crossesNodes = false;
+    // Seconds to send `bytes` per GPU at the collectives' reached share; 0 without a link figure.
+    double seconds(double bytes) const { return gbps > 0 ? bytes / (gbps * 1e9 * kCollectiveEfficiency) : 0; }
+    // "÷ (link GB/s (which link) × the share reached), never hidden", for the explanation.
+    std::string words() const
+    {
+        return "÷ (" + num(gbps) + " GB/s "
+            + (crossesNodes ? "(each GPU's share of the node's NICs)" : "(intra-node link)") + " × "
+            + num(kCollectiveEfficiency) + " reached), never hidden";
+    }
 };
 AllToAllLink allToAllLink(const StepTimeInputs& in, std::int64_t group)
 {
@@ -287,11 +296,10 @@ StepTime estimateStepTime(const StepTimeInputs& in)
                             "ds-zero3-reuse-distance", "nccl-tests-busbw", "ds-overlap-comm", "belle-zero-stages"}});
     // The experts' all-to-alls: dispatch and combine in forward, again in backward and in a recomputed forward.
     if (moe.expertParallel > 1 && moe.moeLayers > 0) {
-        const auto [link, crossesNodes] = allToAllLink(in, moe.expertParallel);
+        const AllToAllLink link = allToAllLink(in, moe.expertParallel);
         t.allToAllBytes = (4 + 2 * recomputed) * static_cast<double>(moe.moeLayers) * tokens
             * static_cast<double>(moe.expertsPerToken) * h * b * (ep - 1) / ep / split;
-        if (link > 0)
-            t.allToAll = t.allToAllBytes / (link * 1e9 * kCollectiveEfficiency);
+        t.allToAll = link.seconds(t.allToAllBytes);
         t.communication += t.allToAll;
         if (in.explain)
             t.parts.push_back({"all-to-all",
@@ -299,22 +307,19 @@ StepTime estimateStepTime(const StepTimeInputs& in)
                                num(4 + 2 * recomputed) + " all-to-alls × " + std::to_string(moe.moeLayers)
                                    + " MoE layers × " + num(tokens) + " tokens × k "
                                    + std::to_string(moe.expertsPerToken) + " × h " + num(h) + " × " + num(b)
-                                   + " B × (ep−1)/ep, ep = " + num(ep) + " → " + num(t.allToAllBytes) + " B per GPU ÷ ("
-                                   + num(link) + " GB/s "
-                                   + (crossesNodes ? "(each GPU's share of the node's NICs)" : "(intra-node link)")
-                                   + " × " + num(kCollectiveEfficiency) + " reached), never hidden",
+                                   + " B × (ep−1)/ep, ep = " + num(ep) + " → " + num(t.allToAllBytes) + " B per GPU "
+                                   + link.words(),
                                {"ds-moe-all-to-all", "nccl-tests-busbw"}});
     }
 
     // Ulysses's all-to-alls: q, k, v in and the attention output back, per layer, in every forward and the backward.
     if (in.sequenceParallel > 1) {
         const double sp = static_cast<double>(in.sequenceParallel);
-        const auto [link, crossesNodes] = allToAllLink(in, in.sequenceParallel);
+        const AllToAllLink link = allToAllLink(in, in.sequenceParallel);
         const double width = 2 * static_cast<double>(in.attentionWidth) + 2 * static_cast<double>(in.kvWidth);
         const double passes = 2 + recomputed;
         t.sequenceAllToAllBytes = passes * layers * tokens / sp * width * b * (sp - 1) / sp;
-        if (link > 0)
-            t.sequenceAllToAll = t.sequenceAllToAllBytes / (link * 1e9 * kCollectiveEfficiency);
+        t.sequenceAllToAll = link.seconds(t.sequenceAllToAllBytes);
         t.communication += t.sequenceAllToAll;
         if (in.explain)
             t.parts.push_back({"sequence all-to-all",
@@ -322,9 +327,7 @@ StepTime estimateStepTime(const StepTimeInputs& in)
                                num(passes) + " passes × " + num(layers) + " layers × " + num(tokens / sp)
                                    + " tokens per GPU × (2 × " + std::to_string(in.attentionWidth) + " + 2 × "
                                    + std::to_string(in.kvWidth) + ") × " + num(b) + " B × (sp−1)/sp, sp = " + num(sp)
-                                   + " → " + num(t.sequenceAllToAllBytes) + " B per GPU ÷ (" + num(link) + " GB/s "
-                                   + (crossesNodes ? "(each GPU's share of the node's NICs)" : "(intra-node link)")
-                                   + " × " + num(kCollectiveEfficiency) + " reached), never hidden",
+                                   + " → " + num(t.sequenceAllToAllBytes) + " B per GPU " + link.words(),
                                {"ulysses-all-to-all", "nccl-tests-busbw"}});
     }
 

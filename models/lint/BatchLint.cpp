@@ -167,7 +167,7 @@ private:
                         "The three batch keys fit only a data-parallel size of " + n(t) + " / (" + n(m) + " × " + n(g)
                             + ") = " + n(t / (m * g))
                             + (spSize > 1 ? " (" + n(t / (m * g) * spSize) + " GPUs with sequence_parallel_size "
-                                                + n(spSize) + ")"
+                                       + n(spSize) + ")"
                                           : std::string())
                             + "; on any other GPU count DeepSpeed stops at its batch assertion.",
                         "remove train_batch_size so that it follows the GPU count", "ds-batch-assert");

@@ -550,7 +550,8 @@ private slots:
         QVERIFY(ct4);
         QVERIFY2(!q(ct4->message).contains("hardware.nvme ="), ct4->message.c_str());
         QVERIFY2(!q(ct4->message).contains("would fit on"), ct4->message.c_str());
-        QVERIFY2(q(ct4->message).contains("more GPUs per sequence (parallel.sequence_parallel_size)"), ct4->message.c_str());
+        QVERIFY2(q(ct4->message).contains("more GPUs per sequence (parallel.sequence_parallel_size)"),
+                 ct4->message.c_str());
         const QString violation = invariantViolation(answersFrom(huge));
         QVERIFY2(violation.isEmpty(), qPrintable(violation));
     }
