@@ -143,6 +143,31 @@ std::string names(std::initializer_list<const char*> keys)
     return out;
 }
 
+// Qwen2-MoE (Qwen1.5-MoE, Qwen2-57B-A14B) gives its shared expert as one MLP of shared_expert_intermediate_size
+// rather than a count: as many experts of the routed width (5632 = 4 × 1408 for Qwen1.5-MoE-A2.7B). Its sigmoid gate,
+// hidden × 1 per layer, is left out.
+void sharedExpertsFromWidth(std::int64_t sharedWidth, std::int64_t expertWidth, HfModelImport& out)
+{
+    if (expertWidth <= 0)
+        return;
+    const std::int64_t experts = std::max<std::int64_t>(1, (sharedWidth + expertWidth / 2) / expertWidth);
+    out.moe.emplace_back("model.shared_experts", experts);
+    if (experts * expertWidth != sharedWidth)
+        out.notes.push_back("shared_expert_intermediate_size " + std::to_string(sharedWidth)
+                            + " is not a multiple of the experts' width " + std::to_string(expertWidth) + ": sized as "
+                            + std::to_string(experts) + " shared experts of that width");
+}
+
+// Qwen-MoE's mlp_only_layers lists the layers with a dense MLP; they are counted as that many leading dense layers
+// (their place changes no total, only which pipeline stage holds them).
+std::int64_t mlpOnlyLayers(const oj& json)
+{
+    const auto it = json.find("mlp_only_layers");
+    if (it == json.end() || !it->is_array())
+        return 0;
+    return std::count_if(it->begin(), it->end(), [](const oj& layer) { return layer.is_number_integer(); });
+}
+
 } // namespace
 
 ConfigFileKind classifyConfigFile(const oj& json)
@@ -267,8 +292,12 @@ Result<HfModelImport> readHfModelConfig(const oj& json)
             out.moe.emplace_back("model.expert_intermediate_size", *width);
         if (const auto shared = r.count({"n_shared_experts"}); shared && *shared > 0)
             out.moe.emplace_back("model.shared_experts", *shared);
+        else if (const auto sharedWidth = r.count({"shared_expert_intermediate_size"}); sharedWidth && *sharedWidth > 0)
+            sharedExpertsFromWidth(*sharedWidth, r.count({"moe_intermediate_size"}).value_or(s.intermediate), out);
         if (const auto dense = r.count({"first_k_dense_replace"}); dense && *dense > 0)
             out.moe.emplace_back("model.dense_layers", *dense);
+        if (const auto dense = mlpOnlyLayers(json); dense > 0 && !r.count({"first_k_dense_replace"}))
+            out.moe.emplace_back("model.dense_layers", dense);
         if (const auto step = r.count({"decoder_sparse_step"}); step && *step > 1)
             out.moe.emplace_back("model.moe_layer_interval", *step);
         out.moe.emplace_back("moe.autoep_preset", std::string(autoEpPresetFor(family)));

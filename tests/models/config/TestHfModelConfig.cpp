@@ -2,11 +2,13 @@
 // answers; MoE configs are recognised and keep their expert count; a DeepSpeed config, an HF config and neither are
 // told apart; a config whose shape contradicts itself or lacks a key is refused naming it.
 #include "config/HfModelConfig.h"
+#include "knowledge/MoeShape.h"
 #include "knowledge/ParameterCount.h"
 
 #include <QFile>
 #include <QTest>
 
+#include <cmath>
 #include <map>
 
 using namespace dsw;
@@ -164,9 +166,43 @@ private slots:
         const auto ds = answersOf(readHfModelConfig(deepseek).value());
         QCOMPARE(ds.at("model.shared_experts").get<qint64>(), 2LL);
         QCOMPARE(ds.at("model.dense_layers").get<qint64>(), 1LL);
+        // Qwen-MoE's mlp_only_layers are counted as leading dense layers.
+        deepseek.erase("first_k_dense_replace");
+        deepseek["mlp_only_layers"] = oj::array({0, 3});
+        QCOMPARE(answersOf(readHfModelConfig(deepseek).value()).at("model.dense_layers").get<qint64>(), 2LL);
         const auto dense = answersOf(readHfModelConfig(sample("llama-2-7b.json")).value());
         QCOMPARE(dense.at("model.experts_per_token").get<qint64>(), 1LL);
         QCOMPARE(dense.at("model.shared_experts").get<qint64>(), 0LL);
+    }
+
+    // Qwen2-MoE writes its shared expert as one MLP of shared_expert_intermediate_size: 5632 is four experts of the
+    // routed width 1408. The import then counts Qwen1.5-MoE-A2.7B as its makers do (sources.tsv
+    // qwen15-moe-a27b-counts: 14.3B in total, 2.7B activated), within 1%; without the shared expert it would be
+    // 13.5B and 1.9B.
+    void qwenSharedExpertFromItsWidth()
+    {
+        const auto read = readHfModelConfig(sample("qwen1.5-moe-a2.7b.json"));
+        QVERIFY2(read, read ? "" : read.error().c_str());
+        const auto a = answersOf(read.value());
+        QCOMPARE(a.at("model.shared_experts").get<qint64>(), 4LL);
+        MoeSpec spec;
+        spec.experts = a.at("model.experts").get<std::int64_t>();
+        spec.expertsPerToken = a.at("model.experts_per_token").get<std::int64_t>();
+        spec.expertIntermediate = a.at("model.expert_intermediate_size").get<std::int64_t>();
+        spec.sharedExperts = a.at("model.shared_experts").get<std::int64_t>();
+        const MoeCounts c = moeCounts(read.value().shape, spec);
+        QVERIFY2(std::abs(c.total / 1e9 - 14.3) <= 0.01 * 14.3, qPrintable(QString::number(c.total / 1e9)));
+        QVERIFY2(std::abs(c.active / 1e9 - 2.7) <= 0.01 * 2.7, qPrintable(QString::number(c.active / 1e9)));
+
+        // A width that is no multiple of the routed one is rounded to whole experts, and said so.
+        oj odd = sample("qwen1.5-moe-a2.7b.json");
+        odd["shared_expert_intermediate_size"] = 5000;
+        const auto rounded = readHfModelConfig(odd).value();
+        QCOMPARE(answersOf(rounded).at("model.shared_experts").get<qint64>(), 4LL);
+        QVERIFY(mentions(rounded.notes, "not a multiple"));
+        // n_shared_experts, where given, is the count.
+        odd["n_shared_experts"] = 2;
+        QCOMPARE(answersOf(readHfModelConfig(odd).value()).at("model.shared_experts").get<qint64>(), 2LL);
     }
 
     void headWidthAndCountsFromTheConfig()
