@@ -30,16 +30,6 @@ std::string device(const oj& block)
     return {};
 }
 
-void push(std::vector<AnswerEdit>& edits, const std::string& id, nlohmann::json value)
-{
-    for (auto& e : edits)
-        if (e.id == id) {
-            e.value = std::move(value);
-            return;
-        }
-    edits.push_back({id, std::move(value)});
-}
-
 } // namespace
 
 PlanFigures planFigures(const Answers& answers)

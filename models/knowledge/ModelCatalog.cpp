@@ -49,6 +49,11 @@ struct Columns {
         , experts(of(t, "experts"))
         , expertsPerToken(of(t, "experts_per_token"))
         , expertIntermediate(of(t, "expert_intermediate"))
+        , sharedExperts(of(t, "shared_experts"))
+        , denseLayers(of(t, "dense_layers"))
+        , moeLayerInterval(of(t, "moe_layer_interval"))
+        , activeParams(of(t, "active_params"))
+        , modelType(of(t, "model_type"))
         , sourceUrl(of(t, "source_url"))
         , verification(of(t, "verification"))
     {
@@ -57,7 +62,8 @@ struct Columns {
 
     Column id, name, hidden, layers, heads, kvHeads, headDim, intermediate, vocab, mlp, norm, bias, tiedEmbeddings,
         learnedPositions, crossAttentionLayers, maxPosition, dropout, architecture, params, experts, expertsPerToken,
-        expertIntermediate, sourceUrl, verification;
+        expertIntermediate, sharedExperts, denseLayers, moeLayerInterval, activeParams, modelType, sourceUrl,
+        verification;
 };
 
 // One row of models.tsv, its cells read in place.
@@ -133,17 +139,26 @@ ModelSpec parseRow(const Row& row, const Columns& c)
         throw std::invalid_argument("architecture '" + m.architecture + "' is not decoder, encoder or encoder-decoder");
     if (!cell(row, c.params).empty())
         m.publishedParams = whole(row, c.params, false);
-    m.experts = whole(row, c.experts, false);
-    if (m.experts < 1)
+    MoeSpec& moe = m.moe;
+    moe.experts = whole(row, c.experts, false);
+    if (moe.experts < 1)
         throw std::invalid_argument("experts '0' is not allowed: 1 for a dense model, else the experts per MoE layer");
     // A mixture of experts names how many a token uses; its experts are the intermediate size wide unless said.
-    m.expertsPerToken = whole(row, c.expertsPerToken, true);
-    m.expertIntermediate = whole(row, c.expertIntermediate, true);
-    if (m.experts > 1 ? m.expertsPerToken < 1 || m.expertsPerToken > m.experts
-                      : m.expertsPerToken != 0 || m.expertIntermediate != 0)
-        throw std::invalid_argument("experts_per_token '" + std::to_string(m.expertsPerToken)
-                                    + "' and expert_intermediate are for a mixture of experts: from 1 to experts "
-                                      "there, empty for a dense model");
+    const std::int64_t perToken = whole(row, c.expertsPerToken, true);
+    moe.expertIntermediate = whole(row, c.expertIntermediate, true);
+    moe.sharedExperts = whole(row, c.sharedExperts, true);
+    moe.denseLayers = whole(row, c.denseLayers, true);
+    moe.layerInterval = std::max<std::int64_t>(1, whole(row, c.moeLayerInterval, true));
+    if (!cell(row, c.activeParams).empty())
+        m.publishedActive = whole(row, c.activeParams, false);
+    const bool moeCells = perToken || moe.expertIntermediate || moe.sharedExperts || moe.denseLayers
+        || !cell(row, c.moeLayerInterval).empty() || m.publishedActive;
+    if (moe.moe() ? perToken < 1 || perToken > moe.experts || moe.denseLayers >= s.layers : moeCells)
+        throw std::invalid_argument("experts_per_token '" + std::to_string(perToken)
+                                    + "' and the other MoE columns are for a mixture of experts: top-k from 1 to "
+                                      "experts and fewer dense layers than layers there, empty for a dense model");
+    moe.expertsPerToken = std::max<std::int64_t>(1, perToken);
+    m.modelType = cell(row, c.modelType);
     m.sourceUrl = cell(row, c.sourceUrl);
     m.verification = cell(row, c.verification);
     if (m.sourceUrl.empty() || m.verification.empty())

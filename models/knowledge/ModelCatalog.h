@@ -1,4 +1,5 @@
 #pragma once
+#include "knowledge/MoeShape.h"
 #include "knowledge/TransformerShape.h"
 
 #include <cstdint>
@@ -19,9 +20,9 @@ struct ModelSpec {
     double dropout = 0;                          // the dropout probability it trains with (0: none), 0 ≤ p < 1
     std::string architecture;                    // decoder | encoder | encoder-decoder (model.architecture)
     std::optional<std::int64_t> publishedParams; // the count its card or paper states, when it states one
-    std::int64_t experts = 1;            // routed experts per mixture-of-experts layer (model.experts); 1: dense
-    std::int64_t expertsPerToken = 0;    // a mixture of experts' top-k (model.experts_per_token); 0 when dense
-    std::int64_t expertIntermediate = 0; // one expert's MLP width when not the intermediate size; 0: it is
+    std::optional<std::int64_t> publishedActive; // a mixture of experts' per-token count, as published
+    MoeSpec moe;           // experts, top-k, their width, shared experts, dense layers (a dense model: the defaults)
+    std::string modelType; // config.json's model_type where it picks something (AutoEP's preset); may be empty
     std::string sourceUrl;
     std::string verification; // how the values were checked
 };

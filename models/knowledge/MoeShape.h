@@ -4,7 +4,8 @@
 // experts it uses, what compute costs), and the block ZeRO-3 gathers whole when the MoE layer is a leaf module.
 // An MoE layer replaces the dense MLP with `experts` routed experts and `sharedExperts` always-used ones, each a
 // gated MLP of `expertIntermediate` (SwiGLU: 3·h·f; GELU: 2·h·f), plus a router of h·experts.
-// Sources (resources/knowledge/sources.tsv): mixtral-paper, qwen3-30b-a3b-counts, qwen15-moe-a27b-counts.
+// Sources (resources/knowledge/sources.tsv): mixtral-paper, qwen3-30b-a3b-counts, qwen15-moe-a27b-counts,
+// gpt-oss-20b-card, gpt-oss-120b-card, olmoe-paper (the MoE presets of models.tsv count as these publish).
 #include "knowledge/TransformerShape.h"
 
 #include <cstdint>

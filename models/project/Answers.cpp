@@ -102,9 +102,13 @@ nlohmann::json Answers::fromPreset(const std::string& id) const
     if (id == "model.architecture") return m->architecture;
     if (id == "model.max_position") return m->maxPosition;
     if (id == "model.dropout") return m->dropout;
-    if (id == "model.experts") return m->experts;
-    if (id == "model.experts_per_token" && m->expertsPerToken > 0) return m->expertsPerToken;
-    if (id == "model.expert_intermediate_size" && m->experts > 1) return m->expertIntermediate;
+    if (id == "model.experts") return m->moe.experts;
+    if (!m->moe.moe()) return nullptr; // the MoE answers keep their defaults
+    if (id == "model.experts_per_token") return m->moe.expertsPerToken;
+    if (id == "model.expert_intermediate_size") return m->moe.expertIntermediate;
+    if (id == "model.shared_experts") return m->moe.sharedExperts;
+    if (id == "model.dense_layers") return m->moe.denseLayers;
+    if (id == "model.moe_layer_interval") return m->moe.layerInterval;
     // clang-format on
     return nullptr;
 }
@@ -161,7 +165,7 @@ nlohmann::json Answers::derived(const std::string& id) const
         return std::min(parameterCount(shape), static_cast<std::int64_t>(spec ? spec->max : 1e14));
     }
     if (id == "moe.autoep_preset")
-        return text("model.preset").rfind("mixtral", 0) == 0 ? "mixtral" : "none";
+        return std::string(autoEpPresetFor(preset() ? preset()->modelType : std::string()));
     if (id == "model.attention_impl")
         return std::string(toString(
             defaultAttentionImpl(GpuCatalog::instance().find(text("hardware.gpu")), text("software.torch_version"))

@@ -94,6 +94,35 @@ constexpr double kGiB = 1073741824.0;
 class TestMoePlans : public QObject {
     Q_OBJECT
 private slots:
+    // A preset is the same job as its config.json: Qwen1.5-MoE-A2.7B's preset and its imported config give the
+    // same MoE answers (four shared experts), the AutoEP preset from its model type, and the same counts.
+    void aPresetIsSizedAsItsConfig()
+    {
+        const Answers preset =
+            answersFrom({"hardware.gpu=H100-80GB", "hardware.gpus_per_node=8", "model.preset=qwen1.5-moe-a2.7b"});
+        const Answers config = imported("qwen1.5-moe-a2.7b.json");
+        for (const char* id : {"model.experts", "model.experts_per_token", "model.expert_intermediate_size",
+                               "model.shared_experts", "model.dense_layers", "model.moe_layer_interval",
+                               "model.hidden_size", "model.layers", "model.vocab_size"})
+            QVERIFY2(preset.integer(id) == config.integer(id), id);
+        QCOMPARE(preset.integer("model.shared_experts"), 4LL);
+        QCOMPARE(preset.text("moe.autoep_preset"), std::string("qwen3_moe"));
+        QCOMPARE(config.text("moe.autoep_preset"), std::string("qwen3_moe"));
+        const Job fromPreset = resolveJob(preset);
+        const Job fromConfig = resolveJob(config);
+        QVERIFY(fromPreset.sized() && fromConfig.sized());
+        // Equal but for the q/k/v biases (6,144 per layer), which the preset's shape keeps and no answer carries.
+        const auto same = [](std::int64_t x, std::int64_t y) { return std::abs(double(x - y)) <= 24 * 6144; };
+        QVERIFY(same(fromPreset.step->moe.counts.total, fromConfig.step->moe.counts.total));
+        QVERIFY(same(fromPreset.step->moe.counts.active, fromConfig.step->moe.counts.active));
+        // A dense preset after it leaves no expert behind: the MoE answers fall back to their defaults.
+        Answers dense = preset;
+        dense.set("model.preset", "llama-3.1-8b");
+        QCOMPARE(dense.integer("model.experts"), 1LL);
+        QCOMPARE(dense.integer("model.shared_experts"), 0LL);
+        QCOMPARE(dense.text("moe.autoep_preset"), std::string("none"));
+    }
+
     // The job holds every expert: Mixtral's 46.7B (its paper: 47B) in the states, 12.9B (13B) per token.
     void theImportIsSizedWithEveryExpert()
     {

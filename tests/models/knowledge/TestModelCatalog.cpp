@@ -33,12 +33,14 @@ private slots:
     void namedModelsArePresent()
     {
         for (const char* id :
-             {"llama-2-7b",       "llama-2-13b",    "llama-2-70b",     "llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b",
-              "llama-3.1-70b",    "llama-3.1-405b", "mistral-7b-v0.1", "qwen2.5-0.5b", "qwen2.5-1.5b", "qwen2.5-3b",
-              "qwen2.5-7b",       "qwen2.5-14b",    "qwen2.5-32b",     "qwen2.5-72b",  "qwen3-0.6b",   "qwen3-1.7b",
-              "qwen3-4b",         "qwen3-8b",       "qwen3-14b",       "qwen3-32b",    "gemma-2-2b",   "gemma-2-9b",
-              "gemma-2-27b",      "phi-3-mini-4k",  "gpt2-xl",         "gpt3-175b",    "bert-large",   "t5-3b",
-              "mixtral-8x7b-v0.1"})
+             {"llama-2-7b",        "llama-2-13b",   "llama-2-70b",       "llama-3.2-1b",    "llama-3.2-3b",
+              "llama-3.1-8b",      "llama-3.1-70b", "llama-3.1-405b",    "mistral-7b-v0.1", "qwen2.5-0.5b",
+              "qwen2.5-1.5b",      "qwen2.5-3b",    "qwen2.5-7b",        "qwen2.5-14b",     "qwen2.5-32b",
+              "qwen2.5-72b",       "qwen3-0.6b",    "qwen3-1.7b",        "qwen3-4b",        "qwen3-8b",
+              "qwen3-14b",         "qwen3-32b",     "gemma-2-2b",        "gemma-2-9b",      "gemma-2-27b",
+              "phi-3-mini-4k",     "gpt2-xl",       "gpt3-175b",         "bert-large",      "t5-3b",
+              "mixtral-8x7b-v0.1", "qwen3-30b-a3b", "qwen1.5-moe-a2.7b", "gpt-oss-20b",     "gpt-oss-120b",
+              "olmoe-1b-7b"})
             QVERIFY2(ModelCatalog::instance().find(id), id);
     }
 
@@ -64,8 +66,8 @@ private slots:
         QCOMPARE(llama->dropout, 0.0);
         QCOMPARE(llama->maxPosition, 131072LL);
         // A mixture of experts keeps its expert count (num_local_experts); dense models have 1.
-        QCOMPARE(ModelCatalog::instance().find("mixtral-8x7b-v0.1")->experts, 8LL);
-        QCOMPARE(llama->experts, 1LL);
+        QCOMPARE(ModelCatalog::instance().find("mixtral-8x7b-v0.1")->moe.experts, 8LL);
+        QCOMPARE(llama->moe.experts, 1LL);
         const ModelSpec* t5 = ModelCatalog::instance().find("t5-3b");
         QCOMPARE(t5->architecture, std::string("encoder-decoder"));
         QCOMPARE(t5->shape.crossAttentionLayers, 24LL);
@@ -121,6 +123,35 @@ private slots:
         QVERIFY(catalog.problems()[2].find("model.kv_heads") != std::string::npos);
         QVERIFY(catalog.problems()[3].find("line 6") != std::string::npos);
         QVERIFY(catalog.problems()[4].find("hidden") != std::string::npos);
+    }
+
+    // The MoE columns belong to a mixture of experts, and its top-k and dense layers must fit its experts and layers.
+    void moeColumnsAreCheckedWithTheirModel()
+    {
+        const std::string header =
+            "id\tname\tarchitecture\thidden\tlayers\theads\tkv_heads\thead_dim\tintermediate\tvocab\t"
+            "max_position\tdropout\tmlp\tnorm\ttied_embeddings\tbias\tlearned_positions\tcross_attention_layers\t"
+            "params\texperts\texperts_per_token\texpert_intermediate\tshared_experts\tdense_layers\t"
+            "moe_layer_interval\tactive_params\tmodel_type\tsource_url\tverification\n";
+        // experts, top-k, expert width, shared, dense layers, interval, active
+        auto row = [](const std::string& id, const std::string& moe) {
+            return id + "\tX\tdecoder\t64\t2\t4\t2\t\t64\t100\t512\t0\tswiglu\trmsnorm\tn\tnone\t0\t0\t\t" + moe
+                + "\tqwen3_moe\thttps://example.org\tA\n";
+        };
+        const ModelCatalog catalog(header + row("moe", "8\t2\t32\t1\t1\t1\t900000")
+                                   + row("dense-with-active", "1\t\t\t\t\t\t900000")
+                                   + row("top-k-beyond", "8\t9\t\t\t\t\t") + row("all-dense", "8\t2\t\t\t2\t\t"));
+        QCOMPARE(catalog.all().size(), std::size_t(1));
+        const ModelSpec& moe = catalog.all().front();
+        QCOMPARE(moe.moe.expertsPerToken, std::int64_t(2));
+        QCOMPARE(moe.moe.expertIntermediate, std::int64_t(32));
+        QCOMPARE(moe.moe.sharedExperts, std::int64_t(1));
+        QCOMPARE(moe.moe.denseLayers, std::int64_t(1));
+        QCOMPARE(moe.publishedActive.value_or(0), std::int64_t(900000));
+        QCOMPARE(moe.modelType, std::string("qwen3_moe"));
+        QCOMPARE(catalog.problems().size(), std::size_t(3));
+        for (const std::string& p : catalog.problems())
+            QVERIFY2(p.find("mixture of experts") != std::string::npos, p.c_str());
     }
 };
 

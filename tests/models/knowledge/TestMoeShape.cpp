@@ -1,5 +1,6 @@
 // knowledge/MoeShape: a mixture of experts' total and per-token parameters from its shape, against the counts its
-// makers published (the Mixtral paper; Qwen3-30B-A3B's 30.5B / 3.3B), and the block ZeRO-3 gathers whole.
+// makers published (the Mixtral paper; Qwen3-30B-A3B's 30.5B / 3.3B; every MoE preset of models.tsv), and the block
+// ZeRO-3 gathers whole.
 #include "knowledge/ModelCatalog.h"
 #include "knowledge/MoeShape.h"
 #include "knowledge/ParameterCount.h"
@@ -40,7 +41,7 @@ private slots:
     {
         const ModelSpec* mixtral = ModelCatalog::instance().find("mixtral-8x7b-v0.1");
         QVERIFY(mixtral);
-        QCOMPARE(mixtral->experts, std::int64_t(8));
+        QCOMPARE(mixtral->moe.experts, std::int64_t(8));
         MoeSpec spec;
         spec.experts = 8;
         spec.expertsPerToken = 2; // each expert is the config's intermediate_size wide
@@ -67,6 +68,39 @@ private slots:
         // The routed experts hold 28.99B of it; ZeRO-3 gathers a layer's 128 experts at once: 1.125 GiB in 16 bits.
         QCOMPARE(c.routed, std::int64_t(28991029248));
         QCOMPARE((c.leafBlock - 2048 * 128) * 2, std::int64_t(1125) * 1073741824 / 1000);
+    }
+
+    // Every mixture-of-experts preset counts, from its shape, the total and per-token parameters its makers publish
+    // (models.tsv params and active_params): within 2%, the published figures being rounded to two or three digits.
+    // gpt-oss's card counts the active parameters without the input embedding (a lookup, not a multiply).
+    void everyMoePresetAsPublished()
+    {
+        int presets = 0;
+        for (const ModelSpec& m : ModelCatalog::instance().all()) {
+            if (!m.moe.moe())
+                continue;
+            ++presets;
+            const MoeCounts c = moeCounts(m.shape, m.moe);
+            QVERIFY2(m.publishedParams, m.id.c_str());
+            const auto near = [](std::int64_t counted, std::int64_t published) {
+                return std::abs(double(counted - published)) <= 0.02 * double(published);
+            };
+            QVERIFY2(near(c.total, *m.publishedParams),
+                     qPrintable(QStringLiteral("%1: counted %2").arg(m.id.c_str()).arg(billions(c.total))));
+            QVERIFY2(c.active < c.total, m.id.c_str());
+            if (!m.publishedActive)
+                continue;
+            const bool withoutInputEmbedding = m.modelType == "gpt_oss";
+            const std::int64_t active = c.active - (withoutInputEmbedding ? m.shape.vocab * m.shape.hidden : 0);
+            QVERIFY2(near(active, *m.publishedActive),
+                     qPrintable(QStringLiteral("%1: counted %2 active").arg(m.id.c_str()).arg(billions(active))));
+        }
+        QVERIFY(presets >= 6);
+        // The presets carry what import reads from their config.json: Qwen1.5-MoE's four shared experts, Qwen3's width.
+        const ModelSpec* qwen15 = ModelCatalog::instance().find("qwen1.5-moe-a2.7b");
+        QVERIFY(qwen15);
+        QCOMPARE(qwen15->moe.sharedExperts, std::int64_t(4));
+        QCOMPARE(ModelCatalog::instance().find("qwen3-30b-a3b")->moe.expertIntermediate, std::int64_t(768));
     }
 
     void denseLayersAndIntervalsRouteFewerLayers()
