@@ -136,6 +136,16 @@ ImportedProject importConfig(const ParsedConfig& parsed)
                       std::string("/zero_optimization/") + block + "/nvme_path");
         }
     }
+    // How the config runs a mixture of experts, as the wizard's own exports write it (advise/MoeAdvice.cpp): AutoEP's
+    // block (auto_ep_config.py: enabled, autoep_size, preset_model) or ZeRO-3 leaf modules. A dense model ignores them.
+    if (const oj* ep = at(c, "/expert_parallel"); ep && ep->is_object() && valueOr(*ep, "enabled", false)) {
+        w.set("moe.mode", "autoep", "/expert_parallel/enabled");
+        if (const oj* size = at(c, "/expert_parallel/autoep_size"); size && size->is_number_integer())
+            w.set("moe.expert_parallel_size", std::to_string(size->get<long long>()), "/expert_parallel/autoep_size");
+        w.take(c, "/expert_parallel/preset_model", "moe.autoep_preset");
+    } else if (const oj* leaf = at(c, "/zero_optimization/leaf_module"); leaf && leaf->is_object()) {
+        w.set("moe.mode", "leaf", "/zero_optimization/leaf_module");
+    }
     // A Ulysses degree the registry offers (a power of two up to 256); another is the lint's to report.
     if (const oj* sp = at(c, "/sequence_parallel_size"); sp && sp->is_number_integer()) {
         const long long n = sp->get<long long>();

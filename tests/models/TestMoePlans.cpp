@@ -7,7 +7,9 @@
 #include "Plan.h"
 #include "TestAnswers.h"
 #include "config/ConfigExport.h"
+#include "config/ConfigImporter.h"
 #include "config/HfModelConfig.h"
+#include "estimate/StepTime.h"
 #include "project/ModelChecks.h"
 #include "project/ProjectFile.h"
 #include "util/TsvTable.h"
@@ -481,6 +483,45 @@ private slots:
         QCOMPARE(reopened.value().answers.integer("model.experts"), 128LL);
         QCOMPARE(reopened.value().answers.text("moe.mode"), std::string("autoep"));
         QCOMPARE(makePlan(reopened.value()).zero->plan().candidate.moePath, std::optional(MoeMode::AutoEp));
+    }
+
+    // A ds_config the wizard wrote for a mixture of experts reads back as the path it runs: AutoEP's block gives
+    // moe.mode autoep with its size and preset, a leaf_module block gives leaf; a size the registry does not offer is
+    // a note that names the key, not an answer.
+    void anExportedConfigImportsItsPath_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::newRow("autoep") << "autoep";
+        QTest::newRow("leaf") << "leaf";
+    }
+    void anExportedConfigImportsItsPath()
+    {
+        QFETCH(QString, mode);
+        const Plan exported = makePlan(importedQwen3Moe({"moe.mode=" + mode}));
+        const StepCandidate& wrote = exported.zero->plan().candidate;
+        const auto parsedConfig = parseConfigText(exported.config.dump(2));
+        QVERIFY(parsedConfig);
+        const ImportedProject back = importConfig(parsedConfig.value());
+        QCOMPARE(back.project.answers.text("moe.mode"), mode.toStdString());
+        Answers again = importedQwen3Moe(); // the model and the cluster, then what the config says
+        for (const auto& [id, value] : back.project.answers.given())
+            again.set(id, value);
+        const StepCandidate& read = makePlan(again).zero->plan().candidate;
+        QCOMPARE(read.moePath, wrote.moePath);
+        QCOMPARE(read.expertParallel, wrote.expertParallel);
+        if (mode == "autoep") {
+            QCOMPARE(back.project.answers.text("moe.expert_parallel_size"), std::to_string(wrote.expertParallel));
+            QCOMPARE(back.project.answers.text("moe.autoep_preset"), std::string("qwen3_moe"));
+        }
+
+        const auto odd = parseConfigText(R"({"expert_parallel": {"enabled": true, "autoep_size": 3}})");
+        QVERIFY(odd);
+        const ImportedProject three = importConfig(odd.value());
+        QCOMPARE(three.project.answers.text("moe.mode"), std::string("autoep"));
+        QVERIFY(!three.project.answers.has("moe.expert_parallel_size"));
+        QVERIFY(std::any_of(three.notes.begin(), three.notes.end(), [](const std::string& n) {
+            return n.find("/expert_parallel/autoep_size") != std::string::npos;
+        }));
     }
 
     // A dense model is as before: model.experts 1 (what a dense config.json writes) has no MoE path or check.
