@@ -2,6 +2,7 @@
 #include "advise/MoeAdvice.h"
 
 #include "knowledge/DeepSpeedFacts.h"
+#include "knowledge/EngineFacts.h"
 #include "knowledge/SourceCatalog.h"
 #include "util/CheckedMath.h"
 #include "util/Count.h"
@@ -44,7 +45,8 @@ std::string moeLaunchNote(const StepJob& job, const StepCandidate& c, const Answ
 {
     const std::string ep = std::to_string(c.expertParallel);
     if (c.moePath == MoeMode::Leaf)
-        return versionAtLeast(a.text("software.deepspeed_version"), knowledgeVersion())
+        return versionAtLeast(a.text("software.deepspeed_version"),
+                              versionFact("zero3_default_leaf_modules").deepspeedFrom)
             ? "# FILL IN: the plan runs ZeRO-3 with each MoE block as a leaf module: ds_config.json names the block\n"
               "# classes DeepSpeed registers by default (Mixtral, Qwen2-MoE, Qwen3-MoE); for another model add its\n"
               "# block's class to zero_optimization.leaf_module.classes.\n"
@@ -110,9 +112,11 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
                                   + "); the plans use 1 instead.",
                               "ds-autoep-divides"});
     const std::string ds = a.text("software.deepspeed_version");
-    // The version whose config the wizard read leaf_module in (ds-leaf-module): below it the key may be unknown to
-    // DeepSpeed's pydantic model, which forbids extra keys, so the code registers the block instead.
-    const std::string leafModuleConfigVersion = knowledgeVersion();
+    // The first version that knows leaf_module and registers its default classes unasked (ds-leaf-module-config):
+    // below it DeepSpeed's config model, which forbids extra keys, refuses the key, so the script registers the block.
+    // Sources (resources/knowledge/sources.tsv): ds-leaf-module, ds-leaf-module-config, msswift-qwen3-moe-zero3.
+    const VersionFact defaultLeaves = versionFact("zero3_default_leaf_modules");
+    const std::string leafModuleConfigVersion = defaultLeaves.deepspeedFrom;
     // The block ZeRO-3 gathers whole is a fact of the model, shown whichever plan is chosen.
     const double block = static_cast<double>(mulSat(lp, n.leafBlock));
     adv.estimates.push_back({"Gathered MoE block per layer at ZeRO-3", block, "bytes",
@@ -134,14 +138,29 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
              "ZeRO-3 with each MoE block as a leaf module: DeepSpeed gathers the block whole (" + formatGiB(block)
                  + " per layer) instead of hooking every expert, which is what keeps ZeRO-3 from stalling on experts "
                    "a batch did not route to. "
-                 + (keyKnown ? "The config names the block classes DeepSpeed " + std::string(leafModuleConfigVersion)
-                            + " registers by default (Mixtral, Qwen2-MoE, Qwen3-MoE); add your model's class to "
-                              "zero_optimization.leaf_module.classes if it is another."
+                 + (keyKnown ? "The config names the block classes DeepSpeed " + leafModuleConfigVersion
+                            + " and later register by default (Mixtral, Qwen2-MoE, Qwen3-MoE); add your model's class "
+                              "to zero_optimization.leaf_module.classes if it is another."
                              : "DeepSpeed " + ds + " is older than " + leafModuleConfigVersion
-                            + ", whose config the wizard read leaf_module in, so the key is not written: register the "
-                              "block in code (the snippet).")
-                 + " Quoted: " + quoteOf("ds-leaf-module"),
-             "ds-leaf-module"});
+                            + ", the first that knows zero_optimization.leaf_module, so the key is not written: "
+                              "register the block in code (the snippet).")
+                 + " Quoted: " + quoteOf(keyKnown ? "ds-leaf-module" : defaultLeaves.source),
+             keyKnown ? "ds-leaf-module" : defaultLeaves.source});
+        // Before that version nothing registers the block unless the script does, and ZeRO-3 then hooks every expert:
+        // the one published run of that path, with its conditions, says what it costs.
+        if (!keyKnown)
+            adv.checks.push_back(
+                {CheckLevel::Warn, "moe-leaf-module-in-code",
+                 "With DeepSpeed " + ds
+                     + " the plan's speed depends on your script registering the MoE block (the "
+                       "snippet): "
+                     + defaultLeaves.before
+                     + ". That path was measured at 91.2 s per step for Qwen3-30B-A3B on 16 × A800-80GiB (batch 16 "
+                       "× 8,192 packed tokens, full recomputation), against 9.6 s for Megatron-LM with expert "
+                       "parallelism on the same GPUs (ms-swift's published comparison, whose ZeRO-3 run registered "
+                       "no leaf modules). Quoted: "
+                     + quoteOf("msswift-qwen3-moe-zero3"),
+                 "msswift-qwen3-moe-zero3"});
         adv.snippets.push_back({"python",
                                 "Register the MoE block as a ZeRO-3 leaf module (before deepspeed.initialize)",
                                 "from deepspeed.utils import set_z3_leaf_modules\n"

@@ -273,6 +273,28 @@ private slots:
         QVERIFY(!findCheck(*autoPlan.find("zero"), "moe-beyond-zero"));
     }
 
+    // zero_optimization.leaf_module exists from DeepSpeed 0.18.0 (deepspeed.json's zero3_default_leaf_modules): from
+    // there the config names the classes; before it the key would be refused, so the script registers the block and
+    // the page says what hooking every expert cost in the one published run of it.
+    void theLeafModuleKeyFollowsTheDeepSpeedVersion()
+    {
+        const Plan current = makePlan(importedQwen3Moe({"moe.mode=leaf", "software.deepspeed_version=0.18.0"}));
+        QVERIFY(current.config.at("zero_optimization").contains("leaf_module"));
+        QVERIFY(!findCheck(*current.find("zero"), "moe-leaf-module-in-code"));
+
+        const Plan older = makePlan(importedQwen3Moe({"moe.mode=leaf", "software.deepspeed_version=0.17.6"}));
+        QCOMPARE(older.zero->plan().candidate.moePath, std::optional(MoeMode::Leaf));
+        QVERIFY(!older.config.at("zero_optimization").contains("leaf_module"));
+        const Check* inCode = findCheck(*older.find("zero"), "moe-leaf-module-in-code");
+        QVERIFY(inCode && inCode->level == CheckLevel::Warn);
+        QVERIFY2(q(inCode->message).contains("91.2 s per step") && q(inCode->message).contains("set_z3_leaf_modules"),
+                 inCode->message.c_str());
+        QCOMPARE(inCode->source, std::string("msswift-qwen3-moe-zero3"));
+        const Advice& zero = *older.find("zero");
+        QVERIFY(std::any_of(zero.snippets.begin(), zero.snippets.end(),
+                            [](const Snippet& s) { return s.code.find("set_z3_leaf_modules") != std::string::npos; }));
+    }
+
     // launch.sh says what the plan's path asks of the script and the libraries: AutoEP's Transformers version, the
     // leaf-module classes, native MoE's layers.
     void theLaunchScriptSaysWhatThePathNeeds_data()
