@@ -72,7 +72,7 @@ std::string moeLaunchNote(const StepJob& job, const StepCandidate& c, const Answ
 }
 
 // The sizing is checked against published boundaries (tests/models/TestMoePlans.cpp, publishedBoundaries).
-// Sources (resources/knowledge/sources.tsv): xtuner-mixtral-full, qwen3vl-moe-zero2-oom.
+// Sources (resources/knowledge/sources.tsv): xtuner-mixtral-full, qwen3vl-moe-zero2-oom, msswift-qwen3-moe-zero2-oom.
 void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answers& a)
 {
     const StepJob& step = *job.step;
@@ -265,14 +265,17 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
         for (const StepPrediction& p : d.candidates)
             if (p.candidate.placement.stage == 3 && !offloads(p.candidate))
                 states = mulSat(addSat(p.gpu.params, p.gpu.grads, p.gpu.optimizer), step.dataParallel);
-        const StepPrediction* fits = fastestFitting(d, [](const StepPrediction&) { return true; });
+        // The plan the headline names as the wizard's pick (ties go to the simpler plan), else the fastest that fits.
+        const StepPrediction* fits = d.wizardPick && d.candidates.at(*d.wizardPick).fits()
+            ? &d.candidates.at(*d.wizardPick)
+            : fastestFitting(d, [](const StepPrediction&) { return true; });
         adv.checks.push_back(
             {CheckLevel::Warn, "moe-beyond-zero",
              "No plan keeps this mixture of experts on the " + std::to_string(step.dataParallel)
                  + " GPUs: its weights, gradients and optimizer states take " + formatGiB(static_cast<double>(states))
                  + " over them all, and each GPU has " + formatGiB(chosen.usableGpuBytes) + ". "
-                 + (fits ? "The fastest plan that fits, " + fits->label() + ", offloads and takes "
-                            + secs(fits->time.total) + " per step by ds-wizard's step-time model. "
+                 + (fits ? "The wizard's pick, " + fits->label() + ", offloads and takes " + secs(fits->time.total)
+                            + " per step by ds-wizard's step-time model. "
                          : std::string("Nothing fits. "))
                  + "More GPUs would keep it there; so would a framework that splits the experts, the layers and the "
                    "tensors over the GPUs (Megatron-Core's expert, pipeline and tensor parallelism), which DeepSpeed "

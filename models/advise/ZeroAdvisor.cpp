@@ -567,14 +567,21 @@ Advice adviseZero(const Job& job, const ZeroDecision& decision, const Answers& a
                                  "optimizer states (and parameters) swapped to NVMe, per rank × ranks per node",
                                  "ds-mem-z3-nvme-swap-buffers"});
     if (chosen.time.total > 0) {
+        const bool moe = job.step->moe.moe();
+        const double low = moe ? std::min(kStepTimeLikelyLow, kMoeStepTimeMeasuredLow) : kStepTimeLikelyLow;
+        const double high = moe ? std::max(kStepTimeLikelyHigh, kMoeStepTimeMeasuredHigh) : kStepTimeLikelyHigh;
         adv.estimates.push_back(
             {"Step time", chosen.time.total, "s",
              "compute + exposed communication + offload + bubble, per optimizer step (ds-wizard's step-time model, "
              "not a measurement); likely "
-                 + seconds(chosen.time.total * kStepTimeLikelyLow) + " to "
-                 + seconds(chosen.time.total * kStepTimeLikelyHigh)
-                 + ": 8 in 10 published runs fell within that spread of the model (README's calibration table); "
-                   "timing a few steps of your own job would narrow it",
+                 + seconds(chosen.time.total * low) + " to " + seconds(chosen.time.total * high)
+                 + (moe ? ": for a mixture of experts the dense runs' spread is widened to two H200 measurements of "
+                          "MoE steps, at "
+                            + formatFigure(kMoeStepTimeMeasuredLow) + " and " + formatFigure(kMoeStepTimeMeasuredHigh)
+                            + " of the model (many narrow experts run slower than it prices them); no published "
+                              "MoE run of a plan like this one gives its full conditions"
+                        : ": 8 in 10 published runs fell within that spread of the model (README's calibration table)")
+                 + "; timing a few steps of your own job would narrow it",
              "kaplan-6n"});
         adv.estimates.push_back({"Tokens per second per GPU", chosen.time.tokensPerSecondPerGpu, "tokens/s",
                                  "micro-batch × accumulation × sequence length ÷ step time", "kaplan-6n"});
