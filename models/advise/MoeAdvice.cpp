@@ -39,6 +39,32 @@ const StepPrediction* fastestFitting(const ZeroDecision& d, Pick pick)
     return best;
 }
 
+// With full fine-tuning, the plan the wizard would pick for LoRA adapters on the attention alone (the experts frozen:
+// their 16-bit weights only, split by expert parallelism), said when it fits without offload; else empty.
+std::string adaptersInstead(const Answers& a)
+{
+    if (a.text("training.method") != "full")
+        return {};
+    Answers lora = a;
+    lora.set("training.method", "lora");
+    lora.set("lora.targets", "attention");
+    try {
+        const Job job = resolveJob(lora);
+        if (!job.sized())
+            return {};
+        const ZeroDecision d = decideZero(job, lora);
+        const StepPrediction& p = d.wizardPick ? d.candidates.at(*d.wizardPick) : d.plan();
+        if (!p.fits() || offloads(p.candidate))
+            return {};
+        return " Training LoRA adapters on the attention alone (training.method lora, lora.targets attention) would "
+               "keep it there: "
+            + p.label() + ", " + formatGiB(static_cast<double>(p.gpu.total)) + " per GPU, " + secs(p.time.total)
+            + " per step by ds-wizard's step-time model.";
+    } catch (const std::exception&) { // answers the step model cannot size: nothing to offer
+        return {};
+    }
+}
+
 } // namespace
 
 std::string moeLaunchNote(const StepJob& job, const StepCandidate& c, const Answers& a)
@@ -204,6 +230,7 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
                         : "preset_model " + preset + " is written."),
              "ds-autoep"});
     } else if (c.moePath == MoeMode::Native) {
+        // Sources (resources/knowledge/sources.tsv): ds-moe-zero3-refused, ds-moe-layer-defaults.
         adv.checks.push_back(
             {CheckLevel::Pass, "moe-native",
              "Native deepspeed.moe layers, expert parallel " + std::to_string(c.expertParallel)
@@ -221,7 +248,10 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
                  + std::to_string(step.shape.hidden)
                  + ", expert=expert_mlp, num_experts=" + std::to_string(moe.spec.experts)
                  + ", ep_size=" + std::to_string(c.expertParallel) + ", k=" + std::to_string(moe.spec.expertsPerToken)
-                 + ")\n"
+                 + ",\n"
+                   "          # DeepSpeed's defaults, written out: each expert takes at most capacity_factor × its\n"
+                   "          # share of the tokens (the plan sizes it at that share) and drops the rest\n"
+                   "          capacity_factor=1.0, drop_tokens=True)\n"
                    "optimizer = torch.optim.AdamW(split_params_into_different_moe_groups_for_optimizer("
                    "{'params': model.parameters()}))\n"});
     } else {
@@ -280,7 +310,8 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
                  + "More GPUs would keep it there; so would a framework that splits the experts, the layers and the "
                    "tensors over the GPUs (Megatron-Core's expert, pipeline and tensor parallelism), which DeepSpeed "
                    "does not combine with a Hugging Face mixture of experts. One user measured DeepSpeed at about a "
-                   "tenth of Megatron's speed for a Qwen3 MoE on 128 GPUs (a report, not a controlled comparison).",
+                   "tenth of Megatron's speed for a Qwen3 MoE on 128 GPUs (a report, not a controlled comparison)."
+                 + adaptersInstead(a),
              "moe-megatron-speed"});
     }
 }

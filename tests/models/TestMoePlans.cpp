@@ -211,6 +211,15 @@ private slots:
         const Check* beyond = findCheck(zero, "moe-beyond-zero");
         QVERIFY(beyond);
         QVERIFY2(beyond->message.find("offloads and takes") != std::string::npos, beyond->message.c_str());
+        // What does keep it on the GPUs is said with its plan: adapters on the attention, the experts frozen. The
+        // answers it names give a plan that fits without offload, as the message says.
+        QVERIFY2(q(beyond->message).contains("(training.method lora, lora.targets attention) would keep it there"),
+                 beyond->message.c_str());
+        const Plan lora = makePlan(importedMixtral({"training.method=lora", "lora.targets=attention"}));
+        const StepPrediction& adapters = lora.zero->plan();
+        QVERIFY2(adapters.fits() && !offloads(adapters.candidate), adapters.label().c_str());
+        QVERIFY2(q(beyond->message).contains(q(adapters.label())), beyond->message.c_str());
+        QVERIFY(!findCheck(*lora.find("zero"), "moe-beyond-zero"));
     }
 
     // Expert parallelism at ZeRO-2 splits the experts: each GPU holds 1/ep of their 16-bit weights and gradients, and
@@ -338,6 +347,11 @@ private slots:
         QVERIFY(findCheck(*nativeAtThree.find("zero"), "moe-mode-set-aside"));
         const Plan native = makePlan(importedMixtral({"moe.mode=native"}));
         QVERIFY(!findCheck(*native.find("zero"), "moe-mode-set-aside"));
+        // The native layer's snippet writes out the capacity and token dropping it is sized with (moe/layer.py).
+        const std::vector<Snippet>& nativeCode = native.find("zero")->snippets;
+        QVERIFY(std::any_of(nativeCode.begin(), nativeCode.end(), [](const Snippet& s) {
+            return s.code.find("capacity_factor=1.0, drop_tokens=True") != std::string::npos;
+        }));
         for (const StepPrediction& p : native.zero->candidates) {
             QVERIFY(p.candidate.placement.stage < 3);
             QVERIFY(p.candidate.moePath == MoeMode::Native);
