@@ -28,11 +28,12 @@ Q_DECLARE_METATYPE(dsw::Answers)
 namespace {
 
 // 1 s of CPU time per plan is what "well under a second" leaves room for (the worst case here, the balanced
-// partition near its limit, measures 0.13 s of CPU in a RelWithDebInfo build, 0.7 s under ASan+UBSan).
-// CPU time, not wall time, so that a loaded CI machine does not fail it; sanitizer builds get 5 s. The
-// guard is against unbounded work (the unbounded case ran past 60 s), not a benchmark.
+// partition near its limit, ~2·10^8 candidate splits, measures 0.13-0.5 s of CPU in a RelWithDebInfo build).
+// CPU time, not wall time, so that a loaded CI machine does not fail it. Sanitizer builds are Debug (-O0) with
+// ASan+UBSan: the same row measured 4.5 s here and 8.0 s on the CI machine, so they get 20 s. The guard is
+// against unbounded work (the unbounded case ran past 60 s), not a benchmark.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
-constexpr qint64 kBudgetMs = 5000;
+constexpr qint64 kBudgetMs = 20000;
 #else
 constexpr qint64 kBudgetMs = 1000;
 #endif

@@ -570,7 +570,8 @@ private slots:
         Answers again = importedQwen3Moe(); // the model and the cluster, then what the config says
         for (const auto& [id, value] : back.project.answers.given())
             again.set(id, value);
-        const StepCandidate& read = makePlan(again).zero->plan().candidate;
+        const Plan reread = makePlan(again);
+        const StepCandidate& read = reread.zero->plan().candidate;
         QCOMPARE(read.moePath, wrote.moePath);
         QCOMPARE(read.expertParallel, wrote.expertParallel);
         if (mode == "autoep") {
