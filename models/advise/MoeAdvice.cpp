@@ -143,14 +143,27 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
     // Sources (resources/knowledge/sources.tsv): ds-leaf-module, ds-leaf-module-config, msswift-qwen3-moe-zero3.
     const VersionFact defaultLeaves = versionFact("zero3_default_leaf_modules");
     const std::string leafModuleConfigVersion = defaultLeaves.deepspeedFrom;
-    // The block ZeRO-3 gathers whole is a fact of the model, shown whichever plan is chosen.
+    // The block ZeRO-3 gathers whole is a fact of the model, shown whichever plan is chosen; a ZeRO-3 plan with
+    // AutoEP gathers only its group's experts, and then that is what is shown.
     const double block = static_cast<double>(mulSat(lp, n.leafBlock));
-    adv.estimates.push_back({"Gathered MoE block per layer at ZeRO-3", block, "bytes",
-                             "router + " + std::to_string(moe.spec.experts + moe.spec.sharedExperts) + " experts × "
-                                 + formatCount(n.expert) + " parameters × " + std::to_string(lp)
-                                 + " bytes: with the block as a leaf module ZeRO-3 gathers it whole, every "
-                                   "micro-step, in forward and backward",
-                             "ds-leaf-module"});
+    const std::string perExpert = formatCount(n.expert) + " parameters × " + std::to_string(lp) + " bytes";
+    if (c.placement.stage == 3 && c.moePath == MoeMode::AutoEp)
+        adv.estimates.push_back(
+            {"Gathered MoE block per layer at ZeRO-3", static_cast<double>(chosen.gatheredBlockBytes), "bytes",
+             "router + " + std::to_string(moe.spec.experts / c.expertParallel + moe.spec.sharedExperts) + " experts × "
+                 + perExpert + ": with AutoEP " + std::to_string(c.expertParallel)
+                 + " each rank gathers its own experts of the block (and any shared ones), every "
+                   "micro-step, in forward and backward; as a leaf module without expert "
+                   "parallelism it would be "
+                 + formatGiB(block),
+             "ds-autoep"});
+    else
+        adv.estimates.push_back({"Gathered MoE block per layer at ZeRO-3", block, "bytes",
+                                 "router + " + std::to_string(moe.spec.experts + moe.spec.sharedExperts) + " experts × "
+                                     + perExpert
+                                     + ": with the block as a leaf module ZeRO-3 gathers it whole, every "
+                                       "micro-step, in forward and backward",
+                                 "ds-leaf-module"});
     if (c.moePath == MoeMode::Leaf) {
         const bool keyKnown = versionAtLeast(ds, leafModuleConfigVersion);
         if (keyKnown) {

@@ -265,6 +265,8 @@ private slots:
         const oj& zero = plan.config.at("zero_optimization");
         QVERIFY(zero.at("leaf_module").at("classes").dump().find("Qwen3MoeSparseMoeBlock") != std::string::npos);
         QVERIFY(findCheck(*plan.find("zero"), "moe-leaf-module"));
+        const double leafBlock = 2.0 * static_cast<double>(plan.job.step->moe.counts.leafBlock);
+        QCOMPARE(findEstimate(*plan.find("zero"), "Gathered MoE block per layer")->value, leafBlock);
 
         const Plan autoPlan = makePlan(importedQwen3Moe());
         const StepPrediction& best = autoPlan.zero->plan();
@@ -277,6 +279,11 @@ private slots:
         QCOMPARE(ep.at("preset_model").get<std::string>(), std::string("qwen3_moe"));
         QVERIFY(findCheck(*autoPlan.find("zero"), "moe-autoep"));
         QVERIFY(!autoPlan.config.at("zero_optimization").contains("leaf_module"));
+        // The gathered block shown is this plan's: each rank's own 16 of the 128 experts, not the whole block.
+        const Estimate* gathered = findEstimate(*autoPlan.find("zero"), "Gathered MoE block per layer");
+        QVERIFY(gathered);
+        QCOMPARE(gathered->value, static_cast<double>(best.gatheredBlockBytes));
+        QVERIFY2(gathered->value < leafBlock / 4 && gathered->source == "ds-autoep", gathered->formula.c_str());
         // It fits without offload, so ZeRO is not said to be the wrong tool.
         QVERIFY(!offloads(best.candidate));
         QVERIFY(!findCheck(*autoPlan.find("zero"), "moe-beyond-zero"));
