@@ -146,24 +146,21 @@ void addMoeAdvice(Advice& adv, const Job& job, const ZeroDecision& d, const Answ
     // The block ZeRO-3 gathers whole is a fact of the model, shown whichever plan is chosen; a ZeRO-3 plan with
     // AutoEP gathers only its group's experts, and then that is what is shown.
     const double block = static_cast<double>(mulSat(lp, n.leafBlock));
-    const std::string perExpert = formatCount(n.expert) + " parameters × " + std::to_string(lp) + " bytes";
-    if (c.placement.stage == 3 && c.moePath == MoeMode::AutoEp)
-        adv.estimates.push_back(
-            {"Gathered MoE block per layer at ZeRO-3", static_cast<double>(chosen.gatheredBlockBytes), "bytes",
-             "router + " + std::to_string(moe.spec.experts / c.expertParallel + moe.spec.sharedExperts) + " experts × "
-                 + perExpert + ": with AutoEP " + std::to_string(c.expertParallel)
-                 + " each rank gathers its own experts of the block (and any shared ones), every "
-                   "micro-step, in forward and backward; as a leaf module without expert "
-                   "parallelism it would be "
-                 + formatGiB(block),
-             "ds-autoep"});
-    else
-        adv.estimates.push_back({"Gathered MoE block per layer at ZeRO-3", block, "bytes",
-                                 "router + " + std::to_string(moe.spec.experts + moe.spec.sharedExperts) + " experts × "
-                                     + perExpert
-                                     + ": with the block as a leaf module ZeRO-3 gathers it whole, every "
-                                       "micro-step, in forward and backward",
-                                 "ds-leaf-module"});
+    const bool ownExperts = c.placement.stage == 3 && c.moePath == MoeMode::AutoEp;
+    const std::int64_t gatheredExperts =
+        (ownExperts ? moe.spec.experts / c.expertParallel : moe.spec.experts) + moe.spec.sharedExperts;
+    adv.estimates.push_back(
+        {"Gathered MoE block per layer at ZeRO-3", ownExperts ? static_cast<double>(chosen.gatheredBlockBytes) : block,
+         "bytes",
+         "router + " + std::to_string(gatheredExperts) + " experts × " + formatCount(n.expert) + " parameters × "
+             + std::to_string(lp) + " bytes: "
+             + (ownExperts ? "with AutoEP " + std::to_string(c.expertParallel)
+                        + " each rank gathers its own experts of the block (and any shared ones)"
+                           : std::string("with the block as a leaf module ZeRO-3 gathers it whole"))
+             + ", every micro-step, in forward and backward"
+             + (ownExperts ? "; as a leaf module without expert parallelism it would be " + formatGiB(block)
+                           : std::string()),
+         ownExperts ? "ds-autoep" : "ds-leaf-module"});
     if (c.moePath == MoeMode::Leaf) {
         const bool keyKnown = versionAtLeast(ds, leafModuleConfigVersion);
         if (keyKnown) {

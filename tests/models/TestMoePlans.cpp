@@ -266,7 +266,9 @@ private slots:
         QVERIFY(zero.at("leaf_module").at("classes").dump().find("Qwen3MoeSparseMoeBlock") != std::string::npos);
         QVERIFY(findCheck(*plan.find("zero"), "moe-leaf-module"));
         const double leafBlock = 2.0 * static_cast<double>(plan.job.step->moe.counts.leafBlock);
-        QCOMPARE(findEstimate(*plan.find("zero"), "Gathered MoE block per layer")->value, leafBlock);
+        const Estimate* wholeBlock = findEstimate(*plan.find("zero"), "Gathered MoE block per layer");
+        QVERIFY(wholeBlock);
+        QCOMPARE(wholeBlock->value, leafBlock);
 
         const Plan autoPlan = makePlan(importedQwen3Moe());
         const StepPrediction& best = autoPlan.zero->plan();
